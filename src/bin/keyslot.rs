@@ -1,0 +1,96 @@
+//! `keyslot`: the slot of each key, from the command line, computed by the same core as the page.
+//!
+//! ```text
+//! keyslot KEY...        one slot per key (keys in redis-cli escape syntax)
+//! keyslot --hex < FILE  one lowercase-hex key per line on stdin (empty line = empty key)
+//! ```
+//! A bad key or line is reported on stderr (with its line number for `--hex`) and makes the
+//! exit status 1; the good ones are still answered, in order.
+
+use slotscope::core::escape::{from_hex, parse_key};
+use slotscope::core::key_slot;
+use std::io::{self, BufRead, BufWriter, Write};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: keyslot KEY...        print the slot of each key (redis-cli escape syntax: \\xNN, \\n, \\\" ...)
+       keyslot --hex < FILE  read one lowercase-hex key per line from stdin, print one slot per line";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None | Some("-h") | Some("--help") => {
+            println!("{USAGE}");
+            if args.is_empty() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Some("--hex") if args.len() == 1 => hex_mode(),
+        Some("--hex") => {
+            eprintln!("keyslot: --hex reads keys from stdin and takes no arguments\n{USAGE}");
+            ExitCode::FAILURE
+        }
+        _ => args_mode(&args),
+    }
+}
+
+fn args_mode(args: &[String]) -> ExitCode {
+    let mut ok = true;
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    for (i, arg) in args.iter().enumerate() {
+        match parse_key(arg) {
+            Ok(key) => {
+                let _ = writeln!(out, "{}", key_slot(&key));
+            }
+            Err(e) => {
+                let _ = out.flush();
+                eprintln!("keyslot: argument {}: {e}", i + 1);
+                ok = false;
+            }
+        }
+    }
+    let _ = out.flush();
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn hex_mode() -> ExitCode {
+    let mut ok = true;
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    for (i, line) in stdin.lock().split(b'\n').enumerate() {
+        let line_no = i + 1;
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("keyslot: reading stdin: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let text = String::from_utf8_lossy(&line);
+        let text = text.strip_suffix('\r').unwrap_or(&text);
+        match from_hex(text) {
+            Ok(key) => {
+                let _ = writeln!(out, "{}", key_slot(&key));
+            }
+            Err(e) => {
+                // Flush first so stdout and stderr interleave in line order on a terminal.
+                let _ = out.flush();
+                eprintln!("keyslot: line {line_no}: {e}");
+                ok = false;
+            }
+        }
+    }
+    let _ = out.flush();
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

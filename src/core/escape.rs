@@ -1,0 +1,318 @@
+//! redis-cli's escape syntax, both ways: what a reader types → bytes, and bytes → what
+//! redis-cli prints.
+//!
+//! Printing follows `sdscatrepr` (the `key_display` column of the fixtures, without the outer
+//! quotes): `\\` and `\"` for backslash and double quote; `\n \r \t \a \b`; every other byte
+//! outside 0x20..=0x7e as `\xNN` in lower case, UTF-8 included, byte by byte.
+//!
+//! Parsing accepts exactly those escapes (hex digits in either case), with or without
+//! surrounding double quotes, and text typed as-is (non-ASCII as its UTF-8 bytes). Anything
+//! else after a backslash is an error naming its column: a page that guessed would show a
+//! slot for a key nobody meant.
+
+use core::fmt;
+
+/// Why a typed key could not be read. Columns count characters from 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EscapeError {
+    /// `\x` followed by fewer than two hex digits, or by something that is not hex.
+    BadHex {
+        /// Column of the backslash.
+        column: usize,
+        /// What followed `\x` (up to two characters).
+        found: String,
+    },
+    /// A backslash followed by a character that is not one of `x n r t a b \ "`.
+    UnknownEscape {
+        /// Column of the backslash.
+        column: usize,
+        /// The character after it.
+        found: char,
+    },
+    /// The input ends with a single backslash.
+    TrailingBackslash {
+        /// Column of the backslash.
+        column: usize,
+    },
+    /// The input opens with `"` and never closes it.
+    UnclosedQuote {
+        /// Column of the opening quote (always 1).
+        column: usize,
+    },
+    /// Text follows the closing quote.
+    TextAfterQuote {
+        /// Column of the first character after the closing quote.
+        column: usize,
+    },
+}
+
+impl EscapeError {
+    /// The column (1-based, in characters) the error points at.
+    pub fn column(&self) -> usize {
+        match self {
+            EscapeError::BadHex { column, .. }
+            | EscapeError::UnknownEscape { column, .. }
+            | EscapeError::TrailingBackslash { column }
+            | EscapeError::UnclosedQuote { column }
+            | EscapeError::TextAfterQuote { column } => *column,
+        }
+    }
+}
+
+impl fmt::Display for EscapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EscapeError::BadHex { column, found } if found.is_empty() => write!(
+                f,
+                "column {column}: \\x needs two hex digits, and the key ends here"
+            ),
+            EscapeError::BadHex { column, found } => write!(
+                f,
+                "column {column}: \\x needs two hex digits (0-9, a-f), found \"{found}\""
+            ),
+            EscapeError::UnknownEscape { column, found } => write!(
+                f,
+                "column {column}: \\{found} is not an escape redis-cli knows; write \\\\ for a backslash"
+            ),
+            EscapeError::TrailingBackslash { column } => write!(
+                f,
+                "column {column}: the key ends with a lone backslash; write \\\\ for a backslash"
+            ),
+            EscapeError::UnclosedQuote { column } => write!(
+                f,
+                "column {column}: this double quote is never closed; end the key with \" or write \\\" for a quote"
+            ),
+            EscapeError::TextAfterQuote { column } => write!(
+                f,
+                "column {column}: text after the closing quote; write \\\" for a quote inside the key"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EscapeError {}
+
+/// Reads a key typed in redis-cli escape syntax into its bytes.
+///
+/// ```
+/// use slotscope::core::escape::parse_key;
+/// assert_eq!(parse_key(r"\xff\x00{a}").unwrap(), b"\xff\x00{a}");
+/// assert_eq!(parse_key(r#""hello world""#).unwrap(), b"hello world");
+/// assert_eq!(parse_key("用户").unwrap(), "用户".as_bytes());
+/// assert_eq!(parse_key(r"\x4").unwrap_err().column(), 1);
+/// ```
+pub fn parse_key(input: &str) -> Result<Vec<u8>, EscapeError> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut chars = input.chars().enumerate().peekable();
+    let quoted = input.starts_with('"');
+    if quoted {
+        chars.next();
+    }
+    let mut closed = false;
+    while let Some((idx, c)) = chars.next() {
+        let column = idx + 1;
+        match c {
+            '"' if quoted => {
+                if let Some(&(next, _)) = chars.peek() {
+                    return Err(EscapeError::TextAfterQuote { column: next + 1 });
+                }
+                closed = true;
+            }
+            '\\' => {
+                let Some((_, e)) = chars.next() else {
+                    return Err(EscapeError::TrailingBackslash { column });
+                };
+                match e {
+                    'x' => {
+                        let mut found = String::new();
+                        let mut value = 0u8;
+                        for _ in 0..2 {
+                            match chars.peek() {
+                                Some(&(_, h)) if h.is_ascii_hexdigit() => {
+                                    found.push(h);
+                                    value = value << 4 | h.to_digit(16).unwrap_or(0) as u8;
+                                    chars.next();
+                                }
+                                Some(&(_, h)) => {
+                                    found.push(h);
+                                    return Err(EscapeError::BadHex { column, found });
+                                }
+                                None => return Err(EscapeError::BadHex { column, found }),
+                            }
+                        }
+                        out.push(value);
+                    }
+                    'n' => out.push(b'\n'),
+                    'r' => out.push(b'\r'),
+                    't' => out.push(b'\t'),
+                    'a' => out.push(0x07),
+                    'b' => out.push(0x08),
+                    '\\' => out.push(b'\\'),
+                    '"' => out.push(b'"'),
+                    found => return Err(EscapeError::UnknownEscape { column, found }),
+                }
+            }
+            c => {
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+    }
+    if quoted && !closed {
+        return Err(EscapeError::UnclosedQuote { column: 1 });
+    }
+    Ok(out)
+}
+
+/// Writes `bytes` as redis-cli prints them, without the outer quotes.
+///
+/// ```
+/// use slotscope::core::escape::format_key;
+/// assert_eq!(format_key(b"a\"b\\c\n"), r#"a\"b\\c\n"#);
+/// assert_eq!(format_key("é".as_bytes()), r"\xc3\xa9");
+/// ```
+pub fn format_key(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    push_formatted(&mut out, bytes);
+    out
+}
+
+/// Appends the redis-cli form of `bytes` to `out`.
+pub fn push_formatted(out: &mut String, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        match b {
+            b'\\' => out.push_str("\\\\"),
+            b'"' => out.push_str("\\\""),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x07 => out.push_str("\\a"),
+            0x08 => out.push_str("\\b"),
+            0x20..=0x7e => out.push(b as char),
+            _ => {
+                out.push_str("\\x");
+                out.push(HEX[(b >> 4) as usize] as char);
+                out.push(HEX[(b & 15) as usize] as char);
+            }
+        }
+    }
+}
+
+/// Lower-case hex of `bytes`, as the fixtures' `key_hex` column writes them.
+pub fn to_hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(HEX[(b >> 4) as usize] as char);
+        s.push(HEX[(b & 15) as usize] as char);
+    }
+    s
+}
+
+/// Why a hex line could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HexError {
+    /// An odd number of hex digits.
+    OddLength {
+        /// How many characters the line has.
+        len: usize,
+    },
+    /// A character that is not a hex digit.
+    NotHex {
+        /// Column (1-based, in characters).
+        column: usize,
+        /// The character found.
+        found: char,
+    },
+}
+
+impl fmt::Display for HexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HexError::OddLength { len } => {
+                write!(f, "odd number of hex digits ({len}); each byte needs two")
+            }
+            HexError::NotHex { column, found } => {
+                write!(f, "column {column}: {found:?} is not a hex digit")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HexError {}
+
+/// Reads hex (either case) into bytes; the empty string is the empty key.
+pub fn from_hex(hex: &str) -> Result<Vec<u8>, HexError> {
+    if let Some((idx, found)) = hex.chars().enumerate().find(|(_, c)| !c.is_ascii_hexdigit()) {
+        return Err(HexError::NotHex {
+            column: idx + 1,
+            found,
+        });
+    }
+    if hex.len() % 2 != 0 {
+        return Err(HexError::OddLength { len: hex.len() });
+    }
+    let digit = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
+    Ok(hex
+        .as_bytes()
+        .chunks_exact(2)
+        .map(|p| digit(p[0]) << 4 | digit(p[1]))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_are_read() {
+        assert_eq!(
+            parse_key(r#"\n\r\t\a\b\\\"\x41\xfF"#).unwrap(),
+            b"\n\r\t\x07\x08\\\"A\xff"
+        );
+    }
+
+    #[test]
+    fn malformed_escapes_name_their_column() {
+        let cases: &[(&str, usize)] = &[
+            (r"\x4", 1),
+            (r"ab\xZZ", 3),
+            (r"ab\x4g", 3),
+            ("abc\\", 4),
+            (r"a\q", 2),
+            (r#""abc"#, 1),
+            (r#""abc"d"#, 6),
+            (r#""用"x"#, 4),
+        ];
+        for (input, column) in cases {
+            let err = parse_key(input).unwrap_err();
+            assert_eq!(err.column(), *column, "{input}: {err}");
+            assert!(err.to_string().starts_with(&format!("column {column}:")));
+        }
+    }
+
+    #[test]
+    fn quotes_are_optional_and_inner_quotes_literal() {
+        assert_eq!(parse_key(r#""""#).unwrap(), b"");
+        assert_eq!(parse_key(r#"a"b"#).unwrap(), b"a\"b");
+        assert_eq!(parse_key(r#""a\"b""#).unwrap(), b"a\"b");
+        assert_eq!(parse_key("").unwrap(), b"");
+    }
+
+    #[test]
+    fn hex_round_trip() {
+        assert_eq!(from_hex("00ffA0").unwrap(), vec![0, 255, 160]);
+        assert_eq!(to_hex(&[0, 255, 160]), "00ffa0");
+        assert_eq!(from_hex("abc"), Err(HexError::OddLength { len: 3 }));
+        assert_eq!(
+            from_hex("0g"),
+            Err(HexError::NotHex {
+                column: 2,
+                found: 'g'
+            })
+        );
+    }
+}

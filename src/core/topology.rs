@@ -1,0 +1,417 @@
+//! The cluster's shape: masters, their replicas, and which master owns each of the 16384 slots.
+//!
+//! A [`SlotMap`] is a flat table, one entry per slot, so "who owns slot s" is one load and the
+//! page can colour all 16384 slots without searching. Ranges are derived from it on demand.
+
+use super::slot::N_SLOTS;
+use core::fmt;
+
+/// A master node of the cluster.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Master {
+    /// The node's address as redis-cli prints it, e.g. `127.0.0.1:7001`.
+    pub addr: String,
+    /// The 40-hex-digit node id (as in `CLUSTER NODES`).
+    pub id: String,
+    /// Addresses of the replicas of this master.
+    pub replicas: Vec<String>,
+}
+
+impl Master {
+    /// A master with no replicas.
+    pub fn new(addr: impl Into<String>, id: impl Into<String>) -> Self {
+        Master {
+            addr: addr.into(),
+            id: id.into(),
+            replicas: Vec::new(),
+        }
+    }
+}
+
+/// An inclusive range of slots, as redis-cli writes them (`0-5460`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SlotRange {
+    /// First slot of the range.
+    pub first: u16,
+    /// Last slot of the range (inclusive).
+    pub last: u16,
+}
+
+impl SlotRange {
+    /// The range `first..=last`.
+    pub const fn new(first: u16, last: u16) -> Self {
+        SlotRange { first, last }
+    }
+
+    /// How many slots it holds.
+    pub fn len(&self) -> usize {
+        (self.last - self.first) as usize + 1
+    }
+
+    /// Never true: a range holds at least one slot. (Here for clippy's `len_without_is_empty`.)
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Whether `slot` lies in the range.
+    pub fn contains(&self, slot: u16) -> bool {
+        (self.first..=self.last).contains(&slot)
+    }
+}
+
+impl fmt::Display for SlotRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.first == self.last {
+            write!(f, "{}", self.first)
+        } else {
+            write!(f, "{}-{}", self.first, self.last)
+        }
+    }
+}
+
+/// A run of consecutive slots with the same owner (`None`: nobody serves them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// The slots of the run.
+    pub range: SlotRange,
+    /// Index of the owning master, if any.
+    pub owner: Option<usize>,
+}
+
+/// Why a slot map could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TopologyError {
+    /// A range ends past slot 16383 or starts after it ends.
+    BadRange {
+        /// The master it was given for.
+        master: String,
+        /// First slot as given.
+        first: u32,
+        /// Last slot as given.
+        last: u32,
+    },
+    /// Two masters claim the same slot.
+    Overlap {
+        /// The slot.
+        slot: u16,
+        /// The master that claimed it first.
+        first: String,
+        /// The master that claimed it again.
+        second: String,
+    },
+    /// A range names a master index that does not exist.
+    NoSuchMaster {
+        /// The index given.
+        master_idx: usize,
+    },
+    /// More masters than the map can number (65535).
+    TooManyMasters {
+        /// How many were given.
+        n_masters: usize,
+    },
+}
+
+impl fmt::Display for TopologyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TopologyError::BadRange {
+                master,
+                first,
+                last,
+            } => write!(
+                f,
+                "{master}: slot range {first}-{last} is not within 0-16383"
+            ),
+            TopologyError::Overlap {
+                slot,
+                first,
+                second,
+            } => write!(f, "slot {slot} is claimed by both {first} and {second}"),
+            TopologyError::NoSuchMaster { master_idx } => {
+                write!(f, "no master number {master_idx}")
+            }
+            TopologyError::TooManyMasters { n_masters } => {
+                write!(f, "{n_masters} masters is more than this page can draw (65535)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TopologyError {}
+
+const UNOWNED: u16 = u16::MAX;
+
+/// Masters and the owner of every slot.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SlotMap {
+    masters: Vec<Master>,
+    /// `owner[slot]` is an index into `masters`, or `UNOWNED`.
+    owner: Box<[u16]>,
+}
+
+impl fmt::Debug for SlotMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SlotMap")
+            .field("masters", &self.masters)
+            .field("runs", &self.runs().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl SlotMap {
+    /// A map where `ranges` lists, for each range, the index of its master in `masters`.
+    /// Slots no range mentions are left unowned; a slot claimed twice is an error.
+    pub fn from_ranges(
+        masters: Vec<Master>,
+        ranges: &[(usize, SlotRange)],
+    ) -> Result<SlotMap, TopologyError> {
+        if masters.len() >= UNOWNED as usize {
+            return Err(TopologyError::TooManyMasters {
+                n_masters: masters.len(),
+            });
+        }
+        let mut owner = vec![UNOWNED; N_SLOTS].into_boxed_slice();
+        for &(master_idx, range) in ranges {
+            let Some(master) = masters.get(master_idx) else {
+                return Err(TopologyError::NoSuchMaster { master_idx });
+            };
+            if range.first > range.last || range.last as usize >= N_SLOTS {
+                return Err(TopologyError::BadRange {
+                    master: master.addr.clone(),
+                    first: range.first.into(),
+                    last: range.last.into(),
+                });
+            }
+            for slot in range.first..=range.last {
+                let cell = &mut owner[slot as usize];
+                if *cell != UNOWNED {
+                    return Err(TopologyError::Overlap {
+                        slot,
+                        first: masters[*cell as usize].addr.clone(),
+                        second: master.addr.clone(),
+                    });
+                }
+                *cell = master_idx as u16;
+            }
+        }
+        Ok(SlotMap { masters, owner })
+    }
+
+    /// The cluster the fixtures were recorded on: `127.0.0.1:7000` 0-5460, `:7001` 5461-10922,
+    /// `:7002` 10923-16383, with replicas 7004, 7005 and 7003 (as `--cluster create` paired them).
+    pub fn fixture_cluster() -> SlotMap {
+        let spec = [
+            ("127.0.0.1:7000", "d3bede0cd4ba07708f552c2e44e8211e0d571a39", "127.0.0.1:7004"),
+            ("127.0.0.1:7001", "f7c6b5d608aefdd517b33641eb638ce56252d0b4", "127.0.0.1:7005"),
+            ("127.0.0.1:7002", "44084a172411812451c56a0a3330ec6daa733083", "127.0.0.1:7003"),
+        ];
+        let masters = spec
+            .iter()
+            .map(|(addr, id, replica)| Master {
+                addr: (*addr).into(),
+                id: (*id).into(),
+                replicas: vec![(*replica).into()],
+            })
+            .collect();
+        let ranges: Vec<_> = create_allocation(3).into_iter().enumerate().collect();
+        match SlotMap::from_ranges(masters, &ranges) {
+            Ok(map) => map,
+            // The allocation of 3 masters is fixed and covers 0..16384 once; a test pins it.
+            Err(e) => unreachable!("fixture cluster: {e}"),
+        }
+    }
+
+    /// What `redis-cli --cluster create` builds from `n_masters` masters on `host`, ports
+    /// `first_port`, `first_port + 1`, …, with no replicas. Node ids are made up but stable.
+    pub fn created(n_masters: usize, host: &str, first_port: u16) -> Result<SlotMap, TopologyError> {
+        if n_masters >= UNOWNED as usize {
+            return Err(TopologyError::TooManyMasters { n_masters });
+        }
+        let masters = (0..n_masters)
+            .map(|i| {
+                let port = first_port as usize + i;
+                Master::new(format!("{host}:{port}"), format!("{:040x}", i + 1))
+            })
+            .collect();
+        let ranges: Vec<_> = create_allocation(n_masters)
+            .into_iter()
+            .enumerate()
+            .collect();
+        SlotMap::from_ranges(masters, &ranges)
+    }
+
+    /// The masters, in the order they were given.
+    pub fn masters(&self) -> &[Master] {
+        &self.masters
+    }
+
+    /// Number of masters.
+    pub fn n_masters(&self) -> usize {
+        self.masters.len()
+    }
+
+    /// The index of the master that owns `slot`, or `None` if no master serves it.
+    pub fn owner(&self, slot: u16) -> Option<usize> {
+        match self.owner.get(slot as usize) {
+            Some(&m) if m != UNOWNED => Some(m as usize),
+            _ => None,
+        }
+    }
+
+    /// The master that owns `slot`.
+    pub fn owner_master(&self, slot: u16) -> Option<&Master> {
+        self.owner(slot).map(|m| &self.masters[m])
+    }
+
+    /// All slots as runs of equal owner, in slot order (covers 0..=16383 exactly once).
+    pub fn runs(&self) -> impl Iterator<Item = Run> + '_ {
+        let mut slot = 0usize;
+        core::iter::from_fn(move || {
+            if slot >= N_SLOTS {
+                return None;
+            }
+            let first = slot;
+            let who = self.owner[first];
+            while slot < N_SLOTS && self.owner[slot] == who {
+                slot += 1;
+            }
+            Some(Run {
+                range: SlotRange::new(first as u16, (slot - 1) as u16),
+                owner: (who != UNOWNED).then_some(who as usize),
+            })
+        })
+    }
+
+    /// The ranges master `master_idx` owns, ascending.
+    pub fn ranges_of(&self, master_idx: usize) -> Vec<SlotRange> {
+        self.runs()
+            .filter(|r| r.owner == Some(master_idx))
+            .map(|r| r.range)
+            .collect()
+    }
+
+    /// How many slots each master owns, by master index.
+    pub fn slot_counts(&self) -> Vec<usize> {
+        let mut counts = vec![0; self.masters.len()];
+        for &m in self.owner.iter() {
+            if m != UNOWNED {
+                counts[m as usize] += 1;
+            }
+        }
+        counts
+    }
+
+    /// How many slots no master serves.
+    pub fn n_unowned(&self) -> usize {
+        self.owner.iter().filter(|&&m| m == UNOWNED).count()
+    }
+
+    /// The range of consecutive slots with the same owner that contains `slot`.
+    pub fn run_containing(&self, slot: u16) -> Option<Run> {
+        self.runs().find(|r| r.range.contains(slot))
+    }
+}
+
+impl Default for SlotMap {
+    fn default() -> Self {
+        SlotMap::fixture_cluster()
+    }
+}
+
+/// The slot ranges `redis-cli --cluster create` gives `n_masters` masters, in order.
+///
+/// redis-cli (7.0, `clusterManagerCommandCreate`) does this in C `float`:
+/// `last = lround(cursor + slots_per_node - 1)` with `slots_per_node = 16384 / (float) n`,
+/// the last master always ends at 16383, and `cursor += slots_per_node`. The arithmetic is
+/// kept in `f32` on purpose: at 78, 87, 130, 177 and 1000 masters some boundaries differ by
+/// one slot from double precision, and the fixtures show redis-cli's.
+///
+/// ```
+/// use slotscope::core::topology::{create_allocation, SlotRange};
+/// assert_eq!(
+///     create_allocation(3),
+///     vec![SlotRange::new(0, 5460), SlotRange::new(5461, 10922), SlotRange::new(10923, 16383)]
+/// );
+/// ```
+pub fn create_allocation(n_masters: usize) -> Vec<SlotRange> {
+    let n_slots = N_SLOTS as i64;
+    let slots_per_node = N_SLOTS as f32 / n_masters as f32;
+    let mut cursor = 0.0f32;
+    let mut first: i64 = 0;
+    let mut out = Vec::with_capacity(n_masters);
+    for i in 0..n_masters {
+        // `cursor + slots_per_node - 1` is evaluated in float, then lround() widens to double
+        // and rounds half away from zero, which is what f64::round does.
+        let mut last = ((cursor + slots_per_node - 1.0) as f64).round() as i64;
+        if last > n_slots || i == n_masters - 1 {
+            last = n_slots - 1;
+        }
+        if last < first {
+            last = first;
+        }
+        // With more masters than slots redis-cli would run past the end; clamp so the map stays valid.
+        let (f, l) = (first.min(n_slots - 1), last.min(n_slots - 1));
+        out.push(SlotRange::new(f as u16, l as u16));
+        first = last + 1;
+        cursor += slots_per_node;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixture_cluster_covers_every_slot_once() {
+        let map = SlotMap::fixture_cluster();
+        assert_eq!(map.n_unowned(), 0);
+        assert_eq!(map.slot_counts(), vec![5461, 5462, 5461]);
+        assert_eq!(map.owner_master(8106).unwrap().addr, "127.0.0.1:7001");
+        assert_eq!(map.runs().count(), 3);
+    }
+
+    #[test]
+    fn overlaps_and_bad_ranges_are_refused() {
+        let m = vec![Master::new("a:1", "1"), Master::new("b:2", "2")];
+        let err = SlotMap::from_ranges(
+            m.clone(),
+            &[(0, SlotRange::new(0, 10)), (1, SlotRange::new(10, 20))],
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            TopologyError::Overlap {
+                slot: 10,
+                first: "a:1".into(),
+                second: "b:2".into()
+            }
+        );
+        assert!(SlotMap::from_ranges(m.clone(), &[(0, SlotRange::new(5, 16384))]).is_err());
+        assert!(SlotMap::from_ranges(m, &[(2, SlotRange::new(0, 1))]).is_err());
+    }
+
+    #[test]
+    fn unowned_slots_show_as_runs_without_owner() {
+        let map = SlotMap::from_ranges(
+            vec![Master::new("a:1", "1")],
+            &[(0, SlotRange::new(100, 199))],
+        )
+        .unwrap();
+        let runs: Vec<_> = map.runs().collect();
+        assert_eq!(runs.len(), 3);
+        assert_eq!(runs[0].owner, None);
+        assert_eq!(runs[1].range, SlotRange::new(100, 199));
+        assert_eq!(map.n_unowned(), 16384 - 100);
+    }
+
+    #[test]
+    fn one_and_two_masters_follow_the_same_rule() {
+        assert_eq!(create_allocation(1), vec![SlotRange::new(0, 16383)]);
+        assert_eq!(
+            create_allocation(2),
+            vec![SlotRange::new(0, 8191), SlotRange::new(8192, 16383)]
+        );
+    }
+}
