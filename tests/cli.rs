@@ -13,11 +13,20 @@ fn keyslot() -> Command {
 #[test]
 fn args_print_one_slot_per_key() {
     let out = keyslot()
-        .args(["foo", "{user1}:profile", r"\xff\x00{a}", "", r#""hello world""#])
+        .args([
+            "foo",
+            "{user1}:profile",
+            r"\xff\x00{a}",
+            "",
+            r#""hello world""#,
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), "12182\n8106\n15495\n0\n15332\n");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "12182\n8106\n15495\n0\n15332\n"
+    );
 }
 
 #[test]
@@ -44,7 +53,11 @@ fn hex_mode_answers_every_fixture_key_in_order() {
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let got: Vec<String> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()

@@ -37,7 +37,12 @@ fn every_keyslot_row_agrees_with_redis() {
             other => failures.push(format!("line {line} parse(display): {other:?}")),
         }
     }
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -87,7 +92,9 @@ fn create_allocation_matches_redis_cli_for_every_recorded_n() {
     for row in &rows {
         let n: usize = row[0].parse().unwrap();
         let range = SlotRange::new(row[2].parse().unwrap(), row[3].parse().unwrap());
-        by_n.entry(n).or_default().push((row[1].parse().unwrap(), range));
+        by_n.entry(n)
+            .or_default()
+            .push((row[1].parse().unwrap(), range));
     }
     assert!(by_n.contains_key(&1000) && by_n.contains_key(&78));
     for (n, mut want) in by_n {
@@ -142,9 +149,12 @@ fn distribution_counts_match_dbsize() {
         &["experiment", "row", "name", "slot", "node", "count"],
     );
     let map = SlotMap::default();
-    let experiments: [(&str, fn(u32) -> String); 3] = [
+    type KeyOf = fn(u32) -> String;
+    let experiments: [(&str, KeyOf); 3] = [
         ("tag_user1_100k", |i| format!("{{user1}}:item:{i}")),
-        ("tags64_user1_100k", |i| format!("{{user1:{}}}:item:{i}", i % 64)),
+        ("tags64_user1_100k", |i| {
+            format!("{{user1:{}}}:item:{i}", i % 64)
+        }),
         ("no_tag_key_i_100k", |i| format!("key:{i}")),
     ];
     for (name, key_of) in experiments {
@@ -156,7 +166,12 @@ fn distribution_counts_match_dbsize() {
         let mut checked = 0;
         for row in rows.iter().filter(|r| r[0] == name && r[1] == "master") {
             let idx = map.masters().iter().position(|m| m.addr == row[4]).unwrap();
-            assert_eq!(per_master[idx], row[5].parse::<usize>().unwrap(), "{name} {}", row[4]);
+            assert_eq!(
+                per_master[idx],
+                row[5].parse::<usize>().unwrap(),
+                "{name} {}",
+                row[4]
+            );
             checked += 1;
         }
         assert_eq!(checked, 3, "{name}");

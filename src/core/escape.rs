@@ -246,13 +246,17 @@ impl std::error::Error for HexError {}
 
 /// Reads hex (either case) into bytes; the empty string is the empty key.
 pub fn from_hex(hex: &str) -> Result<Vec<u8>, HexError> {
-    if let Some((idx, found)) = hex.chars().enumerate().find(|(_, c)| !c.is_ascii_hexdigit()) {
+    if let Some((idx, found)) = hex
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !c.is_ascii_hexdigit())
+    {
         return Err(HexError::NotHex {
             column: idx + 1,
             found,
         });
     }
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return Err(HexError::OddLength { len: hex.len() });
     }
     let digit = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;

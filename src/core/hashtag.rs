@@ -117,9 +117,6 @@ mod tests {
         assert_eq!(hashed_span(b"foo").0, TagRule::NoOpenBrace);
         assert_eq!(hashed_span(b"a{b").0, TagRule::NoCloseBrace { open: 1 });
         assert_eq!(hashed_span(b"{}a").0, TagRule::EmptyTag { open: 0 });
-        assert_eq!(
-            hashed_span(b"a{b}c").0,
-            TagRule::Tag { open: 1, close: 3 }
-        );
+        assert_eq!(hashed_span(b"a{b}c").0, TagRule::Tag { open: 1, close: 3 });
     }
 }

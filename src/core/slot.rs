@@ -63,7 +63,13 @@ mod tests {
 
     #[test]
     fn explanation_agrees_with_key_slot() {
-        for key in [&b"foo"[..], b"{user1}:profile", b"", b"x{}{y}", b"\xff\x00{a}"] {
+        for key in [
+            &b"foo"[..],
+            b"{user1}:profile",
+            b"",
+            b"x{}{y}",
+            b"\xff\x00{a}",
+        ] {
             let e = explain(key);
             assert_eq!(e.slot, key_slot(key));
             assert_eq!(e.crc & SLOT_MASK, e.slot);

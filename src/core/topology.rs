@@ -132,7 +132,10 @@ impl fmt::Display for TopologyError {
                 write!(f, "no master number {master_idx}")
             }
             TopologyError::TooManyMasters { n_masters } => {
-                write!(f, "{n_masters} masters is more than this page can draw (65535)")
+                write!(
+                    f,
+                    "{n_masters} masters is more than this page can draw (65535)"
+                )
             }
         }
     }
@@ -202,9 +205,21 @@ impl SlotMap {
     /// `:7002` 10923-16383, with replicas 7004, 7005 and 7003 (as `--cluster create` paired them).
     pub fn fixture_cluster() -> SlotMap {
         let spec = [
-            ("127.0.0.1:7000", "d3bede0cd4ba07708f552c2e44e8211e0d571a39", "127.0.0.1:7004"),
-            ("127.0.0.1:7001", "f7c6b5d608aefdd517b33641eb638ce56252d0b4", "127.0.0.1:7005"),
-            ("127.0.0.1:7002", "44084a172411812451c56a0a3330ec6daa733083", "127.0.0.1:7003"),
+            (
+                "127.0.0.1:7000",
+                "d3bede0cd4ba07708f552c2e44e8211e0d571a39",
+                "127.0.0.1:7004",
+            ),
+            (
+                "127.0.0.1:7001",
+                "f7c6b5d608aefdd517b33641eb638ce56252d0b4",
+                "127.0.0.1:7005",
+            ),
+            (
+                "127.0.0.1:7002",
+                "44084a172411812451c56a0a3330ec6daa733083",
+                "127.0.0.1:7003",
+            ),
         ];
         let masters = spec
             .iter()
@@ -224,7 +239,11 @@ impl SlotMap {
 
     /// What `redis-cli --cluster create` builds from `n_masters` masters on `host`, ports
     /// `first_port`, `first_port + 1`, …, with no replicas. Node ids are made up but stable.
-    pub fn created(n_masters: usize, host: &str, first_port: u16) -> Result<SlotMap, TopologyError> {
+    pub fn created(
+        n_masters: usize,
+        host: &str,
+        first_port: u16,
+    ) -> Result<SlotMap, TopologyError> {
         if n_masters >= UNOWNED as usize {
             return Err(TopologyError::TooManyMasters { n_masters });
         }
@@ -289,6 +308,17 @@ impl SlotMap {
             .filter(|r| r.owner == Some(master_idx))
             .map(|r| r.range)
             .collect()
+    }
+
+    /// The ranges of every master at once, by master index (one pass over the slots).
+    pub fn ranges_by_master(&self) -> Vec<Vec<SlotRange>> {
+        let mut out = vec![Vec::new(); self.masters.len()];
+        for run in self.runs() {
+            if let Some(m) = run.owner {
+                out[m].push(run.range);
+            }
+        }
+        out
     }
 
     /// How many slots each master owns, by master index.
@@ -370,6 +400,8 @@ mod tests {
         assert_eq!(map.slot_counts(), vec![5461, 5462, 5461]);
         assert_eq!(map.owner_master(8106).unwrap().addr, "127.0.0.1:7001");
         assert_eq!(map.runs().count(), 3);
+        assert_eq!(map.ranges_by_master()[1], vec![SlotRange::new(5461, 10922)]);
+        assert_eq!(map.ranges_of(2), vec![SlotRange::new(10923, 16383)]);
     }
 
     #[test]

@@ -1,0 +1,109 @@
+//! Shared by the e2e tests: serves dist/ on 127.0.0.1, launches Debian's Chromium, and records
+//! every console error, page error, failed or foreign request so a test can fail on them.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+export const root = resolve(here, '..');
+export const dist = process.env.SLOTSCOPE_DIST ?? join(root, 'dist');
+export const fixtures = process.env.SLOTSCOPE_FIXTURES ?? join(root, '..', 'shared', 'fixtures');
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+/** Serves dist/ on an ephemeral loopback port. Resolves to { url, close }. */
+export async function serveDist() {
+  await stat(join(dist, 'index.html')).catch(() => {
+    throw new Error(`no release build in ${dist}: run trunk build --release first`);
+  });
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      const file = normalize(join(dist, path.endsWith('/') ? path + 'index.html' : path));
+      if (!file.startsWith(dist)) throw new Error('outside dist');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** Debian's Chromium, never a downloaded one. */
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+      '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+}
+
+/**
+ * Opens the page and records problems: console errors (a missing favicon shows up here as a
+ * failed resource), uncaught exceptions (a Rust panic surfaces as one), failed requests, and
+ * any request that leaves the page's origin.
+ */
+export async function openPage(browser, url, viewport = { width: 1280, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems = [];
+  const origin = new URL(url).origin;
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()}`));
+  page.on('request', (req) => {
+    const u = req.url();
+    if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:')) {
+      problems.push(`request left the origin: ${u}`);
+    }
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  await page.goto(url);
+  await page.getByTestId('key-input').waitFor();
+  return { page, context, problems };
+}
+
+/** Reads keyslot.tsv into a Map from key_display to slot. */
+export async function keyslotByDisplay() {
+  const text = await readFile(join(fixtures, 'keyslot.tsv'), 'utf8');
+  const rows = text.trimEnd().split('\n').slice(1).map((l) => l.split('\t'));
+  return new Map(rows.map(([, display, slot]) => [display, Number(slot)]));
+}
+
+/** Types `text` into the key field as a reader would (select all, then type). */
+export async function typeKey(page, text) {
+  const input = page.getByTestId('key-input');
+  await input.fill('');
+  if (text.length > 0) await input.pressSequentially(text, { delay: 0 });
+}
+
+/** The values of the pipeline's test hooks. */
+export async function readPipeline(page) {
+  const get = (id) => page.getByTestId(id).textContent();
+  return {
+    hashed: await get('hashed-part'),
+    crc: await get('crc16'),
+    slot: Number(await get('slot')),
+    node: await get('node'),
+  };
+}

@@ -1,0 +1,177 @@
+//! The pipeline as a reader uses it, against the fixtures recorded from Redis 7.0.15.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveDist, launch, openPage, keyslotByDisplay, typeKey, readPipeline, fixtures } from './harness.mjs';
+
+let server, browser, fixture;
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+  fixture = await keyslotByDisplay();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** CRC-16/XMODEM, bit by bit: an oracle for the two bits the slot drops. */
+function crc16(bytes) {
+  let crc = 0;
+  for (const b of bytes) {
+    crc ^= b << 8;
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc;
+}
+
+/** Bytes of a redis-cli display string (the fixtures' escape form). */
+function displayToBytes(s) {
+  const out = [];
+  const simple = { n: 10, r: 13, t: 9, a: 7, b: 8, '\\': 92, '"': 34 };
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '\\') {
+      const c = s[++i];
+      if (c === 'x') { out.push(parseInt(s.slice(i + 1, i + 3), 16)); i += 2; } else out.push(simple[c]);
+    } else out.push(...new TextEncoder().encode(s[i]));
+  }
+  return out;
+}
+
+// The twelve edge cases of PRODUCT.md with the part each hashes (in display form), then
+// foo, a binary key and a UTF-8 key. `typed` is what the reader types.
+const CASES = [
+  { typed: 'a{b}c', hashed: 'b' },
+  { typed: '{b}', hashed: 'b' },
+  { typed: '{}a', hashed: '{}a' },
+  { typed: '{a', hashed: '{a' },
+  { typed: 'a}', hashed: 'a}' },
+  { typed: '{{a}}', hashed: '{a' },
+  { typed: '{a}{b}', hashed: 'a' },
+  { typed: '{a}}', hashed: 'a' },
+  { typed: 'x{}{y}', hashed: 'x{}{y}' },
+  { typed: 'a{b', hashed: 'a{b' },
+  { typed: '{a}b}c', hashed: 'a' },
+  { typed: '', hashed: '' },
+  { typed: 'foo', hashed: 'foo' },
+  { typed: '\\xff\\x00{a}', hashed: 'a' },
+  { typed: '用户:1001', hashed: '\\xe7\\x94\\xa8\\xe6\\x88\\xb7:1001', display: '\\xe7\\x94\\xa8\\xe6\\x88\\xb7:1001' },
+  { typed: '{用户}:资料', hashed: '\\xe7\\x94\\xa8\\xe6\\x88\\xb7' },
+];
+
+const OWNERS = [[0, 5460, '127.0.0.1:7000'], [5461, 10922, '127.0.0.1:7001'], [10923, 16383, '127.0.0.1:7002']];
+const ownerOf = (slot) => OWNERS.find(([a, b]) => slot >= a && slot <= b)[2];
+
+test('each edge-case key shows the slot, CRC16, hashed part and master Redis gives', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  for (const c of CASES) {
+    await typeKey(page, c.typed);
+    // The fixtures give the slot of the whole key; where the key itself is not there, the slot
+    // of its hashed part (which Redis hashes alone) is.
+    const want = fixture.get(c.display ?? c.typed) ?? fixture.get(c.hashed);
+    assert.ok(want !== undefined, `no fixture for ${c.typed}`);
+    await page.waitForFunction((s) => document.querySelector('[data-testid=slot]')?.textContent === String(s), want);
+    const got = await readPipeline(page);
+    assert.equal(got.slot, want, `slot of ${c.typed}`);
+    assert.equal(got.hashed, c.hashed, `hashed part of ${c.typed}`);
+    assert.match(got.crc, /^0x[0-9A-F]{4}$/);
+    assert.equal(parseInt(got.crc, 16) & 0x3fff, want, `CRC16 & 0x3FFF of ${c.typed}`);
+    assert.equal(parseInt(got.crc, 16), crc16(displayToBytes(c.hashed)), `CRC16 of ${c.typed}`);
+    assert.equal(got.node, ownerOf(want), `master of ${c.typed}`);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('{user1}:profile lands on slot 8106 on 127.0.0.1:7001, and the rule is named', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await typeKey(page, 'foo');
+  await typeKey(page, '{user1}:profile');
+  assert.deepEqual(await readPipeline(page), { hashed: 'user1', crc: '0xDFAA', slot: 8106, node: '127.0.0.1:7001' });
+  assert.match(await page.getByTestId('tag-rule').textContent(), /Hash tag/);
+  await typeKey(page, 'x{}{y}');
+  assert.match(await page.getByTestId('tag-rule').textContent(), /empty tag/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a malformed escape is pointed at by column and the last good result stays', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await typeKey(page, 'foo');
+  const good = await readPipeline(page);
+  for (const [typed, column] of [['ab\\x4', 3], ['\\xZZ', 1], ['abc\\', 4], ['"abc', 1], ['a\\q', 2]]) {
+    await typeKey(page, typed);
+    const error = page.getByTestId('key-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), new RegExp(`column ${column}:`), typed);
+    assert.equal(await page.getByTestId('key-input').getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(await readPipeline(page), good, `the result of foo stays while ${typed} is typed`);
+    assert.ok(await page.locator('.pipeline--stale').count() === 1, 'the stale result is dimmed');
+  }
+  await typeKey(page, '\\x41');
+  await page.getByTestId('key-error').waitFor({ state: 'detached' });
+  assert.equal((await readPipeline(page)).hashed, 'A');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('user text is shown as text, never parsed as HTML', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await typeKey(page, '<img src=x onerror=alert(1)>');
+  assert.equal(await page.getByTestId('hashed-part').textContent(), '<img src=x onerror=alert(1)>');
+  assert.equal(await page.locator('.pipeline img').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('hovering the map names the slot and its owner; the legend lists the fixture ranges', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  const canvas = page.getByTestId('slot-map');
+  const box = await canvas.boundingBox();
+  // Slot 8106 is row 63, column 42 of the 128 x 128 grid.
+  await page.mouse.move(box.x + (42.5 / 128) * box.width, box.y + (63.5 / 128) * box.height);
+  const tip = page.locator('.slot-map__tip');
+  await tip.waitFor();
+  assert.match(await tip.textContent(), /Slot 8106 · 127\.0\.0\.1:7001 · 5461-10922/);
+  const legend = await page.locator('.legend__row').allTextContents();
+  assert.equal(legend.length, 3);
+  assert.match(legend[0], /127\.0\.0\.1:7000.*5461 slots.*0-5460/);
+  assert.match(legend[1], /127\.0\.0\.1:7001.*5462 slots.*5461-10922/);
+  assert.match(legend[2], /127\.0\.0\.1:7002.*5461 slots.*10923-16383/);
+  // The canvas is painted: the pixel at slot 0 has the first master's colour, not transparent.
+  const rgba = await canvas.evaluate((c) => Array.from(c.getContext('2d').getImageData(2, 2, 1, 1).data));
+  assert.deepEqual(rgba, [0xe6, 0x9f, 0x00, 255]);
+  // Keyboard: focus the map, move right from the key's slot.
+  await canvas.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.locator('.slot-map__readout').textContent(), /Slot 8107 · 127\.0\.0\.1:7001/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a created cluster of N masters has redis-cli\'s ranges; a bad N is refused and the map kept', async () => {
+  const alloc = (await readFile(join(fixtures, 'create_allocation.tsv'), 'utf8'))
+    .trimEnd().split('\n').slice(1).map((l) => l.split('\t').map(Number)).filter(([n]) => n === 7);
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.getByTestId('cluster-select').selectOption('create');
+  const n = page.getByTestId('n-masters');
+  await n.fill('7');
+  await page.waitForFunction(() => document.querySelectorAll('.legend__row').length === 7);
+  const rows = await page.locator('.legend__ranges').allTextContents();
+  assert.deepEqual(rows.map((r) => r.trim()), alloc.map(([, , a, b]) => `${a}-${b}`));
+  await n.fill('0');
+  assert.match(await page.locator('.cluster-picker__error').textContent(), /from 1 to 1000/);
+  assert.equal(await page.locator('.legend__row').count(), 7);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('at phone width nothing overflows sideways', async () => {
+  const { page, context, problems } = await openPage(browser, server.url, { width: 390, height: 844 });
+  await typeKey(page, '{user1}:profile');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

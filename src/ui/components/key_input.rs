@@ -1,0 +1,101 @@
+//! The key field: redis-cli escape syntax in, and a malformed escape pointed at by column.
+
+use crate::core::escape::EscapeError;
+use crate::ui::messages::use_messages;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Keys a learner should try: each shows one rule (the PRODUCT.md edge cases among them).
+pub const EXAMPLES: &[&str] = &[
+    "{user1}:profile",
+    "user1:profile",
+    "foo",
+    "a{b}c",
+    "{}a",
+    "x{}{y}",
+    "{{a}}",
+    "{a}{b}",
+    "a{b",
+    "用户:1001",
+    r"\xff\x00{a}",
+];
+
+/// Props of [`KeyInput`].
+#[derive(Properties, PartialEq)]
+pub struct KeyInputProps {
+    /// The text in the field.
+    pub value: AttrValue,
+    /// Why the text does not parse, if it does not.
+    pub error: Option<EscapeError>,
+    /// Called with the new text on every edit.
+    pub on_input: Callback<String>,
+}
+
+/// Splits `text` around the character at 1-based `column`: (before, at, after).
+pub fn split_at_column(text: &str, column: usize) -> (&str, &str, &str) {
+    let mut idx = text.char_indices().skip(column.saturating_sub(1));
+    match idx.next() {
+        Some((start, c)) => {
+            let end = start + c.len_utf8();
+            (&text[..start], &text[start..end], &text[end..])
+        }
+        None => (text, "", ""),
+    }
+}
+
+/// The key field with its help, examples and error.
+#[function_component(KeyInput)]
+pub fn key_input(props: &KeyInputProps) -> Html {
+    let t = use_messages();
+    let oninput = {
+        let on_input = props.on_input.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            on_input.emit(input.value());
+        })
+    };
+    let error = props.error.as_ref().map(|err| {
+        let (before, at, after) = split_at_column(&props.value, err.column());
+        html! {
+            <div class="key-input__error" id="key-error" role="alert" data-testid="key-error">
+                <code class="key-input__where">
+                    { before }<mark>{ if at.is_empty() { "\u{2003}" } else { at } }</mark>{ after }
+                </code>
+                <span>{ err.to_string() }</span>
+            </div>
+        }
+    });
+    html! {
+        <div class="key-input">
+            <label class="key-input__label" for="key">{ t.key_label }</label>
+            <input id="key" class={classes!("key-input__field", props.error.is_some().then_some("is-invalid"))}
+                type="text" data-testid="key-input"
+                value={props.value.clone()} {oninput}
+                spellcheck="false" autocomplete="off" autocapitalize="off"
+                aria-invalid={props.error.is_some().to_string()}
+                aria-describedby={if props.error.is_some() { "key-error key-help" } else { "key-help" }} />
+            { for error }
+            <p class="key-input__help" id="key-help">{ t.key_help }</p>
+            <div class="key-input__examples">
+                <span class="key-input__examples-label">{ t.examples }</span>
+                { for EXAMPLES.iter().map(|&ex| {
+                    let on_input = props.on_input.clone();
+                    let onclick = Callback::from(move |_: MouseEvent| on_input.emit(ex.to_string()));
+                    html! { <button type="button" class="chip" {onclick}>{ ex }</button> }
+                }) }
+            </div>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_characters() {
+        assert_eq!(split_at_column(r"ab\x4", 3), ("ab", "\\", "x4"));
+        assert_eq!(split_at_column("用户\\q", 3), ("用户", "\\", "q"));
+        assert_eq!(split_at_column("ab", 9), ("ab", "", ""));
+    }
+}

@@ -1,0 +1,7 @@
+//! The page's components, one per file; each reads props and dispatches, none computes a slot.
+
+pub mod cluster_picker;
+pub mod key_input;
+pub mod legend;
+pub mod pipeline;
+pub mod slot_map;

@@ -1,0 +1,230 @@
+//! The pipeline: key → bytes → hashed part → CRC16 → & 0x3FFF → master, one card per stage,
+//! each with its value large and the rule that produced it in a sentence below.
+
+use crate::core::crc16::register_steps;
+use crate::core::escape::{format_key, push_formatted};
+use crate::core::slot::SLOT_MASK;
+use crate::core::{Explanation, SlotMap, TagRule};
+use crate::ui::messages::{fill, use_messages, Messages};
+use crate::ui::palette;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Display characters of a key shown in a card before it is cut short with "…".
+const SHOWN_CHARS: usize = 240;
+/// Bytes of a key listed in hex.
+const SHOWN_HEX_BYTES: usize = 24;
+/// Rows of the CRC register table.
+const SHOWN_REGISTER_ROWS: usize = 256;
+
+/// Props of [`Pipeline`].
+#[derive(Properties, PartialEq)]
+pub struct PipelineProps {
+    /// The key, explained by the core.
+    pub explained: Rc<Explanation>,
+    /// The cluster, to name the slot's master.
+    pub map: Rc<SlotMap>,
+    /// True while the key field holds text that does not parse: the cards are dimmed.
+    pub stale: bool,
+}
+
+/// Cuts a display string to `max` characters, marking the cut.
+fn clip(s: String, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s,
+    }
+}
+
+/// The sentence for the rule that chose the hashed part.
+pub fn rule_sentence(t: &Messages, rule: TagRule) -> String {
+    match rule {
+        TagRule::NoOpenBrace => fill(t.rule_no_open, &[]),
+        TagRule::NoCloseBrace { open } => fill(t.rule_no_close, &[&open]),
+        TagRule::EmptyTag { open } => fill(t.rule_empty_tag, &[&open]),
+        TagRule::Tag { open, close } => fill(t.rule_tag, &[&open, &close]),
+        #[allow(unreachable_patterns)]
+        _ => String::new(),
+    }
+}
+
+/// `0xDFAA` style.
+pub fn hex16(v: u16) -> String {
+    format!("0x{v:04X}")
+}
+
+/// The key with its hashed part marked, each side clipped so a 64 KB key stays readable.
+fn highlighted_key(e: &Explanation) -> Html {
+    let side = |bytes: &[u8], from_end: bool| {
+        let mut s = String::new();
+        if bytes.len() > SHOWN_CHARS && from_end {
+            s.push('…');
+            push_formatted(&mut s, &bytes[bytes.len() - SHOWN_CHARS / 4..]);
+            s
+        } else {
+            push_formatted(&mut s, &bytes[..bytes.len().min(SHOWN_CHARS)]);
+            clip(s, SHOWN_CHARS / 4)
+        }
+    };
+    let before = side(&e.key[..e.span.start], true);
+    let inner = clip(format_key(&e.key[e.span.clone()]), SHOWN_CHARS);
+    let after = side(&e.key[e.span.end..], false);
+    html! {
+        <code class="stage__key">{ before }<mark>{ inner }</mark>{ after }</code>
+    }
+}
+
+/// The low 14 bits of the CRC kept, the top two struck, in groups of four.
+fn bits(crc: u16) -> Html {
+    let s = format!("{crc:016b}");
+    html! {
+        <code class="bits" aria-label={format!("{crc:016b}")}>
+            <s class="bits__dropped">{ &s[..2] }</s>
+            { &s[2..4] }{ " " }{ &s[4..8] }{ " " }{ &s[8..12] }{ " " }{ &s[12..] }
+        </code>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct RegisterProps {
+    hashed: Rc<Explanation>,
+}
+
+/// The CRC register byte by byte, rendered only when asked for.
+#[function_component(Register)]
+fn register(props: &RegisterProps) -> Html {
+    let t = use_messages();
+    let open = use_state(|| false);
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    let hashed = props.hashed.hashed();
+    let body = (*open).then(|| {
+        let rows = register_steps(hashed).take(SHOWN_REGISTER_ROWS).map(|st| {
+            html! {
+                <tr>
+                    <td>{ st.idx }</td>
+                    <td>{ format_key(&[st.byte]) }{ format!(" ({:02x})", st.byte) }</td>
+                    <td>{ hex16(st.before) }</td>
+                    <td>{ format!("{:02x}", st.table_idx) }</td>
+                    <td>{ hex16(st.after) }</td>
+                </tr>
+            }
+        });
+        html! {
+            <div class="register">
+                <table>
+                    <thead><tr>{ for t.crc_cols.iter().map(|c| html! { <th scope="col">{ *c }</th> }) }</tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+                if hashed.len() > SHOWN_REGISTER_ROWS {
+                    <p class="register__more">{ fill(t.crc_truncated, &[&SHOWN_REGISTER_ROWS, &hashed.len()]) }</p>
+                }
+            </div>
+        }
+    });
+    html! {
+        <div class="stage__more">
+            <button type="button" class="link-button" aria-expanded={open.to_string()} onclick={toggle}>
+                { t.crc_show_register }
+            </button>
+            { for body }
+        </div>
+    }
+}
+
+/// The five stages.
+#[function_component(Pipeline)]
+pub fn pipeline(props: &PipelineProps) -> Html {
+    let t = use_messages();
+    let e = &props.explained;
+    let map = &props.map;
+    let n_bytes = e.key.len();
+    let shown_key = if n_bytes == 0 {
+        t.empty_key.to_string()
+    } else {
+        clip(format_key(&e.key[..n_bytes.min(SHOWN_CHARS)]), SHOWN_CHARS)
+    };
+    let mut hex: Vec<String> = e.key[..n_bytes.min(SHOWN_HEX_BYTES)]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    if n_bytes > SHOWN_HEX_BYTES {
+        hex.push("…".into());
+    }
+    let owner = map.owner(e.slot);
+    let master_html = match owner {
+        Some(m) => {
+            let master = &map.masters()[m];
+            let range = map
+                .run_containing(e.slot)
+                .map(|r| r.range.to_string())
+                .unwrap_or_default();
+            let colour = palette::master_colour(m, map.n_masters());
+            html! {
+                <>
+                    <div class="stage__value stage__value--master mono">
+                        <span class="swatch swatch--large" style={format!("background:{colour}")}></span>
+                        <span data-testid="node">{ &master.addr }</span>
+                    </div>
+                    <p class="stage__rule">
+                        { fill(t.master_rule, &[&e.slot, &range, &master.addr]) }
+                        if !master.replicas.is_empty() {
+                            { " " }{ fill(t.master_replicas, &[&master.replicas.join(", ")]) }
+                        }
+                    </p>
+                </>
+            }
+        }
+        None => html! {
+            <>
+                <div class="stage__value stage__value--master mono">
+                    <span class="swatch swatch--large swatch--unowned"></span>
+                    <span data-testid="node">{ t.unowned }</span>
+                </div>
+                <p class="stage__rule">{ fill(t.master_none, &[&e.slot]) }</p>
+            </>
+        },
+    };
+    let masked = e.crc & SLOT_MASK;
+    html! {
+        <section class={classes!("pipeline", props.stale.then_some("pipeline--stale"))}
+                 aria-label="pipeline" aria-busy={props.stale.to_string()}>
+            if props.stale {
+                <p class="pipeline__stale-note">{ t.stale_note }</p>
+            }
+            <ol class="pipeline__stages">
+                <li class="stage">
+                    <h2 class="stage__title">{ t.stage_bytes }</h2>
+                    <div class="stage__value stage__value--key mono" data-testid="key-bytes">{ shown_key }</div>
+                    <p class="stage__meta mono">{ fill(t.bytes_count, &[&n_bytes]) }
+                        if n_bytes > 0 { { " · " }{ hex.join(" ") } }</p>
+                    <p class="stage__rule">{ t.bytes_rule }</p>
+                </li>
+                <li class={classes!("stage", e.rule.is_tag().then_some("stage--tag"))}>
+                    <h2 class="stage__title">{ t.stage_hashed }</h2>
+                    { highlighted_key(e) }
+                    <div class="stage__value mono" data-testid="hashed-part">{ format_key(e.hashed()) }</div>
+                    <p class="stage__rule" data-testid="tag-rule">{ rule_sentence(t, e.rule) }</p>
+                </li>
+                <li class="stage">
+                    <h2 class="stage__title">{ t.stage_crc }</h2>
+                    <div class="stage__value mono" data-testid="crc16">{ hex16(e.crc) }</div>
+                    <p class="stage__rule">{ fill(t.crc_rule, &[&e.span.len()]) }</p>
+                    <Register hashed={props.explained.clone()} />
+                </li>
+                <li class="stage">
+                    <h2 class="stage__title mono">{ t.stage_slot }</h2>
+                    <div class="stage__value mono" data-testid="slot">{ e.slot }</div>
+                    { bits(e.crc) }
+                    <p class="stage__rule">{ fill(t.slot_rule, &[&hex16(e.crc), &hex16(masked), &e.slot]) }</p>
+                </li>
+                <li class="stage">
+                    <h2 class="stage__title">{ t.stage_master }</h2>
+                    { master_html }
+                </li>
+            </ol>
+        </section>
+    }
+}

@@ -1,0 +1,351 @@
+//! The 16384-slot map: a 128 × 128 canvas coloured by master, the typed key's slot ringed,
+//! hover and keyboard focus reading out slot, owner and range.
+//!
+//! Two stacked canvases: the base (`data-testid="slot-map"`) is repainted only when the
+//! cluster or colour scheme changes; the overlay, which ignores the pointer, carries the ring,
+//! the hover and the keyboard cursor, so moving the mouse never repaints 16384 slots.
+
+use crate::core::{SlotMap as Slots, N_SLOTS};
+use crate::ui::messages::{fill, use_messages};
+use crate::ui::palette;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use yew::prelude::*;
+
+/// Slots per row of the map.
+pub const COLS: u16 = 128;
+/// Backing-store pixels per slot at a device pixel ratio of 1.
+const CELL: f64 = 4.0;
+
+/// Props of [`SlotMap`].
+#[derive(Properties, PartialEq)]
+pub struct SlotMapProps {
+    /// The cluster to draw.
+    pub map: Rc<Slots>,
+    /// The slot of the key in the pipeline, ringed on the map.
+    pub marked: Option<u16>,
+}
+
+/// Row and column of a slot on the map.
+pub fn cell_of(slot: u16) -> (u16, u16) {
+    (slot / COLS, slot % COLS)
+}
+
+/// The slot under a point given as fractions (0..1) of the map's width and height.
+pub fn slot_at(fx: f64, fy: f64) -> Option<u16> {
+    if !(0.0..1.0).contains(&fx) || !(0.0..1.0).contains(&fy) {
+        return None;
+    }
+    let col = (fx * COLS as f64) as u16;
+    let row = (fy * (N_SLOTS as u16 / COLS) as f64) as u16;
+    Some(row * COLS + col)
+}
+
+/// Where the keyboard cursor goes from `slot` on `key`, or `None` if the key is not ours.
+pub fn step_cursor(slot: u16, key: &str) -> Option<u16> {
+    let last = N_SLOTS as i32 - 1;
+    let s = slot as i32;
+    let next = match key {
+        "ArrowRight" => s + 1,
+        "ArrowLeft" => s - 1,
+        "ArrowDown" => s + COLS as i32,
+        "ArrowUp" => s - COLS as i32,
+        "PageDown" => s + 8 * COLS as i32,
+        "PageUp" => s - 8 * COLS as i32,
+        "Home" => 0,
+        "End" => last,
+        _ => return None,
+    };
+    Some(next.clamp(0, last) as u16)
+}
+
+fn prefers_dark() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+        .map(|m| m.matches())
+        .unwrap_or(false)
+}
+
+fn context_of(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+}
+
+/// Sizes the canvas backing store for the device pixel ratio; returns the scale to draw at.
+fn fit(canvas: &HtmlCanvasElement) -> f64 {
+    let dpr = web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .unwrap_or(1.0)
+        .clamp(1.0, 3.0);
+    let side = (COLS as f64 * CELL * dpr).round() as u32;
+    if canvas.width() != side {
+        canvas.set_width(side);
+        canvas.set_height(side);
+    }
+    CELL * dpr
+}
+
+/// Paints every slot in its owner's colour, one rectangle per run per row.
+fn paint_base(canvas: &HtmlCanvasElement, map: &Slots, dark: bool) {
+    let Some(ctx) = context_of(canvas) else {
+        return;
+    };
+    let cell = fit(canvas);
+    let side = canvas.width() as f64;
+    ctx.clear_rect(0.0, 0.0, side, side);
+    let n = map.n_masters();
+    let colours: Vec<String> = (0..n).map(|i| palette::master_colour(i, n)).collect();
+    let unowned = if dark {
+        palette::UNOWNED_DARK
+    } else {
+        palette::UNOWNED
+    };
+    for run in map.runs() {
+        ctx.set_fill_style_str(run.owner.map_or(unowned, |m| colours[m].as_str()));
+        let mut s = run.range.first;
+        loop {
+            let (row, col) = cell_of(s);
+            let row_end = (row + 1) * COLS - 1;
+            let e = run.range.last.min(row_end);
+            ctx.fill_rect(
+                col as f64 * cell,
+                row as f64 * cell,
+                (e - s + 1) as f64 * cell,
+                cell,
+            );
+            if e == run.range.last {
+                break;
+            }
+            s = e + 1;
+        }
+    }
+    // Faint rules every 16 rows (2048 slots) and 16 columns, to read positions by eye.
+    ctx.set_fill_style_str(if dark {
+        "rgba(0,0,0,0.35)"
+    } else {
+        "rgba(255,255,255,0.55)"
+    });
+    let hair = (cell / 4.0).max(1.0);
+    for k in 1..8 {
+        let at = k as f64 * 16.0 * cell;
+        ctx.fill_rect(at - hair / 2.0, 0.0, hair, side);
+        ctx.fill_rect(0.0, at - hair / 2.0, side, hair);
+    }
+}
+
+/// Draws the ring around the typed key's slot and the hover or cursor square.
+fn paint_overlay(
+    canvas: &HtmlCanvasElement,
+    marked: Option<u16>,
+    pointed: Option<u16>,
+    dark: bool,
+) {
+    let Some(ctx) = context_of(canvas) else {
+        return;
+    };
+    let cell = fit(canvas);
+    let side = canvas.width() as f64;
+    ctx.clear_rect(0.0, 0.0, side, side);
+    let (ink, paper) = if dark {
+        ("#f4f1ea", "#111")
+    } else {
+        ("#1b1a17", "#fff")
+    };
+    if let Some(slot) = marked {
+        let (row, col) = cell_of(slot);
+        let (cx, cy) = ((col as f64 + 0.5) * cell, (row as f64 + 0.5) * cell);
+        // Crosshair along the slot's row and column, then a two-tone ring: visible on any colour.
+        ctx.set_fill_style_str(if dark {
+            "rgba(255,255,255,0.18)"
+        } else {
+            "rgba(0,0,0,0.12)"
+        });
+        ctx.fill_rect(0.0, row as f64 * cell, side, cell);
+        ctx.fill_rect(col as f64 * cell, 0.0, cell, side);
+        for (colour, width, r) in [
+            (paper, cell * 1.2, cell * 2.6),
+            (ink, cell * 0.6, cell * 2.6),
+        ] {
+            ctx.set_stroke_style_str(colour);
+            ctx.set_line_width(width);
+            ctx.stroke_rect(cx - r, cy - r, 2.0 * r, 2.0 * r);
+        }
+    }
+    if let Some(slot) = pointed {
+        let (row, col) = cell_of(slot);
+        ctx.set_stroke_style_str(ink);
+        ctx.set_line_width((cell / 3.0).max(1.0));
+        ctx.stroke_rect(
+            col as f64 * cell - cell * 0.5,
+            row as f64 * cell - cell * 0.5,
+            cell * 2.0,
+            cell * 2.0,
+        );
+    }
+}
+
+/// The slot map.
+#[function_component(SlotMap)]
+pub fn slot_map(props: &SlotMapProps) -> Html {
+    let t = use_messages();
+    let base = use_node_ref();
+    let overlay = use_node_ref();
+    let hover = use_state(|| None::<u16>);
+    let cursor = use_state(|| None::<u16>);
+    let pointed = (*hover).or(*cursor);
+
+    {
+        let base = base.clone();
+        use_effect_with(props.map.clone(), move |map| {
+            if let Some(canvas) = base.cast::<HtmlCanvasElement>() {
+                paint_base(&canvas, map, prefers_dark());
+            }
+        });
+    }
+    {
+        let overlay = overlay.clone();
+        use_effect_with((props.marked, pointed), move |&(marked, pointed)| {
+            if let Some(canvas) = overlay.cast::<HtmlCanvasElement>() {
+                paint_overlay(&canvas, marked, pointed, prefers_dark());
+            }
+        });
+    }
+
+    let onmousemove = {
+        let hover = hover.clone();
+        let base = base.clone();
+        Callback::from(move |e: MouseEvent| {
+            let Some(canvas) = base.cast::<HtmlCanvasElement>() else {
+                return;
+            };
+            let rect = canvas.get_bounding_client_rect();
+            if rect.width() <= 0.0 || rect.height() <= 0.0 {
+                return;
+            }
+            let fx = (e.client_x() as f64 - rect.left()) / rect.width();
+            let fy = (e.client_y() as f64 - rect.top()) / rect.height();
+            let slot = slot_at(fx, fy);
+            if *hover != slot {
+                hover.set(slot);
+            }
+        })
+    };
+    let onmouseleave = {
+        let hover = hover.clone();
+        Callback::from(move |_: MouseEvent| hover.set(None))
+    };
+    let onkeydown = {
+        let cursor = cursor.clone();
+        let marked = props.marked;
+        Callback::from(move |e: KeyboardEvent| {
+            let from = (*cursor).or(marked).unwrap_or(0);
+            if let Some(next) = step_cursor(from, &e.key()) {
+                e.prevent_default();
+                cursor.set(Some(next));
+            }
+        })
+    };
+    let onfocus = {
+        let cursor = cursor.clone();
+        let marked = props.marked;
+        Callback::from(move |_: FocusEvent| cursor.set(Some(marked.unwrap_or(0))))
+    };
+    let onblur = {
+        let cursor = cursor.clone();
+        Callback::from(move |_: FocusEvent| cursor.set(None))
+    };
+
+    let map = &props.map;
+    let describe = |slot: u16| -> (String, Option<usize>) {
+        let owner = map.owner(slot);
+        let name = owner
+            .map(|m| map.masters()[m].addr.clone())
+            .unwrap_or_else(|| t.unowned.to_string());
+        let range = map
+            .run_containing(slot)
+            .map(|r| r.range.to_string())
+            .unwrap_or_default();
+        (fill(t.map_readout, &[&slot, &name, &range]), owner)
+    };
+
+    let tooltip = (*hover).map(|slot| {
+        let (text, owner) = describe(slot);
+        let (row, col) = cell_of(slot);
+        let left = (col as f64 + 0.5) / COLS as f64 * 100.0;
+        let top = row as f64 / COLS as f64 * 100.0;
+        // Keep the label inside the map near its left and right edges.
+        let shift = if col < 24 {
+            "0%"
+        } else if col > 104 {
+            "-100%"
+        } else {
+            "-50%"
+        };
+        let swatch = owner.map(|m| palette::master_colour(m, map.n_masters()));
+        html! {
+            <div class="slot-map__tip" aria-hidden="true"
+                 style={format!("left:{left:.3}%;top:{top:.3}%;--tip-shift:{shift}")}>
+                <span class="swatch" style={swatch.map(|c| format!("background:{c}"))}></span>
+                { text }
+            </div>
+        }
+    });
+
+    let readout = match pointed {
+        Some(slot) => describe(slot).0,
+        None => t.map_readout_idle.to_string(),
+    };
+
+    html! {
+        <figure class="slot-map">
+            <div class="slot-map__frame">
+                <canvas ref={base} class="slot-map__canvas" data-testid="slot-map"
+                    tabindex="0" role="img" aria-label={t.map_label}
+                    aria-describedby="slot-map-readout"
+                    {onmousemove} {onmouseleave} {onkeydown} {onfocus} {onblur}>
+                </canvas>
+                <canvas ref={overlay} class="slot-map__overlay" aria-hidden="true"></canvas>
+                { for tooltip }
+                <ol class="slot-map__rows" aria-hidden="true">
+                    { for (0..8).map(|k| html! { <li>{ k * 2048 }</li> }) }
+                </ol>
+            </div>
+            <figcaption class="slot-map__readout" id="slot-map-readout" aria-live="polite">
+                { readout }
+            </figcaption>
+        </figure>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_map_to_slots_and_back() {
+        assert_eq!(slot_at(0.0, 0.0), Some(0));
+        assert_eq!(slot_at(0.999, 0.999), Some(16383));
+        assert_eq!(slot_at(1.0, 0.5), None);
+        assert_eq!(slot_at(-0.01, 0.5), None);
+        for slot in [0u16, 127, 128, 8106, 16383] {
+            let (row, col) = cell_of(slot);
+            let fx = (col as f64 + 0.5) / 128.0;
+            let fy = (row as f64 + 0.5) / 128.0;
+            assert_eq!(slot_at(fx, fy), Some(slot));
+        }
+    }
+
+    #[test]
+    fn the_cursor_stays_on_the_map() {
+        assert_eq!(step_cursor(0, "ArrowLeft"), Some(0));
+        assert_eq!(step_cursor(0, "ArrowUp"), Some(0));
+        assert_eq!(step_cursor(16383, "ArrowDown"), Some(16383));
+        assert_eq!(step_cursor(100, "ArrowDown"), Some(228));
+        assert_eq!(step_cursor(100, "End"), Some(16383));
+        assert_eq!(step_cursor(100, "a"), None);
+    }
+}

@@ -1,0 +1,11 @@
+//! The Yew page (feature `web`): state, components and the text they show.
+//!
+//! Everything here reads results from [`crate::core`]; nothing here computes a slot.
+
+pub mod app;
+pub mod components;
+pub mod messages;
+pub mod palette;
+pub mod state;
+
+pub use app::App;

@@ -1,0 +1,80 @@
+//! Browser tests (wasm-bindgen-test in headless Chromium): mount the app, type, read the DOM.
+#![cfg(target_arch = "wasm32")]
+
+use slotscope::ui::App;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Event, EventInit, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+async fn mount() -> web_sys::Element {
+    let root = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<App>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    root
+}
+
+fn by_testid(root: &web_sys::Element, id: &str) -> web_sys::Element {
+    root.query_selector(&format!("[data-testid={id}]"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element with data-testid={id}"))
+}
+
+fn text(root: &web_sys::Element, id: &str) -> String {
+    by_testid(root, id).text_content().unwrap_or_default()
+}
+
+async fn type_key(root: &web_sys::Element, key: &str) {
+    let input: HtmlInputElement = by_testid(root, "key-input").dyn_into().unwrap();
+    input.set_value(key);
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    let event = Event::new_with_event_init_dict("input", &init).unwrap();
+    input.dispatch_event(&event).unwrap();
+    yew::scheduler::flush().await;
+}
+
+#[wasm_bindgen_test]
+async fn typing_a_tagged_key_shows_its_slot_and_master() {
+    let root = mount().await;
+    type_key(&root, "foo").await;
+    assert_eq!(text(&root, "slot"), "12182");
+    assert_eq!(text(&root, "node"), "127.0.0.1:7002");
+    type_key(&root, "{user1}:profile").await;
+    assert_eq!(text(&root, "slot"), "8106");
+    assert_eq!(text(&root, "node"), "127.0.0.1:7001");
+    assert_eq!(text(&root, "hashed-part"), "user1");
+    assert_eq!(text(&root, "crc16"), "0xDFAA");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_malformed_escape_shows_an_error_and_keeps_the_result() {
+    let root = mount().await;
+    type_key(&root, "foo").await;
+    type_key(&root, r"foo\xZ").await;
+    assert!(text(&root, "key-error").contains("column 4"));
+    assert_eq!(text(&root, "slot"), "12182");
+    type_key(&root, r"\xff\x00{a}").await;
+    assert!(root
+        .query_selector("[data-testid=key-error]")
+        .unwrap()
+        .is_none());
+    assert_eq!(text(&root, "slot"), "15495");
+    assert_eq!(text(&root, "hashed-part"), "a");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_slot_map_is_a_canvas() {
+    let root = mount().await;
+    let map = by_testid(&root, "slot-map");
+    assert_eq!(map.tag_name().to_lowercase(), "canvas");
+    root.remove();
+}
