@@ -78,3 +78,18 @@ async fn the_slot_map_is_a_canvas() {
     assert_eq!(map.tag_name().to_lowercase(), "canvas");
     root.remove();
 }
+
+/// Regression: an error appearing under the field used to rebuild the <input> (Yew matched the
+/// siblings from the end), so focus was lost mid-word and the next keystrokes went nowhere.
+#[wasm_bindgen_test]
+async fn the_key_field_survives_an_error_appearing() {
+    let root = mount().await;
+    let before = by_testid(&root, "key-input");
+    type_key(&root, r"ab\").await;
+    assert!(text(&root, "key-error").contains("column 3"));
+    let after = by_testid(&root, "key-input");
+    assert!(before.is_same_node(Some(&after)), "the input was replaced");
+    type_key(&root, "ab").await;
+    assert!(before.is_same_node(Some(&by_testid(&root, "key-input"))));
+    root.remove();
+}

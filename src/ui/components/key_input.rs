@@ -74,7 +74,10 @@ pub fn key_input(props: &KeyInputProps) -> Html {
                 spellcheck="false" autocomplete="off" autocapitalize="off"
                 aria-invalid={props.error.is_some().to_string()}
                 aria-describedby={if props.error.is_some() { "key-error key-help" } else { "key-help" }} />
-            { for error }
+            // Always one node here (empty when there is no error): Yew matches unkeyed siblings
+            // from the end, so a child that comes and goes made it rebuild the <input> and drop
+            // the reader's focus mid-word.
+            { error.unwrap_or_default() }
             <p class="key-input__help" id="key-help">{ t.key_help }</p>
             <div class="key-input__examples">
                 <span class="key-input__examples-label">{ t.examples }</span>

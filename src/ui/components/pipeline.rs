@@ -129,7 +129,7 @@ fn register(props: &RegisterProps) -> Html {
             <button type="button" class="link-button" aria-expanded={open.to_string()} onclick={toggle}>
                 { t.crc_show_register }
             </button>
-            { for body }
+            { body.unwrap_or_default() }
         </div>
     }
 }

@@ -239,13 +239,15 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
         Callback::from(move |_: MouseEvent| hover.set(None))
     };
     let onkeydown = {
-        let cursor = cursor.clone();
+        let (cursor, hover) = (cursor.clone(), hover.clone());
         let marked = props.marked;
         Callback::from(move |e: KeyboardEvent| {
             let from = (*cursor).or(marked).unwrap_or(0);
             if let Some(next) = step_cursor(from, &e.key()) {
                 e.prevent_default();
                 cursor.set(Some(next));
+                // The keyboard was used last: its slot, not the pointer's, is the one to read out.
+                hover.set(None);
             }
         })
     };
@@ -309,7 +311,7 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
                     {onmousemove} {onmouseleave} {onkeydown} {onfocus} {onblur}>
                 </canvas>
                 <canvas ref={overlay} class="slot-map__overlay" aria-hidden="true"></canvas>
-                { for tooltip }
+                { tooltip.unwrap_or_default() }
                 <ol class="slot-map__rows" aria-hidden="true">
                     { for (0..8).map(|k| html! { <li>{ k * 2048 }</li> }) }
                 </ol>
