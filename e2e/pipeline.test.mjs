@@ -105,7 +105,7 @@ test('a malformed escape is pointed at by column and the last good result stays'
     await page.getByTestId('key-input').fill(typed);
     const error = page.getByTestId('key-error');
     await error.waitFor();
-    assert.match(await error.textContent(), new RegExp(`column ${column}:`), typed);
+    assert.match(await error.textContent(), new RegExp(`Column ${column}:`), typed);
     assert.equal(await page.getByTestId('key-input').getAttribute('aria-invalid'), 'true');
     assert.deepEqual(await readPipeline(page), good, `the result of foo stays while ${typed} is typed`);
     assert.ok(await page.locator('.pipeline--stale').count() === 1, 'the stale result is dimmed');
@@ -115,6 +115,25 @@ test('a malformed escape is pointed at by column and the last good result stays'
   await page.getByTestId('key-error').waitFor({ state: 'detached' });
   assert.equal(await page.getByTestId('key-input').inputValue(), 'q\\x41');
   assert.equal((await readPipeline(page)).hashed, 'qA');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a 10 MB paste is refused with a clear message and the last key stays', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await typeKey(page, 'foo');
+  const good = await readPipeline(page);
+  await page.getByTestId('key-input').fill('x'.repeat(10 * 1024 * 1024));
+  const error = page.getByTestId('key-error');
+  await error.waitFor();
+  assert.match(await error.textContent(), /up to 1048576 bytes/);
+  assert.deepEqual(await readPipeline(page), good);
+  // A 64 KB key (the longest fixture key) is still explained.
+  const [hex, , slot] = (await readFile(join(fixtures, 'keyslot_64k.tsv'), 'utf8')).split('\n')[1].split('\t');
+  const typed = hex.match(/../g).map((b) => `\\x${b}`).join('');
+  await page.getByTestId('key-input').fill(typed);
+  await error.waitFor({ state: 'detached' });
+  assert.equal((await readPipeline(page)).slot, Number(slot));
   assert.deepEqual(problems, []);
   await context.close();
 });

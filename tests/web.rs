@@ -59,7 +59,7 @@ async fn a_malformed_escape_shows_an_error_and_keeps_the_result() {
     let root = mount().await;
     type_key(&root, "foo").await;
     type_key(&root, r"foo\xZ").await;
-    assert!(text(&root, "key-error").contains("column 4"));
+    assert!(text(&root, "key-error").contains("Column 4"));
     assert_eq!(text(&root, "slot"), "12182");
     type_key(&root, r"\xff\x00{a}").await;
     assert!(root
@@ -86,7 +86,7 @@ async fn the_key_field_survives_an_error_appearing() {
     let root = mount().await;
     let before = by_testid(&root, "key-input");
     type_key(&root, r"ab\").await;
-    assert!(text(&root, "key-error").contains("column 3"));
+    assert!(text(&root, "key-error").contains("Column 3"));
     let after = by_testid(&root, "key-input");
     assert!(before.is_same_node(Some(&after)), "the input was replaced");
     type_key(&root, "ab").await;

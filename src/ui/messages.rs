@@ -81,6 +81,20 @@ pub struct Messages {
     pub legend_unowned: &'static str,
     /// `{0}` = how many more ranges are not listed.
     pub legend_more_ranges: &'static str,
+    /// `\x` not followed by two hex digits: `{0}` column, `{1}` what followed.
+    pub err_bad_hex: &'static str,
+    /// `\x` at the very end: `{0}` column.
+    pub err_hex_at_end: &'static str,
+    /// Unknown escape: `{0}` column, `{1}` the character.
+    pub err_unknown_escape: &'static str,
+    /// Lone backslash at the end: `{0}` column.
+    pub err_trailing_backslash: &'static str,
+    /// Opening quote never closed: `{0}` column.
+    pub err_unclosed_quote: &'static str,
+    /// Text after the closing quote: `{0}` column.
+    pub err_text_after_quote: &'static str,
+    /// Key too long: `{0}` bytes, `{1}` the limit.
+    pub err_too_long: &'static str,
     /// Label of the cluster picker.
     pub cluster_label: &'static str,
     /// The fixtures' cluster, as a choice.
@@ -102,7 +116,7 @@ pub const EN: Messages = Messages {
     key_label: "Key",
     key_help: "As redis-cli reads it: \\xNN for any byte, \\n \\r \\t \\a \\b, \\\\ for a backslash, \\\" for a quote; surrounding double quotes are optional.",
     examples: "Try",
-    stale_note: "This key does not parse; the pipeline still shows the last one that did.",
+    stale_note: "The text in the field is not a key the page can explain; the cards still show the last one that was.",
     stage_bytes: "Bytes",
     stage_hashed: "Hashed part",
     stage_crc: "CRC16",
@@ -135,6 +149,13 @@ pub const EN: Messages = Messages {
     legend_replicas: "replicas",
     legend_unowned: "{0} slots have no master",
     legend_more_ranges: "and {0} more ranges",
+    err_bad_hex: "Column {0}: \\x needs two hex digits (0-9, a-f), but \"{1}\" follows it.",
+    err_hex_at_end: "Column {0}: \\x needs two hex digits, but the key ends there.",
+    err_unknown_escape: "Column {0}: \\{1} is not an escape redis-cli knows. Write \\\\ for a backslash.",
+    err_trailing_backslash: "Column {0}: the key ends with a lone backslash. Write \\\\ for a backslash.",
+    err_unclosed_quote: "Column {0}: this double quote is never closed. End the key with \" or write \\\" for a quote.",
+    err_text_after_quote: "Column {0}: there is text after the closing quote. Write \\\" for a quote inside the key.",
+    err_too_long: "This key would be {0} bytes; the page explains keys of up to {1} bytes. The key shown below is the last one that fit.",
     cluster_label: "Cluster",
     cluster_fixture: "The fixtures' cluster (3 masters + 3 replicas)",
     cluster_created: "redis-cli --cluster create with {0} masters",

@@ -13,6 +13,48 @@ pub const DEFAULT_KEY: &str = "{user1}:profile";
 /// The largest cluster the picker builds (`redis-cli --cluster create` has no limit, the page does).
 pub const MAX_MASTERS: usize = 1000;
 
+/// The longest key the page explains, in bytes. Redis takes keys up to 512 MB, but showing a
+/// longer one would freeze the tab; 1 MiB is sixteen times the longest fixture key.
+pub const MAX_KEY_BYTES: usize = 1 << 20;
+
+/// Why the text in the key field is not explained.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyProblem {
+    /// It is not valid redis-cli escape syntax.
+    Escape(EscapeError),
+    /// It is longer than [`MAX_KEY_BYTES`] (`bytes` is a lower bound when not parsed at all).
+    TooLong {
+        /// How many bytes the key has (or at least has).
+        bytes: usize,
+    },
+}
+
+impl KeyProblem {
+    /// The column the problem points at, if any.
+    pub fn column(&self) -> Option<usize> {
+        match self {
+            KeyProblem::Escape(e) => Some(e.column()),
+            KeyProblem::TooLong { .. } => None,
+        }
+    }
+}
+
+/// Reads the key field: its bytes, or why the page will not explain it.
+pub fn read_key(input: &str) -> Result<Vec<u8>, KeyProblem> {
+    // Each byte takes at most four characters (\xNN), so longer text cannot be a short key:
+    // refuse it before parsing, so a 10 MB paste costs nothing.
+    if input.len() > 4 * MAX_KEY_BYTES + 2 {
+        return Err(KeyProblem::TooLong {
+            bytes: input.len() / 4,
+        });
+    }
+    let bytes = parse_key(input).map_err(KeyProblem::Escape)?;
+    if bytes.len() > MAX_KEY_BYTES {
+        return Err(KeyProblem::TooLong { bytes: bytes.len() });
+    }
+    Ok(bytes)
+}
+
 /// Which cluster the map shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClusterChoice {
@@ -29,8 +71,8 @@ pub struct AppState {
     pub input: String,
     /// The last key that parsed, explained.
     pub explained: Rc<Explanation>,
-    /// Why `input` does not parse, if it does not.
-    pub error: Option<EscapeError>,
+    /// Why `input` is not explained, if it is not.
+    pub error: Option<KeyProblem>,
     /// The cluster.
     pub cluster: ClusterChoice,
     /// Its slot map.
@@ -70,7 +112,7 @@ impl Reducible for AppState {
         let mut next = (*self).clone();
         match action {
             Action::SetKey(input) => {
-                match parse_key(&input) {
+                match read_key(&input) {
                     Ok(bytes) => {
                         if bytes != self.explained.key {
                             next.explained = Rc::new(explain(&bytes));
@@ -123,10 +165,29 @@ mod tests {
         ]);
         assert_eq!(s.input, r"foo\x4");
         assert_eq!(s.explained.key, b"foo");
-        assert_eq!(s.error.as_ref().map(|e| e.column()), Some(4));
+        assert_eq!(s.error.as_ref().and_then(|e| e.column()), Some(4));
         let s = s.reduce(Action::SetKey(r"foo\x41".into()));
         assert_eq!(s.error, None);
         assert_eq!(s.explained.key, b"fooA");
+    }
+
+    #[test]
+    fn a_huge_paste_is_refused_and_the_last_key_kept() {
+        let huge = "a".repeat(10 << 20);
+        let s = run(&[Action::SetKey("foo".into()), Action::SetKey(huge)]);
+        assert!(matches!(s.error, Some(KeyProblem::TooLong { bytes }) if bytes > MAX_KEY_BYTES));
+        assert_eq!(s.explained.key, b"foo");
+        // Just over the limit after parsing, though short enough to parse.
+        let s = s.reduce(Action::SetKey("b".repeat(MAX_KEY_BYTES + 1)));
+        assert_eq!(
+            s.error,
+            Some(KeyProblem::TooLong {
+                bytes: MAX_KEY_BYTES + 1
+            })
+        );
+        let s = s.reduce(Action::SetKey("c".repeat(MAX_KEY_BYTES)));
+        assert_eq!(s.error, None);
+        assert_eq!(s.explained.key.len(), MAX_KEY_BYTES);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The key field: redis-cli escape syntax in, and a malformed escape pointed at by column.
 
 use crate::core::escape::EscapeError;
-use crate::ui::messages::use_messages;
+use crate::ui::messages::{fill, use_messages, Messages};
+use crate::ui::state::{KeyProblem, MAX_KEY_BYTES};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -25,8 +26,8 @@ pub const EXAMPLES: &[&str] = &[
 pub struct KeyInputProps {
     /// The text in the field.
     pub value: AttrValue,
-    /// Why the text does not parse, if it does not.
-    pub error: Option<EscapeError>,
+    /// Why the text is not explained, if it is not.
+    pub error: Option<KeyProblem>,
     /// Called with the new text on every edit.
     pub on_input: Callback<String>,
 }
@@ -43,6 +44,34 @@ pub fn split_at_column(text: &str, column: usize) -> (&str, &str, &str) {
     }
 }
 
+/// The reader-facing sentence for a key problem.
+pub fn describe(t: &Messages, problem: &KeyProblem) -> String {
+    match problem {
+        KeyProblem::Escape(EscapeError::BadHex { column, found }) if found.is_empty() => {
+            fill(t.err_hex_at_end, &[column])
+        }
+        KeyProblem::Escape(EscapeError::BadHex { column, found }) => {
+            fill(t.err_bad_hex, &[column, found])
+        }
+        KeyProblem::Escape(EscapeError::UnknownEscape { column, found }) => {
+            fill(t.err_unknown_escape, &[column, found])
+        }
+        KeyProblem::Escape(EscapeError::TrailingBackslash { column }) => {
+            fill(t.err_trailing_backslash, &[column])
+        }
+        KeyProblem::Escape(EscapeError::UnclosedQuote { column }) => {
+            fill(t.err_unclosed_quote, &[column])
+        }
+        KeyProblem::Escape(EscapeError::TextAfterQuote { column }) => {
+            fill(t.err_text_after_quote, &[column])
+        }
+        KeyProblem::TooLong { bytes } => fill(t.err_too_long, &[bytes, &MAX_KEY_BYTES]),
+        // A new kind of escape error still gets its (English) description.
+        #[allow(unreachable_patterns)]
+        KeyProblem::Escape(e) => e.to_string(),
+    }
+}
+
 /// The key field with its help, examples and error.
 #[function_component(KeyInput)]
 pub fn key_input(props: &KeyInputProps) -> Html {
@@ -55,13 +84,21 @@ pub fn key_input(props: &KeyInputProps) -> Html {
         })
     };
     let error = props.error.as_ref().map(|err| {
-        let (before, at, after) = split_at_column(&props.value, err.column());
-        html! {
-            <div class="key-input__error" id="key-error" role="alert" data-testid="key-error">
+        // Point at the column inside the text, clipped around it so a long key stays one line.
+        let pointer = err.column().map(|column| {
+            let (before, at, after) = split_at_column(&props.value, column);
+            let before = tail_chars(before, 40);
+            let after = head_chars(after, 40);
+            html! {
                 <code class="key-input__where">
                     { before }<mark>{ if at.is_empty() { "\u{2003}" } else { at } }</mark>{ after }
                 </code>
-                <span>{ err.to_string() }</span>
+            }
+        });
+        html! {
+            <div class="key-input__error" id="key-error" role="alert" data-testid="key-error">
+                { pointer.unwrap_or_default() }
+                <span>{ describe(t, err) }</span>
             </div>
         }
     });
@@ -91,6 +128,24 @@ pub fn key_input(props: &KeyInputProps) -> Html {
     }
 }
 
+/// The last `n` characters of `s`, with "…" in front if cut.
+fn tail_chars(s: &str, n: usize) -> String {
+    let count = s.chars().count();
+    if count <= n {
+        return s.to_string();
+    }
+    let start = s.char_indices().nth(count - n).map_or(0, |(i, _)| i);
+    format!("…{}", &s[start..])
+}
+
+/// The first `n` characters of `s`, with "…" after if cut.
+fn head_chars(s: &str, n: usize) -> String {
+    match s.char_indices().nth(n) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +155,24 @@ mod tests {
         assert_eq!(split_at_column(r"ab\x4", 3), ("ab", "\\", "x4"));
         assert_eq!(split_at_column("用户\\q", 3), ("用户", "\\", "q"));
         assert_eq!(split_at_column("ab", 9), ("ab", "", ""));
+    }
+
+    #[test]
+    fn clipping_keeps_the_ends_near_the_column() {
+        assert_eq!(tail_chars("abcdef", 3), "…def");
+        assert_eq!(tail_chars("用户资料", 9), "用户资料");
+        assert_eq!(head_chars("用户资料", 2), "用户…");
+    }
+
+    #[test]
+    fn every_escape_error_has_a_sentence_with_its_column() {
+        use crate::core::escape::parse_key;
+        use crate::ui::messages::EN;
+        for bad in [r"\x4", r"\xZZ", "a\\", r"\q", "\"abc", "\"a\"b"] {
+            let err = KeyProblem::Escape(parse_key(bad).unwrap_err());
+            let text = describe(&EN, &err);
+            assert!(text.starts_with("Column "), "{bad}: {text}");
+            assert!(!text.contains('{'), "{bad}: unfilled hole in {text}");
+        }
     }
 }
