@@ -84,6 +84,30 @@ test('each edge-case key shows the slot, CRC16, hashed part and master Redis giv
   await context.close();
 });
 
+test('the CLUSTER KEYSLOT line the page prints is the one redis-cli was typed, with the same reply', async () => {
+  const transcript = await readFile(join(fixtures, 'transcripts/01_keyslot_edge_cases.txt'), 'utf8');
+  const lines = transcript.split('\n');
+  const { page, context, problems } = await openPage(browser, server.url);
+  let checked = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const m = lines[i].match(/^127\.0\.0\.1:7000> (CLUSTER KEYSLOT (.*))$/);
+    if (!m) continue;
+    const reply = lines[i + 1];
+    await typeKey(page, m[2]);
+    await page.waitForFunction((r) => `(integer) ${document.querySelector('[data-testid=slot]').textContent}` === r, reply);
+    // Quoted in the transcript: the page prints exactly that line. Unquoted ones it quotes
+    // (and escapes non-ASCII bytes, as redis-cli prints keys).
+    const shown = await page.getByTestId('verify-command').textContent();
+    if (m[2].startsWith('"')) assert.equal(shown, m[1]);
+    else if (/^[\x20-\x7e]*$/.test(m[2])) assert.equal(shown, `CLUSTER KEYSLOT "${m[2]}"`);
+    else assert.match(shown, /^CLUSTER KEYSLOT "(\\x[0-9a-f]{2}|[\x20-\x7e])*"$/);
+    checked++;
+  }
+  assert.equal(checked, 36);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('{user1}:profile lands on slot 8106 on 127.0.0.1:7001, and the rule is named', async () => {
   const { page, context, problems } = await openPage(browser, server.url);
   await typeKey(page, 'foo');

@@ -38,10 +38,9 @@ fn a_bad_escape_is_reported_and_the_rest_answered() {
     assert!(err.contains("argument 2: column 1"), "{err}");
 }
 
-#[test]
-fn hex_mode_answers_every_fixture_key_in_order() {
-    let rows = common::read_tsv("keyslot.tsv", &["key_hex", "key_display", "slot"]);
-    let input: String = rows.iter().map(|r| format!("{}\n", r[0])).collect();
+/// Runs `keyslot --hex` with `input` on stdin (written from another thread, so a large input
+/// cannot deadlock against a full stdout pipe).
+fn run_hex(input: Vec<u8>) -> std::process::Output {
     let mut child = keyslot()
         .arg("--hex")
         .stdin(Stdio::piped())
@@ -50,9 +49,17 @@ fn hex_mode_answers_every_fixture_key_in_order() {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap().unwrap();
+    out
+}
+
+#[test]
+fn hex_mode_answers_every_fixture_key_in_order() {
+    let rows = common::read_tsv("keyslot.tsv", &["key_hex", "key_display", "slot"]);
+    let input: String = rows.iter().map(|r| format!("{}\n", r[0])).collect();
+    let out = run_hex(input.into_bytes());
     assert!(
         out.status.success(),
         "{}",
@@ -69,20 +76,7 @@ fn hex_mode_answers_every_fixture_key_in_order() {
 
 #[test]
 fn hex_mode_reports_bad_lines_by_number_and_keeps_going() {
-    let mut child = keyslot()
-        .arg("--hex")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"666f6f\nzz\n\n626\n626172\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_hex(b"666f6f\nzz\n\n626\n626172\n".to_vec());
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "12182\n0\n5061\n");
     let err = String::from_utf8(out.stderr).unwrap();

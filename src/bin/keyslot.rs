@@ -35,18 +35,23 @@ fn main() -> ExitCode {
     }
 }
 
-fn args_mode(args: &[String]) -> ExitCode {
+/// Prints the slot of each key, or reports why it has none; true if every key had a slot.
+/// `keys` yields, in order, where the key came from (for the message) and the key or its error.
+fn answer<E: std::fmt::Display>(
+    keys: impl Iterator<Item = (String, Result<Vec<u8>, E>)>,
+) -> ExitCode {
     let mut ok = true;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    for (i, arg) in args.iter().enumerate() {
-        match parse_key(arg) {
+    for (place, key) in keys {
+        match key {
             Ok(key) => {
                 let _ = writeln!(out, "{}", key_slot(&key));
             }
             Err(e) => {
+                // Flush first so stdout and stderr interleave in input order on a terminal.
                 let _ = out.flush();
-                eprintln!("keyslot: argument {}: {e}", i + 1);
+                eprintln!("keyslot: {place}: {e}");
                 ok = false;
             }
         }
@@ -59,38 +64,31 @@ fn args_mode(args: &[String]) -> ExitCode {
     }
 }
 
+fn args_mode(args: &[String]) -> ExitCode {
+    answer(
+        args.iter()
+            .enumerate()
+            .map(|(i, arg)| (format!("argument {}", i + 1), parse_key(arg))),
+    )
+}
+
 fn hex_mode() -> ExitCode {
-    let mut ok = true;
     let stdin = io::stdin();
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    for (i, line) in stdin.lock().split(b'\n').enumerate() {
-        let line_no = i + 1;
-        let line = match line {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("keyslot: reading stdin: {e}");
-                return ExitCode::FAILURE;
-            }
-        };
-        let text = String::from_utf8_lossy(&line);
-        let text = text.strip_suffix('\r').unwrap_or(&text);
-        match from_hex(text) {
-            Ok(key) => {
-                let _ = writeln!(out, "{}", key_slot(&key));
-            }
-            Err(e) => {
-                // Flush first so stdout and stderr interleave in line order on a terminal.
-                let _ = out.flush();
-                eprintln!("keyslot: line {line_no}: {e}");
-                ok = false;
-            }
-        }
+    let mut read_error = None;
+    let lines = stdin
+        .lock()
+        .split(b'\n')
+        .map_while(|line| line.map_err(|e| read_error = Some(e)).ok())
+        .enumerate()
+        .map(|(i, line)| {
+            let text = String::from_utf8_lossy(&line);
+            let text = text.strip_suffix('\r').unwrap_or(&text);
+            (format!("line {}", i + 1), from_hex(text))
+        });
+    let code = answer(lines);
+    if let Some(e) = read_error {
+        eprintln!("keyslot: reading stdin: {e}");
+        return ExitCode::FAILURE;
     }
-    let _ = out.flush();
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    code
 }

@@ -59,6 +59,8 @@ pub struct Messages {
     pub master_none: &'static str,
     /// Shown as the master's name when nobody owns the slot.
     pub unowned: &'static str,
+    /// Before the redis-cli command that checks the slot on a real cluster.
+    pub verify: &'static str,
     /// Heading of the slot map.
     pub map_title: &'static str,
     /// Explains the map's layout.
@@ -138,6 +140,7 @@ pub const EN: Messages = Messages {
     master_replicas: "Replicas: {0}.",
     master_none: "No master owns slot {0}: a command on this key gets CLUSTERDOWN Hash slot not served.",
     unowned: "nobody",
+    verify: "Check it in redis-cli (interactive, where these escapes work):",
     map_title: "All 16384 slots",
     map_help: "128 slots per row, slot 0 top left. Each colour is a master; the ring marks your key's slot.",
     map_label: "Slot map: 16384 slots coloured by master. Arrow keys move between slots, Page Up and Page Down move by eight rows, Home and End jump to the first and last slot.",

@@ -14,6 +14,8 @@ use yew::prelude::*;
 const SHOWN_CHARS: usize = 240;
 /// Bytes of a key listed in hex.
 const SHOWN_HEX_BYTES: usize = 24;
+/// Longest key (in bytes) for which the page prints the redis-cli command that checks it.
+const VERIFY_MAX_BYTES: usize = 200;
 /// Rows of the CRC register table.
 const SHOWN_REGISTER_ROWS: usize = 256;
 
@@ -225,6 +227,13 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                     { master_html }
                 </li>
             </ol>
+            if n_bytes <= VERIFY_MAX_BYTES {
+                <p class="pipeline__verify">
+                    { t.verify }{ " " }
+                    <code data-testid="verify-command">{ format!("CLUSTER KEYSLOT \"{}\"", format_key(&e.key)) }</code>
+                    { " → " }<code>{ format!("(integer) {}", e.slot) }</code>
+                </p>
+            }
         </section>
     }
 }
