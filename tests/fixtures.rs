@@ -135,7 +135,14 @@ fn the_default_cluster_is_the_fixture_cluster() {
             assert_eq!(ranges, f[8..].to_vec(), "{addr}");
         } else {
             let master = map.masters().iter().find(|m| m.id == f[3]).unwrap();
-            assert_eq!(master.replicas, vec![addr.to_string()]);
+            assert_eq!(master.replicas.len(), 1);
+            assert_eq!(
+                (
+                    master.replicas[0].addr.as_str(),
+                    master.replicas[0].id.as_str()
+                ),
+                (addr, f[0])
+            );
         }
     }
     assert_eq!(masters_seen, 3);

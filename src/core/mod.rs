@@ -13,4 +13,4 @@ pub use crc16::crc16;
 pub use escape::{format_key, parse_key, EscapeError};
 pub use hashtag::{hash_tag, hashed_span, TagRule};
 pub use slot::{explain, key_slot, Explanation, N_SLOTS};
-pub use topology::{create_allocation, Master, SlotMap, SlotRange};
+pub use topology::{create_allocation, Master, Replica, SlotMap, SlotRange};

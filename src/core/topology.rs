@@ -6,6 +6,28 @@
 use super::slot::N_SLOTS;
 use core::fmt;
 
+/// A replica of a master.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replica {
+    /// Address as redis-cli prints it, e.g. `127.0.0.1:7004`.
+    pub addr: String,
+    /// The 40-hex-digit node id.
+    pub id: String,
+    /// `CLUSTER NODES` flags other than the role (`myself`, `fail`, `noaddr`, …).
+    pub flags: Vec<String>,
+}
+
+impl Replica {
+    /// A replica with no flags.
+    pub fn new(addr: impl Into<String>, id: impl Into<String>) -> Self {
+        Replica {
+            addr: addr.into(),
+            id: id.into(),
+            flags: Vec::new(),
+        }
+    }
+}
+
 /// A master node of the cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Master {
@@ -13,18 +35,44 @@ pub struct Master {
     pub addr: String,
     /// The 40-hex-digit node id (as in `CLUSTER NODES`).
     pub id: String,
-    /// Addresses of the replicas of this master.
-    pub replicas: Vec<String>,
+    /// The hostname the node announces, if any (`CLUSTER NODES` 7.0 `ip:port@cport,hostname`).
+    pub hostname: Option<String>,
+    /// `CLUSTER NODES` flags other than the role (`myself`, `fail`, `noaddr`, …).
+    pub flags: Vec<String>,
+    /// The replicas of this master.
+    pub replicas: Vec<Replica>,
+    /// Slots this master is migrating away, with the id of the node they go to (`[slot->-id]`).
+    pub migrating: Vec<(u16, String)>,
+    /// Slots this master is importing, with the id of the node they come from (`[slot-<-id]`).
+    pub importing: Vec<(u16, String)>,
 }
 
 impl Master {
-    /// A master with no replicas.
+    /// A master with no replicas, flags or open slots.
     pub fn new(addr: impl Into<String>, id: impl Into<String>) -> Self {
         Master {
             addr: addr.into(),
             id: id.into(),
+            hostname: None,
+            flags: Vec::new(),
             replicas: Vec::new(),
+            migrating: Vec::new(),
+            importing: Vec::new(),
         }
+    }
+
+    /// The replicas' addresses, comma-separated (for display).
+    pub fn replica_addrs(&self) -> String {
+        self.replicas
+            .iter()
+            .map(|r| r.addr.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Whether the master is flagged as failed (`fail`, or `fail?` as seen by the reporting node).
+    pub fn is_failed(&self) -> bool {
+        self.flags.iter().any(|f| f == "fail" || f == "fail?")
     }
 }
 
@@ -110,6 +158,13 @@ pub enum TopologyError {
         /// How many were given.
         n_masters: usize,
     },
+    /// A master that still owns slots cannot be removed.
+    NotEmpty {
+        /// Its address.
+        master: String,
+        /// How many slots it owns.
+        slots: usize,
+    },
 }
 
 impl fmt::Display for TopologyError {
@@ -137,6 +192,10 @@ impl fmt::Display for TopologyError {
                     "{n_masters} masters is more than this page can draw (65535)"
                 )
             }
+            TopologyError::NotEmpty { master, slots } => write!(
+                f,
+                "{master} is not empty ({slots} slots)! Reshard its slots away first, then remove it"
+            ),
         }
     }
 }
@@ -221,12 +280,18 @@ impl SlotMap {
                 "127.0.0.1:7003",
             ),
         ];
+        // Replica ids as in the fixtures' CLUSTER NODES (7004, 7005, 7003).
+        let replica_ids = [
+            "71fd5a01708f5b5aeee008680022eaad63c28eec",
+            "3e3df1281e2f65d6e94e784173572c1b4820eccb",
+            "bded1dae701c0590f42e07edd6c4f72dcd531d82",
+        ];
         let masters = spec
             .iter()
-            .map(|(addr, id, replica)| Master {
-                addr: (*addr).into(),
-                id: (*id).into(),
-                replicas: vec![(*replica).into()],
+            .zip(replica_ids)
+            .map(|((addr, id, replica), replica_id)| Master {
+                replicas: vec![Replica::new(*replica, replica_id)],
+                ..Master::new(*addr, *id)
             })
             .collect();
         let ranges: Vec<_> = create_allocation(3).into_iter().enumerate().collect();
@@ -258,6 +323,61 @@ impl SlotMap {
             .enumerate()
             .collect();
         SlotMap::from_ranges(masters, &ranges)
+    }
+
+    /// Gives `slot` to master `owner` (or to nobody). Out-of-range arguments are ignored.
+    pub fn assign(&mut self, slot: u16, owner: Option<usize>) {
+        let value = match owner {
+            Some(m) if m < self.masters.len() => m as u16,
+            Some(_) => return,
+            None => UNOWNED,
+        };
+        if let Some(cell) = self.owner.get_mut(slot as usize) {
+            *cell = value;
+        }
+    }
+
+    /// Adds a master that owns no slots (what `--cluster add-node` does) and returns its index.
+    pub fn add_master(&mut self, master: Master) -> Result<usize, TopologyError> {
+        if self.masters.len() + 1 >= UNOWNED as usize {
+            return Err(TopologyError::TooManyMasters {
+                n_masters: self.masters.len() + 1,
+            });
+        }
+        self.masters.push(master);
+        Ok(self.masters.len() - 1)
+    }
+
+    /// Removes master `master_idx` and returns it. Refused while it owns slots, as
+    /// `--cluster del-node` refuses ("is not empty! Reshard data away and try again.").
+    pub fn remove_master(&mut self, master_idx: usize) -> Result<Master, TopologyError> {
+        if master_idx >= self.masters.len() {
+            return Err(TopologyError::NoSuchMaster { master_idx });
+        }
+        let owned = self.slot_counts()[master_idx];
+        if owned > 0 {
+            return Err(TopologyError::NotEmpty {
+                master: self.masters[master_idx].addr.clone(),
+                slots: owned,
+            });
+        }
+        for cell in self.owner.iter_mut() {
+            if *cell != UNOWNED && *cell as usize > master_idx {
+                *cell -= 1;
+            }
+        }
+        Ok(self.masters.remove(master_idx))
+    }
+
+    /// Mutable access to the masters' details (address, flags, replicas, open slots).
+    /// Slot ownership changes only through [`SlotMap::assign`].
+    pub fn master_mut(&mut self, master_idx: usize) -> Option<&mut Master> {
+        self.masters.get_mut(master_idx)
+    }
+
+    /// The index of the master with node id `id`.
+    pub fn master_by_id(&self, id: &str) -> Option<usize> {
+        self.masters.iter().position(|m| m.id == id)
     }
 
     /// The masters, in the order they were given.
@@ -436,6 +556,27 @@ mod tests {
         assert_eq!(runs[0].owner, None);
         assert_eq!(runs[1].range, SlotRange::new(100, 199));
         assert_eq!(map.n_unowned(), 16384 - 100);
+    }
+
+    #[test]
+    fn masters_join_empty_and_leave_only_when_empty() {
+        let mut map = SlotMap::fixture_cluster();
+        let new = map.add_master(Master::new("127.0.0.1:7006", "n")).unwrap();
+        assert_eq!(map.slot_counts()[new], 0);
+        assert!(matches!(
+            map.remove_master(0),
+            Err(TopologyError::NotEmpty { slots: 5461, .. })
+        ));
+        for slot in 0..=5460 {
+            map.assign(slot, Some(new));
+        }
+        let gone = map.remove_master(0).unwrap();
+        assert_eq!(gone.addr, "127.0.0.1:7000");
+        // Indices shift down; every slot still has the right owner.
+        assert_eq!(map.owner_master(0).unwrap().addr, "127.0.0.1:7006");
+        assert_eq!(map.owner_master(5461).unwrap().addr, "127.0.0.1:7001");
+        assert_eq!(map.owner_master(16383).unwrap().addr, "127.0.0.1:7002");
+        assert_eq!(map.n_unowned(), 0);
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub fn legend(props: &LegendProps) -> Html {
                 </span>
                 if !m.replicas.is_empty() {
                     <span class="legend__replicas">{ t.legend_replicas }{ ": " }
-                        <span class="mono">{ m.replicas.join(", ") }</span></span>
+                        <span class="mono">{ m.replica_addrs() }</span></span>
                 }
             </li>
         }

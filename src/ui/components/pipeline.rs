@@ -173,7 +173,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                     <p class="stage__rule">
                         { fill(t.master_rule, &[&e.slot, &range, &master.addr]) }
                         if !master.replicas.is_empty() {
-                            { " " }{ fill(t.master_replicas, &[&master.replicas.join(", ")]) }
+                            { " " }{ fill(t.master_replicas, &[&master.replica_addrs()]) }
                         }
                     </p>
                 </>
