@@ -107,3 +107,15 @@ export async function readPipeline(page) {
     node: await get('node'),
   };
 }
+
+/** The master rows of the node list: address, slot count and every range, as data attributes. */
+export async function masterRows(page) {
+  return page.locator('[data-testid=node-row][data-role=master]').evaluateAll((rows) =>
+    rows.map((r) => ({ addr: r.dataset.addr, slots: r.dataset.slots, ranges: r.dataset.ranges })));
+}
+
+/** Every node row: address, role, slot count, ranges. */
+export async function nodeRows(page) {
+  return page.locator('[data-testid=node-row]').evaluateAll((rows) =>
+    rows.map((r) => ({ addr: r.dataset.addr, role: r.dataset.role, slots: Number(r.dataset.slots), ranges: r.dataset.ranges })));
+}

@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, launch, openPage, keyslotByDisplay, typeKey, readPipeline, fixtures } from './harness.mjs';
+import { serveDist, launch, openPage, keyslotByDisplay, typeKey, readPipeline, masterRows, fixtures } from './harness.mjs';
 
 let server, browser, fixture;
 before(async () => {
@@ -181,11 +181,13 @@ test('hovering the map names the slot and its owner; the legend lists the fixtur
   const tip = page.locator('.slot-map__tip');
   await tip.waitFor();
   assert.match(await tip.textContent(), /Slot 8106 · 127\.0\.0\.1:7001 · 5461-10922/);
-  const legend = await page.locator('.legend__row').allTextContents();
-  assert.equal(legend.length, 3);
-  assert.match(legend[0], /127\.0\.0\.1:7000.*5461 slots.*0-5460/);
-  assert.match(legend[1], /127\.0\.0\.1:7001.*5462 slots.*5461-10922/);
-  assert.match(legend[2], /127\.0\.0\.1:7002.*5461 slots.*10923-16383/);
+  const rows = await masterRows(page);
+  assert.deepEqual(rows, [
+    { addr: '127.0.0.1:7000', slots: '5461', ranges: '0-5460' },
+    { addr: '127.0.0.1:7001', slots: '5462', ranges: '5461-10922' },
+    { addr: '127.0.0.1:7002', slots: '5461', ranges: '10923-16383' },
+  ]);
+  assert.match(await page.locator('[data-testid=node-row][data-addr="127.0.0.1:7001"]').textContent(), /5462 slots/);
   // The canvas is painted: the pixel at slot 0 has the first master's colour, not transparent.
   const rgba = await canvas.evaluate((c) => Array.from(c.getContext('2d').getImageData(2, 2, 1, 1).data));
   assert.deepEqual(rgba, [0xe6, 0x9f, 0x00, 255]);
@@ -204,12 +206,12 @@ test('a created cluster of N masters has redis-cli\'s ranges; a bad N is refused
   await page.getByTestId('cluster-select').selectOption('create');
   const n = page.getByTestId('n-masters');
   await n.fill('7');
-  await page.waitForFunction(() => document.querySelectorAll('.legend__row').length === 7);
-  const rows = await page.locator('.legend__ranges').allTextContents();
-  assert.deepEqual(rows.map((r) => r.trim()), alloc.map(([, , a, b]) => `${a}-${b}`));
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 7);
+  const rows = await masterRows(page);
+  assert.deepEqual(rows.map((r) => r.ranges), alloc.map(([, , a, b]) => `${a}-${b}`));
   await n.fill('0');
   assert.match(await page.locator('.cluster-picker__error').textContent(), /from 1 to 1000/);
-  assert.equal(await page.locator('.legend__row').count(), 7);
+  assert.equal((await masterRows(page)).length, 7);
   assert.deepEqual(problems, []);
   await context.close();
 });

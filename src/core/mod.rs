@@ -3,9 +3,12 @@
 //! It builds natively and for wasm32 and is what the native tests check against the fixtures
 //! recorded from a real Redis 7.0.15 cluster.
 
+pub mod compare;
 pub mod crc16;
 pub mod escape;
 pub mod hashtag;
+pub mod import;
+pub mod reshard;
 pub mod slot;
 pub mod topology;
 

@@ -469,6 +469,47 @@ impl Default for SlotMap {
     }
 }
 
+/// A run of consecutive slots that changed owner between two maps (owners named by node id, so
+/// the comparison survives masters joining and leaving).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnerChange {
+    /// The slots.
+    pub range: SlotRange,
+    /// Id of the master that owned them before (`None`: nobody).
+    pub from: Option<String>,
+    /// Id of the master that owns them after (`None`: nobody).
+    pub to: Option<String>,
+}
+
+/// Every slot whose owner differs between `before` and `after`, as runs of equal change.
+pub fn diff(before: &SlotMap, after: &SlotMap) -> Vec<OwnerChange> {
+    fn id_of(map: &SlotMap, slot: u16) -> Option<&str> {
+        map.owner_master(slot).map(|m| m.id.as_str())
+    }
+    let mut out: Vec<OwnerChange> = Vec::new();
+    for slot in 0..N_SLOTS as u16 {
+        let (from, to) = (id_of(before, slot), id_of(after, slot));
+        if from == to {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last)
+                if last.range.last + 1 == slot
+                    && last.from.as_deref() == from
+                    && last.to.as_deref() == to =>
+            {
+                last.range.last = slot;
+            }
+            _ => out.push(OwnerChange {
+                range: SlotRange::new(slot, slot),
+                from: from.map(str::to_owned),
+                to: to.map(str::to_owned),
+            }),
+        }
+    }
+    out
+}
+
 /// The slot ranges `redis-cli --cluster create` gives `n_masters` masters, in order.
 ///
 /// redis-cli (7.0, `clusterManagerCommandCreate`) does this in C `float`:
@@ -577,6 +618,32 @@ mod tests {
         assert_eq!(map.owner_master(5461).unwrap().addr, "127.0.0.1:7001");
         assert_eq!(map.owner_master(16383).unwrap().addr, "127.0.0.1:7002");
         assert_eq!(map.n_unowned(), 0);
+    }
+
+    #[test]
+    fn diff_names_moved_runs_by_id() {
+        let before = SlotMap::fixture_cluster();
+        let mut after = before.clone();
+        let new = after
+            .add_master(Master::new("127.0.0.1:7006", "n"))
+            .unwrap();
+        for slot in (0..=9).chain(5461..=5463) {
+            after.assign(slot, Some(new));
+        }
+        after.assign(16383, None);
+        let d = diff(&before, &after);
+        assert_eq!(d.len(), 3);
+        assert_eq!(d[0].range, SlotRange::new(0, 9));
+        assert_eq!(
+            d[0].from.as_deref(),
+            Some("d3bede0cd4ba07708f552c2e44e8211e0d571a39")
+        );
+        assert_eq!(d[0].to.as_deref(), Some("n"));
+        assert_eq!(d[1].range, SlotRange::new(5461, 5463));
+        assert_eq!(
+            (d[2].range, d[2].to.as_deref()),
+            (SlotRange::new(16383, 16383), None)
+        );
     }
 
     #[test]

@@ -2,9 +2,10 @@
 
 use crate::ui::components::cluster_picker::ClusterPicker;
 use crate::ui::components::key_input::KeyInput;
-use crate::ui::components::legend::Legend;
+use crate::ui::components::node_list::NodeList;
 use crate::ui::components::pipeline::Pipeline;
 use crate::ui::components::slot_map::SlotMap;
+use crate::ui::components::topology_lab::TopologyLab;
 use crate::ui::messages::use_messages;
 use crate::ui::state::{Action, AppState};
 use yew::prelude::*;
@@ -26,7 +27,32 @@ pub fn app() -> Html {
         let state = state.clone();
         Callback::from(move |n: String| state.dispatch(Action::CreateCluster(n)))
     };
+    let on_action = {
+        let state = state.clone();
+        Callback::from(move |action: Action| state.dispatch(action))
+    };
+    // The map selection is the page's own business until the reader moves it somewhere.
+    let selection = use_state(|| None::<(u16, u16)>);
+    let on_select = {
+        let selection = selection.clone();
+        Callback::from(move |s: Option<(u16, u16)>| selection.set(s))
+    };
+    let on_clear_selection = {
+        let selection = selection.clone();
+        Callback::from(move |()| selection.set(None))
+    };
     let slot = state.explained.slot;
+    let lab = |details: bool| {
+        html! {
+            <TopologyLab map={state.map.clone()} colours={state.colours.clone()}
+                         change={state.change.clone()}
+                         can_undo={!state.undo.is_empty()} can_redo={!state.redo.is_empty()}
+                         error={state.topology_error.clone()} refused_removal={state.refused_removal}
+                         notice={state.notice.clone()} selection={*selection}
+                         on_action={on_action.clone()} on_clear_selection={on_clear_selection.clone()}
+                         {details} />
+        }
+    };
     html! {
         <div class="page">
             <header class="masthead">
@@ -47,7 +73,7 @@ pub fn app() -> Html {
                               error={state.error.clone()} {on_input} />
                 </section>
                 <Pipeline explained={state.explained.clone()} map={state.map.clone()}
-                          stale={state.error.is_some()} />
+                          colours={state.colours.clone()} stale={state.error.is_some()} />
                 <section class="card map-card" aria-labelledby="map-title">
                     <div class="map-card__head">
                         <h2 id="map-title" class="section-title">{ t.map_title }</h2>
@@ -55,10 +81,15 @@ pub fn app() -> Html {
                                        {on_fixture} {on_create} />
                     </div>
                     <p class="section-help">{ t.map_help }</p>
+                    { lab(false) }
                     <div class="map-card__body">
-                        <SlotMap map={state.map.clone()} marked={Some(slot)} />
-                        <Legend map={state.map.clone()} current={state.map.owner(slot)} />
+                        <SlotMap map={state.map.clone()} colours={state.colours.clone()}
+                                 change={state.change.clone()} marked={Some(slot)}
+                                 selection={*selection} {on_select} />
+                        <NodeList map={state.map.clone()} colours={state.colours.clone()}
+                                  current={state.map.owner(slot)} on_action={on_action.clone()} />
                     </div>
+                    { lab(true) }
                 </section>
             </main>
             <footer class="footer">{ t.footer }</footer>

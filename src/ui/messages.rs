@@ -69,6 +69,8 @@ pub struct Messages {
     pub map_label: &'static str,
     /// Readout for a hovered or focused slot: `{0}` slot, `{1}` owner, `{2}` range.
     pub map_readout: &'static str,
+    /// Appended to the readout on the typed key's slot.
+    pub map_your_key: &'static str,
     /// Readout when nothing is hovered.
     pub map_readout_idle: &'static str,
     /// `{0}` = slot of the typed key.
@@ -97,6 +99,74 @@ pub struct Messages {
     pub err_text_after_quote: &'static str,
     /// Key too long: `{0}` bytes, `{1}` the limit.
     pub err_too_long: &'static str,
+    /// A master's migrating slot: `{0}` slot, `{1}` target.
+    pub node_migrating: &'static str,
+    /// A master's importing slot: `{0}` slot, `{1}` source.
+    pub node_importing: &'static str,
+    /// Shown instead of ranges for a master with no slots.
+    pub node_no_slots: &'static str,
+    /// A replica's line: `{0}` its master.
+    pub node_replica_of: &'static str,
+    /// Fail-over button.
+    pub node_failover: &'static str,
+    /// Its tooltip: `{0}` master.
+    pub node_failover_title: &'static str,
+    /// Remove button.
+    pub node_remove: &'static str,
+    /// Its tooltip: `{0}` master.
+    pub node_remove_title: &'static str,
+    /// Lab heading.
+    pub lab_title: &'static str,
+    /// Lab help.
+    pub lab_help: &'static str,
+    /// Add-master button.
+    pub lab_add_master: &'static str,
+    /// Undo button.
+    pub lab_undo: &'static str,
+    /// Redo button.
+    pub lab_redo: &'static str,
+    /// Before the slot count of a reshard.
+    pub lab_reshard: &'static str,
+    /// "from" (sources).
+    pub lab_from: &'static str,
+    /// "to" (target).
+    pub lab_to: &'static str,
+    /// All masters as sources.
+    pub lab_all_masters: &'static str,
+    /// Reshard button.
+    pub lab_reshard_go: &'static str,
+    /// Rebalance button.
+    pub lab_rebalance: &'static str,
+    /// The --cluster-use-empty-masters checkbox.
+    pub lab_use_empty: &'static str,
+    /// The threshold field.
+    pub lab_threshold: &'static str,
+    /// A selection: `{0}` first, `{1}` last, `{2}` count.
+    pub lab_selected: &'static str,
+    /// Move-selection button.
+    pub lab_move: &'static str,
+    /// Clear-selection button.
+    pub lab_clear: &'static str,
+    /// After a change's label: `{0}` slots moved.
+    pub lab_moved: &'static str,
+    /// `{0}` more ranges not listed.
+    pub lab_more_moves: &'static str,
+    /// Toggle for the commands.
+    pub lab_show_commands: &'static str,
+    /// Offer after a refused removal.
+    pub lab_drain: &'static str,
+    /// Import heading.
+    pub lab_import_title: &'static str,
+    /// Import help.
+    pub lab_import_help: &'static str,
+    /// Placeholder of the paste box.
+    pub lab_import_placeholder: &'static str,
+    /// Import button.
+    pub lab_import_go: &'static str,
+    /// Export button.
+    pub lab_export: &'static str,
+    /// Hide-export button.
+    pub lab_export_hide: &'static str,
     /// Label of the cluster picker.
     pub cluster_label: &'static str,
     /// The fixtures' cluster, as a choice.
@@ -143,9 +213,10 @@ pub const EN: Messages = Messages {
     verify: "Check it in redis-cli (interactive, where these escapes work):",
     map_title: "All 16384 slots",
     map_help: "128 slots per row, slot 0 top left. Each colour is a master; the ring marks your key's slot.",
-    map_label: "Slot map: 16384 slots coloured by master. Arrow keys move between slots, Page Up and Page Down move by eight rows, Home and End jump to the first and last slot.",
+    map_label: "Slot map: 16384 slots coloured by master. Arrow keys move between slots, Page Up and Page Down move by eight rows, Home and End jump to the first and last slot; hold Shift to select a range, Escape clears it.",
     map_readout: "Slot {0} · {1} · {2}",
-    map_readout_idle: "Point at a slot, or focus the map and use the arrow keys.",
+    map_your_key: " · your key is here",
+    map_readout_idle: "Point at a slot, or focus the map and use the arrow keys. Drag (or Shift+arrows) to select slots to move.",
     map_marked: "Your key: slot {0}",
     legend_title: "Masters",
     legend_slots: "{0} slots · {1}%",
@@ -159,6 +230,40 @@ pub const EN: Messages = Messages {
     err_unclosed_quote: "Column {0}: this double quote is never closed. End the key with \" or write \\\" for a quote.",
     err_text_after_quote: "Column {0}: there is text after the closing quote. Write \\\" for a quote inside the key.",
     err_too_long: "This key would be {0} bytes; the page explains keys of up to {1} bytes. The key shown below is the last one that fit.",
+    node_migrating: "migrating {0} → {1}",
+    node_importing: "importing {0} ← {1}",
+    node_no_slots: "no slots: it serves nothing until a reshard",
+    node_replica_of: "replica of {0}",
+    node_failover: "fail over",
+    node_failover_title: "Make {0} fail: its first replica takes over its slots",
+    node_remove: "remove",
+    node_remove_title: "Remove {0} from the cluster (only once it owns no slots)",
+    lab_title: "Change the cluster",
+    lab_help: "Every operation works as redis-cli's does, and can be undone. A new master owns no slots until you reshard or rebalance.",
+    lab_add_master: "Add an empty master",
+    lab_undo: "Undo",
+    lab_redo: "Redo",
+    lab_reshard: "Reshard",
+    lab_from: "slots from",
+    lab_to: "to",
+    lab_all_masters: "all masters",
+    lab_reshard_go: "Reshard",
+    lab_rebalance: "Rebalance",
+    lab_use_empty: "use empty masters (--cluster-use-empty-masters)",
+    lab_threshold: "threshold",
+    lab_selected: "Slots {0}-{1} selected ({2})",
+    lab_move: "Move",
+    lab_clear: "Clear",
+    lab_moved: "{0} slots moved",
+    lab_more_moves: "and {0} more ranges",
+    lab_show_commands: "Show the redis-cli commands that would do this",
+    lab_drain: "Move its slots away, then remove it",
+    lab_import_title: "Import a real cluster, or export this one",
+    lab_import_help: "Paste what CLUSTER NODES, CLUSTER SHARDS or CLUSTER SLOTS printed (redis-cli's output, prompt lines included, is fine). The map shows that cluster; nothing you paste leaves this page.",
+    lab_import_placeholder: "d3bede0c… 127.0.0.1:7000@17000 myself,master - 0 0 1 connected 0-5460",
+    lab_import_go: "Show this cluster",
+    lab_export: "Export as CLUSTER NODES",
+    lab_export_hide: "Hide the export",
     cluster_label: "Cluster",
     cluster_fixture: "The fixtures' cluster (3 masters + 3 replicas)",
     cluster_created: "redis-cli --cluster create with {0} masters",

@@ -29,6 +29,44 @@ pub fn master_colour(master_idx: usize, n_masters: usize) -> String {
     format!("oklch(0.7 0.13 {hue:.1})")
 }
 
+/// Gives each master, by node id, a colour slot the first time it is seen and keeps it, so a
+/// master keeps its colour when others join or leave (indices into the map shift; ids do not).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ColourBook {
+    ids: Vec<String>,
+}
+
+impl ColourBook {
+    /// A book that has seen the masters of `map`, in order.
+    pub fn for_map(map: &crate::core::SlotMap) -> Self {
+        let mut book = ColourBook::default();
+        book.learn(map);
+        book
+    }
+
+    /// Gives colour slots to the masters of `map` not seen before.
+    pub fn learn(&mut self, map: &crate::core::SlotMap) {
+        for m in map.masters() {
+            if !self.ids.contains(&m.id) {
+                self.ids.push(m.id.clone());
+            }
+        }
+    }
+
+    /// The colours of `map`'s masters, by master index.
+    pub fn colours(&self, map: &crate::core::SlotMap) -> Vec<String> {
+        let n = self.ids.len().max(map.n_masters());
+        map.masters()
+            .iter()
+            .enumerate()
+            .map(|(idx, m)| {
+                let slot = self.ids.iter().position(|id| *id == m.id).unwrap_or(idx);
+                master_colour(slot, n)
+            })
+            .collect()
+    }
+}
+
 /// Colour of slots nobody serves.
 pub const UNOWNED: &str = "#d8d4cc";
 /// The same, in the dark scheme.
@@ -43,6 +81,25 @@ pub fn dark_text_on(master_idx: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::{Master, SlotMap};
+
+    #[test]
+    fn a_master_keeps_its_colour_when_another_leaves() {
+        let mut map = SlotMap::fixture_cluster();
+        let mut book = ColourBook::for_map(&map);
+        let new = map
+            .add_master(Master::new("127.0.0.1:7006", "new"))
+            .unwrap();
+        book.learn(&map);
+        let before = book.colours(&map);
+        assert_eq!(before[new], master_colour(3, 4));
+        for slot in 0..=5460 {
+            map.assign(slot, Some(new));
+        }
+        map.remove_master(0).unwrap();
+        let after = book.colours(&map);
+        assert_eq!(after, before[1..].to_vec());
+    }
 
     #[test]
     fn first_masters_use_okabe_ito_and_the_rest_are_distinct() {

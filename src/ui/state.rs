@@ -3,9 +3,14 @@
 //! Components dispatch [`Action`]s and read [`AppState`]; none of them computes a slot.
 
 use crate::core::escape::{parse_key, EscapeError};
-use crate::core::{explain, Explanation, SlotMap};
+use crate::core::topology::{diff, OwnerChange};
+use crate::core::{explain, import, reshard, Explanation, Master, SlotMap, SlotRange, N_SLOTS};
+use crate::ui::palette::ColourBook;
 use std::rc::Rc;
 use yew::Reducible;
+
+/// How many earlier clusters undo remembers.
+pub const MAX_UNDO: usize = 100;
 
 /// The key the page opens with: a hash tag, so the first thing a reader sees is the rule at work.
 pub const DEFAULT_KEY: &str = "{user1}:profile";
@@ -64,6 +69,30 @@ pub enum ClusterChoice {
     Created(usize),
 }
 
+/// The last change to the cluster: what the map animates and the moves list shows.
+#[derive(Debug, PartialEq)]
+pub struct Change {
+    /// What was done, in the reader's words (e.g. "Reshard 1000 slots to 127.0.0.1:7006").
+    pub label: String,
+    /// The cluster before it.
+    pub before: Rc<SlotMap>,
+    /// The colours of `before`'s masters.
+    pub before_colours: Rc<Vec<String>>,
+    /// Every run of slots that changed owner.
+    pub moves: Vec<OwnerChange>,
+    /// redis-cli commands that would make the same change on a real cluster.
+    pub commands: Vec<String>,
+    /// Counts changes, so two equal changes in a row still animate twice.
+    pub serial: u32,
+}
+
+impl Change {
+    /// How many slots changed owner.
+    pub fn n_slots(&self) -> usize {
+        self.moves.iter().map(|m| m.range.len()).sum()
+    }
+}
+
 /// Everything the page shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AppState {
@@ -79,19 +108,262 @@ pub struct AppState {
     pub map: Rc<SlotMap>,
     /// A bad master count the reader typed (the cluster is kept as it was).
     pub cluster_error: Option<String>,
+    /// Colour of each master of `map`, by index (stable per node id across changes).
+    pub colours: Rc<Vec<String>>,
+    /// Which colour each node id has had.
+    pub book: ColourBook,
+    /// Earlier clusters, most recent last.
+    pub undo: Vec<Rc<SlotMap>>,
+    /// Clusters undone, most recent last.
+    pub redo: Vec<Rc<SlotMap>>,
+    /// The last change, if any.
+    pub change: Option<Rc<Change>>,
+    /// Why the last topology action was refused (the cluster is unchanged).
+    pub topology_error: Option<String>,
+    /// A master whose removal was just refused (it owns slots): the page offers to drain it.
+    pub refused_removal: Option<usize>,
+    /// Something worth saying about the last action that is not an error
+    /// (e.g. "No rebalancing needed", or warnings of an import).
+    pub notice: Option<String>,
 }
 
 impl Default for AppState {
     fn default() -> Self {
+        let map = SlotMap::fixture_cluster();
+        let book = ColourBook::for_map(&map);
         AppState {
             input: DEFAULT_KEY.to_string(),
             explained: Rc::new(explain(DEFAULT_KEY.as_bytes())),
             error: None,
             cluster: ClusterChoice::Fixture,
-            map: Rc::new(SlotMap::fixture_cluster()),
+            colours: Rc::new(book.colours(&map)),
+            map: Rc::new(map),
             cluster_error: None,
+            book,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            change: None,
+            topology_error: None,
+            refused_removal: None,
+            notice: None,
         }
     }
+}
+
+impl AppState {
+    /// Makes `after` the cluster, remembering the current one for undo and describing the change.
+    fn commit(&mut self, after: SlotMap, label: String, commands: Vec<String>) {
+        let before = self.map.clone();
+        self.undo.push(before.clone());
+        if self.undo.len() > MAX_UNDO {
+            self.undo.remove(0);
+        }
+        self.redo.clear();
+        self.show(before, Rc::new(after), label, commands);
+    }
+
+    /// Shows `after` as the cluster and `before → after` as the last change.
+    fn show(
+        &mut self,
+        before: Rc<SlotMap>,
+        after: Rc<SlotMap>,
+        label: String,
+        commands: Vec<String>,
+    ) {
+        let before_colours = self.colours.clone();
+        self.book.learn(&after);
+        self.colours = Rc::new(self.book.colours(&after));
+        let serial = self.change.as_ref().map_or(0, |c| c.serial + 1);
+        self.change = Some(Rc::new(Change {
+            label,
+            moves: diff(&before, &after),
+            before,
+            before_colours,
+            commands,
+            serial,
+        }));
+        self.map = after;
+        self.topology_error = None;
+    }
+
+    /// The next free address on 127.0.0.1 for a new master (one past the highest port in use).
+    pub fn next_addr(&self) -> String {
+        let port = self
+            .map
+            .masters()
+            .iter()
+            .flat_map(|m| std::iter::once(&m.addr).chain(m.replicas.iter().map(|r| &r.addr)))
+            .filter_map(|a| a.rsplit(':').next()?.parse::<u32>().ok())
+            .max()
+            .map_or(7000, |p| p + 1)
+            .min(65535);
+        format!("127.0.0.1:{port}")
+    }
+}
+
+impl AppState {
+    fn reshard(&mut self, from: Option<usize>, target: usize, n_slots: &str) {
+        let n = match n_slots.trim().parse::<usize>() {
+            Ok(n) if (1..=N_SLOTS).contains(&n) => n,
+            _ => {
+                self.topology_error = Some(format!(
+                    "The number of slots must be a whole number from 1 to 16384 (got \"{n_slots}\")."
+                ));
+                return;
+            }
+        };
+        let sources = match from {
+            Some(idx) => reshard::Sources::Masters(vec![idx]),
+            None => reshard::Sources::All,
+        };
+        match reshard::reshard_plan(&self.map, &sources, target, n) {
+            Ok(moves) => {
+                let mut after = (*self.map).clone();
+                let commands = reshard::redis_cli_commands(&self.map, &moves);
+                reshard::apply(&mut after, &moves);
+                let to = self
+                    .map
+                    .masters()
+                    .get(target)
+                    .map(|m| m.addr.clone())
+                    .unwrap_or_default();
+                let label = format!("Reshard {} slots to {to}", moves.len());
+                self.commit(after, label, commands);
+            }
+            Err(e) => self.topology_error = Some(e.to_string()),
+        }
+    }
+
+    /// A rebalance as redis-cli plans it: the cluster after it with the commands (`None` when
+    /// no rebalancing is needed), and redis-cli's own lines, which say what it did or why not.
+    fn plan_rebalance(&self, opts: &reshard::RebalanceOptions) -> Result<PlannedRebalance, String> {
+        // redis-cli takes the nodes in the entry node's order; the page's is the list's.
+        let order: Vec<usize> = (0..self.map.n_masters()).collect();
+        let plan = reshard::rebalance_plan(&self.map, &order, opts).map_err(|e| e.to_string())?;
+        let lines = plan.redis_cli_lines(&self.map);
+        if plan.moves().is_empty() {
+            return Ok((None, lines));
+        }
+        let mut after = (*self.map).clone();
+        let commands = reshard::redis_cli_commands(&self.map, plan.moves());
+        reshard::apply(&mut after, plan.moves());
+        Ok((Some((after, commands)), lines))
+    }
+
+    fn rebalance(&mut self, use_empty_masters: bool, threshold: &str) {
+        let threshold = match threshold.trim().parse::<f64>() {
+            Ok(t) if (0.0..=100.0).contains(&t) => t,
+            _ => {
+                self.topology_error = Some(format!(
+                    "The threshold must be a percentage from 0 to 100 (got \"{threshold}\")."
+                ));
+                return;
+            }
+        };
+        let opts = reshard::RebalanceOptions {
+            threshold,
+            use_empty_masters,
+            ..Default::default()
+        };
+        match self.plan_rebalance(&opts) {
+            Ok((Some((after, commands)), lines)) => {
+                self.commit(after, "Rebalance".into(), commands);
+                self.notice = Some(lines.join("\n"));
+            }
+            Ok((None, mut lines)) => {
+                let has_empty = self.map.slot_counts().contains(&0);
+                if has_empty && !use_empty_masters {
+                    lines.push(EMPTY_MASTERS_HINT.to_string());
+                }
+                self.notice = Some(lines.join("\n"));
+            }
+            Err(e) => self.topology_error = Some(e),
+        }
+    }
+
+    /// Moves every slot off master `idx` (a rebalance with its weight at 0), then removes it.
+    fn drain_and_remove(&mut self, idx: usize) {
+        let opts = reshard::RebalanceOptions {
+            weights: vec![(idx, 0.0)],
+            use_empty_masters: true,
+            ..Default::default()
+        };
+        let (mut after, mut commands) = match self.plan_rebalance(&opts) {
+            Ok((Some(done), _)) => done,
+            Ok((None, _)) => ((*self.map).clone(), Vec::new()),
+            Err(e) => {
+                self.topology_error = Some(e);
+                return;
+            }
+        };
+        match after.remove_master(idx) {
+            Ok(gone) => {
+                let entry = after
+                    .masters()
+                    .first()
+                    .map(|m| m.addr.clone())
+                    .unwrap_or_default();
+                commands.push(format!("redis-cli --cluster del-node {entry} {}", gone.id));
+                self.commit(
+                    after,
+                    format!("Move every slot off {}, then remove it", gone.addr),
+                    commands,
+                );
+            }
+            Err(e) => self.topology_error = Some(e.to_string()),
+        }
+    }
+
+    fn failover(&mut self, idx: usize) {
+        let mut after = (*self.map).clone();
+        let addr = |i: usize| {
+            self.map
+                .masters()
+                .get(i)
+                .map(|m| m.addr.clone())
+                .unwrap_or_default()
+        };
+        match reshard::failover(&mut after, idx) {
+            Ok(outcome) => {
+                let label = match outcome {
+                    reshard::FailoverOutcome::Promoted { promoted, failed, .. } => {
+                        format!("{failed} failed: its replica {promoted} took over its slots")
+                    }
+                    reshard::FailoverOutcome::Uncovered { master, slots } => format!(
+                        "{} failed with no replica: its {slots} slots are served by nobody (CLUSTERDOWN)",
+                        addr(master)
+                    ),
+                    reshard::FailoverOutcome::NoSlots { master } => format!(
+                        "{} failed; it owned no slots, so no replica was promoted",
+                        addr(master)
+                    ),
+                    #[allow(unreachable_patterns)]
+                    _ => "Failover".to_string(),
+                };
+                self.commit(after, label, Vec::new());
+            }
+            Err(e) => self.topology_error = Some(e.to_string()),
+        }
+    }
+}
+
+/// The cluster after a rebalance and its commands (if anything moves), and redis-cli's lines.
+type PlannedRebalance = (Option<(SlotMap, Vec<String>)>, Vec<String>);
+
+/// Said when a plain rebalance does nothing although some masters are empty.
+pub const EMPTY_MASTERS_HINT: &str = "Empty masters take part only with --cluster-use-empty-masters: tick \"use empty masters\" to give them slots.";
+
+/// A made-up but stable 40-hex-digit node id for a node the page adds.
+pub fn made_up_id(addr: &str) -> String {
+    // FNV-1a over the address, spread over 160 bits: unique enough for a page, and stable.
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in addr.bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x100000001b3);
+    }
+    let a = h;
+    let b = h.rotate_left(21).wrapping_mul(0x9E3779B97F4A7C15);
+    let c = (h.rotate_left(42) ^ 0x5bd1e995) as u32;
+    format!("{a:016x}{b:016x}{c:08x}")
 }
 
 /// What a reader can do.
@@ -103,6 +375,47 @@ pub enum Action {
     UseFixtureCluster,
     /// Show a created cluster with the master count as typed.
     CreateCluster(String),
+    /// Add a master with no slots (`redis-cli --cluster add-node`).
+    AddMaster,
+    /// Remove a master; refused while it owns slots.
+    RemoveMaster(usize),
+    /// Give the slots `first..=last` to a master.
+    MoveRange {
+        /// First slot.
+        first: u16,
+        /// Last slot (inclusive).
+        last: u16,
+        /// Index of the master that gets them.
+        target: usize,
+    },
+    /// `redis-cli --cluster reshard`: move `n_slots` (as typed) to `target`, from one master
+    /// (`from`) or from all.
+    Reshard {
+        /// The source master, or `None` for `--cluster-from all`.
+        from: Option<usize>,
+        /// The master that gets the slots.
+        target: usize,
+        /// How many slots, as typed.
+        n_slots: String,
+    },
+    /// `redis-cli --cluster rebalance`.
+    Rebalance {
+        /// `--cluster-use-empty-masters`.
+        use_empty_masters: bool,
+        /// `--cluster-threshold`, in percent, as typed.
+        threshold: String,
+    },
+    /// Move every slot of a master to the others (a rebalance with its weight at 0), then
+    /// remove it: what the reader is offered when a removal is refused.
+    DrainAndRemove(usize),
+    /// The master fails: its first replica takes over (or its slots go uncovered).
+    Failover(usize),
+    /// Show the cluster in a pasted CLUSTER NODES / SHARDS / SLOTS output.
+    Import(String),
+    /// Go back to the cluster before the last change.
+    Undo,
+    /// Redo the change last undone.
+    Redo,
 }
 
 impl Reducible for AppState {
@@ -110,6 +423,12 @@ impl Reducible for AppState {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
+        if !matches!(action, Action::SetKey(_)) {
+            // A cluster action replaces the last one's error and notice with its own, if any.
+            next.topology_error = None;
+            next.refused_removal = None;
+            next.notice = None;
+        }
         match action {
             Action::SetKey(input) => {
                 match read_key(&input) {
@@ -126,22 +445,134 @@ impl Reducible for AppState {
             }
             Action::UseFixtureCluster => {
                 next.cluster = ClusterChoice::Fixture;
-                next.map = Rc::new(SlotMap::fixture_cluster());
                 next.cluster_error = None;
+                next.book = ColourBook::default();
+                next.commit(
+                    SlotMap::fixture_cluster(),
+                    "The fixtures' cluster".into(),
+                    Vec::new(),
+                );
             }
             Action::CreateCluster(text) => match text.trim().parse::<usize>() {
                 Ok(n) if (1..=MAX_MASTERS).contains(&n) => {
                     match SlotMap::created(n, "127.0.0.1", 7000) {
                         Ok(map) => {
                             next.cluster = ClusterChoice::Created(n);
-                            next.map = Rc::new(map);
                             next.cluster_error = None;
+                            next.book = ColourBook::default();
+                            let addrs: Vec<&str> =
+                                map.masters().iter().map(|m| m.addr.as_str()).collect();
+                            let command = format!(
+                                "redis-cli --cluster create {} --cluster-replicas 0",
+                                addrs.join(" ")
+                            );
+                            next.commit(
+                                map,
+                                format!("--cluster create, {n} masters"),
+                                vec![command],
+                            );
                         }
                         Err(e) => next.cluster_error = Some(e.to_string()),
                     }
                 }
                 _ => next.cluster_error = Some(text),
             },
+            Action::AddMaster => {
+                let addr = next.next_addr();
+                let mut after = (*next.map).clone();
+                let entry = after.masters().first().map(|m| m.addr.clone());
+                match after.add_master(Master::new(addr.clone(), made_up_id(&addr))) {
+                    Ok(_) => {
+                        let command = match entry {
+                            Some(entry) => format!("redis-cli --cluster add-node {addr} {entry}"),
+                            None => String::new(),
+                        };
+                        next.commit(
+                            after,
+                            format!("Add master {addr} (no slots yet)"),
+                            vec![command],
+                        );
+                    }
+                    Err(e) => next.topology_error = Some(e.to_string()),
+                }
+            }
+            Action::RemoveMaster(idx) => {
+                let mut after = (*next.map).clone();
+                match after.remove_master(idx) {
+                    Ok(gone) => {
+                        let entry = after
+                            .masters()
+                            .first()
+                            .map(|m| m.addr.clone())
+                            .unwrap_or_default();
+                        let command = format!("redis-cli --cluster del-node {entry} {}", gone.id);
+                        next.commit(after, format!("Remove master {}", gone.addr), vec![command]);
+                    }
+                    Err(e) => {
+                        next.topology_error = Some(e.to_string());
+                        next.refused_removal = Some(idx);
+                    }
+                }
+            }
+            Action::MoveRange {
+                first,
+                last,
+                target,
+            } => {
+                let (first, last) = (first.min(last), first.max(last).min(16383));
+                let mut after = (*next.map).clone();
+                match after.masters().get(target).map(|m| m.addr.clone()) {
+                    Some(addr) => {
+                        for slot in first..=last {
+                            after.assign(slot, Some(target));
+                        }
+                        let range = SlotRange::new(first, last);
+                        next.commit(after, format!("Move slots {range} to {addr}"), Vec::new());
+                    }
+                    None => next.topology_error = Some(format!("no master number {target}")),
+                }
+            }
+            Action::Reshard {
+                from,
+                target,
+                n_slots,
+            } => next.reshard(from, target, &n_slots),
+            Action::Rebalance {
+                use_empty_masters,
+                threshold,
+            } => next.rebalance(use_empty_masters, &threshold),
+            Action::DrainAndRemove(idx) => next.drain_and_remove(idx),
+            Action::Failover(idx) => next.failover(idx),
+            Action::Import(text) => match import::import(&text) {
+                Ok(imported) => {
+                    let warnings: Vec<String> =
+                        imported.warnings.iter().map(|w| w.to_string()).collect();
+                    next.book = ColourBook::default();
+                    next.commit(
+                        imported.map,
+                        format!("Imported {}", imported.format),
+                        Vec::new(),
+                    );
+                    if !warnings.is_empty() {
+                        next.notice = Some(warnings.join(" "));
+                    }
+                }
+                Err(e) => next.topology_error = Some(e.to_string()),
+            },
+            Action::Undo => {
+                if let Some(prev) = next.undo.pop() {
+                    let current = next.map.clone();
+                    next.redo.push(current.clone());
+                    next.show(current, prev, "Undo".into(), Vec::new());
+                }
+            }
+            Action::Redo => {
+                if let Some(again) = next.redo.pop() {
+                    let current = next.map.clone();
+                    next.undo.push(current.clone());
+                    next.show(current, again, "Redo".into(), Vec::new());
+                }
+            }
         }
         Rc::new(next)
     }
@@ -188,6 +619,44 @@ mod tests {
         let s = s.reduce(Action::SetKey("c".repeat(MAX_KEY_BYTES)));
         assert_eq!(s.error, None);
         assert_eq!(s.explained.key.len(), MAX_KEY_BYTES);
+    }
+
+    #[test]
+    fn a_new_master_owns_nothing_and_cannot_leave_once_it_owns_slots() {
+        let s = run(&[Action::AddMaster]);
+        assert_eq!(s.map.n_masters(), 4);
+        assert_eq!(s.map.masters()[3].addr, "127.0.0.1:7006");
+        assert_eq!(s.map.slot_counts()[3], 0);
+        assert_eq!(s.change.as_ref().unwrap().n_slots(), 0);
+        let s = s.reduce(Action::MoveRange {
+            first: 10,
+            last: 0,
+            target: 3,
+        });
+        assert_eq!(s.map.ranges_of(3), vec![SlotRange::new(0, 10)]);
+        assert_eq!(s.change.as_ref().unwrap().n_slots(), 11);
+        let s = s.reduce(Action::RemoveMaster(3));
+        assert!(s.topology_error.as_deref().unwrap().contains("not empty"));
+        assert_eq!(s.map.n_masters(), 4, "the refused removal changes nothing");
+        // Undo twice: back to the fixture cluster; redo once: the empty new master again.
+        let s = s.reduce(Action::Undo).reduce(Action::Undo);
+        assert_eq!(*s.map, SlotMap::fixture_cluster());
+        let s = s.reduce(Action::Redo);
+        assert_eq!(s.map.n_masters(), 4);
+        assert_eq!(s.map.slot_counts()[3], 0);
+        let s = s.reduce(Action::RemoveMaster(3));
+        assert_eq!(s.topology_error, None);
+        assert_eq!(*s.map, SlotMap::fixture_cluster());
+        // Colours follow node ids: 7001 keeps its colour throughout.
+        assert_eq!(s.colours[1], run(&[]).colours[1]);
+    }
+
+    #[test]
+    fn made_up_ids_look_like_node_ids_and_differ() {
+        let a = made_up_id("127.0.0.1:7006");
+        assert_eq!(a.len(), 40);
+        assert!(a.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_ne!(a, made_up_id("127.0.0.1:7007"));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 pub mod cluster_picker;
 pub mod key_input;
-pub mod legend;
+pub mod node_list;
 pub mod pipeline;
 pub mod slot_map;
+pub mod topology_lab;

@@ -6,7 +6,6 @@ use crate::core::escape::{format_key, push_formatted};
 use crate::core::slot::SLOT_MASK;
 use crate::core::{Explanation, SlotMap, TagRule};
 use crate::ui::messages::{fill, use_messages, Messages};
-use crate::ui::palette;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -26,6 +25,8 @@ pub struct PipelineProps {
     pub explained: Rc<Explanation>,
     /// The cluster, to name the slot's master.
     pub map: Rc<SlotMap>,
+    /// Colour of each master, by index.
+    pub colours: Rc<Vec<String>>,
     /// True while the key field holds text that does not parse: the cards are dimmed.
     pub stale: bool,
 }
@@ -163,7 +164,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                 .run_containing(e.slot)
                 .map(|r| r.range.to_string())
                 .unwrap_or_default();
-            let colour = palette::master_colour(m, map.n_masters());
+            let colour = props.colours.get(m).cloned().unwrap_or_default();
             html! {
                 <>
                     <div class="stage__value stage__value--master mono">

@@ -8,6 +8,8 @@
 use crate::core::{SlotMap as Slots, N_SLOTS};
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::palette;
+use crate::ui::state::Change;
+use gloo_timers::callback::Interval;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -18,13 +20,44 @@ pub const COLS: u16 = 128;
 /// Backing-store pixels per slot at a device pixel ratio of 1.
 const CELL: f64 = 4.0;
 
+/// Frames a change takes to animate, whatever its size: about a second and a half at 60 Hz,
+/// slow enough to follow, short enough not to wait for.
+const ANIMATION_FRAMES: usize = 90;
+
 /// Props of [`SlotMap`].
 #[derive(Properties, PartialEq)]
 pub struct SlotMapProps {
     /// The cluster to draw.
     pub map: Rc<Slots>,
+    /// Colour of each master, by index.
+    pub colours: Rc<Vec<String>>,
+    /// The last change to the cluster: its moved slots are repainted one batch per frame.
+    #[prop_or_default]
+    pub change: Option<Rc<Change>>,
     /// The slot of the key in the pipeline, ringed on the map.
     pub marked: Option<u16>,
+    /// A selected range of slots (first, last), outlined; the parent offers to move it.
+    #[prop_or_default]
+    pub selection: Option<(u16, u16)>,
+    /// Called when the reader drags (or shift-arrows) across slots to select them.
+    #[prop_or_default]
+    pub on_select: Callback<Option<(u16, u16)>>,
+}
+
+/// How many slots to repaint per frame so `n` moved slots take [`ANIMATION_FRAMES`] frames.
+pub fn batch_size(n: usize) -> usize {
+    n.div_ceil(ANIMATION_FRAMES).max(1)
+}
+
+fn prefers_reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .map(|m| m.matches())
+        .unwrap_or(false)
 }
 
 /// Row and column of a slot on the map.
@@ -90,22 +123,24 @@ fn fit(canvas: &HtmlCanvasElement) -> f64 {
 }
 
 /// Paints every slot in its owner's colour, one rectangle per run per row.
-fn paint_base(canvas: &HtmlCanvasElement, map: &Slots, dark: bool) {
+fn paint_base(canvas: &HtmlCanvasElement, map: &Slots, colours: &[String], dark: bool) {
     let Some(ctx) = context_of(canvas) else {
         return;
     };
     let cell = fit(canvas);
     let side = canvas.width() as f64;
     ctx.clear_rect(0.0, 0.0, side, side);
-    let n = map.n_masters();
-    let colours: Vec<String> = (0..n).map(|i| palette::master_colour(i, n)).collect();
     let unowned = if dark {
         palette::UNOWNED_DARK
     } else {
         palette::UNOWNED
     };
     for run in map.runs() {
-        ctx.set_fill_style_str(run.owner.map_or(unowned, |m| colours[m].as_str()));
+        let colour = run
+            .owner
+            .and_then(|m| colours.get(m))
+            .map_or(unowned, String::as_str);
+        ctx.set_fill_style_str(colour);
         let mut s = run.range.first;
         loop {
             let (row, col) = cell_of(s);
@@ -123,7 +158,39 @@ fn paint_base(canvas: &HtmlCanvasElement, map: &Slots, dark: bool) {
             s = e + 1;
         }
     }
-    // Faint rules every 16 rows (2048 slots) and 16 columns, to read positions by eye.
+    paint_rules(&ctx, cell, side, dark);
+}
+
+/// Repaints single slots in their owner's colour in `map` (one frame of an animation).
+fn paint_slots(
+    canvas: &HtmlCanvasElement,
+    map: &Slots,
+    colours: &[String],
+    slots: &[u16],
+    dark: bool,
+) {
+    let Some(ctx) = context_of(canvas) else {
+        return;
+    };
+    let cell = fit(canvas);
+    let unowned = if dark {
+        palette::UNOWNED_DARK
+    } else {
+        palette::UNOWNED
+    };
+    for &slot in slots {
+        let colour = map
+            .owner(slot)
+            .and_then(|m| colours.get(m))
+            .map_or(unowned, String::as_str);
+        ctx.set_fill_style_str(colour);
+        let (row, col) = cell_of(slot);
+        ctx.fill_rect(col as f64 * cell, row as f64 * cell, cell, cell);
+    }
+}
+
+/// Faint rules every 16 rows (2048 slots) and 16 columns, to read positions by eye.
+fn paint_rules(ctx: &CanvasRenderingContext2d, cell: f64, side: f64, dark: bool) {
     ctx.set_fill_style_str(if dark {
         "rgba(0,0,0,0.35)"
     } else {
@@ -137,11 +204,12 @@ fn paint_base(canvas: &HtmlCanvasElement, map: &Slots, dark: bool) {
     }
 }
 
-/// Draws the ring around the typed key's slot and the hover or cursor square.
+/// Draws the selection, the ring around the typed key's slot and the hover or cursor square.
 fn paint_overlay(
     canvas: &HtmlCanvasElement,
     marked: Option<u16>,
     pointed: Option<u16>,
+    selection: Option<(u16, u16)>,
     dark: bool,
 ) {
     let Some(ctx) = context_of(canvas) else {
@@ -155,6 +223,30 @@ fn paint_overlay(
     } else {
         ("#1b1a17", "#fff")
     };
+    if let Some((a, b)) = selection {
+        // Veil the selected slots row by row, so the range reads as one band across rows.
+        ctx.set_fill_style_str(if dark {
+            "rgba(255,255,255,0.45)"
+        } else {
+            "rgba(0,0,0,0.38)"
+        });
+        let (first, last) = (a.min(b), a.max(b).min(N_SLOTS as u16 - 1));
+        let mut s = first;
+        loop {
+            let (row, col) = cell_of(s);
+            let e = last.min((row + 1) * COLS - 1);
+            ctx.fill_rect(
+                col as f64 * cell,
+                row as f64 * cell,
+                (e - s + 1) as f64 * cell,
+                cell,
+            );
+            if e == last {
+                break;
+            }
+            s = e + 1;
+        }
+    }
     if let Some(slot) = marked {
         let (row, col) = cell_of(slot);
         let (cx, cy) = ((col as f64 + 0.5) * cell, (row as f64 + 0.5) * cell);
@@ -199,55 +291,154 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
     let pointed = (*hover).or(*cursor);
 
     {
+        // Paint the map; after a change, paint the cluster as it was and then walk the moved
+        // slots into their new colours, a batch per frame. The interval is dropped (stopped) when
+        // the map changes again or the component goes away.
         let base = base.clone();
-        use_effect_with(props.map.clone(), move |map| {
+        let deps = (
+            props.map.clone(),
+            props.colours.clone(),
+            props.change.clone(),
+        );
+        use_effect_with(deps, move |(map, colours, change)| {
+            let mut interval = None;
             if let Some(canvas) = base.cast::<HtmlCanvasElement>() {
-                paint_base(&canvas, map, prefers_dark());
+                let dark = prefers_dark();
+                let moved: Vec<u16> = change
+                    .as_ref()
+                    .map(|c| {
+                        c.moves
+                            .iter()
+                            .flat_map(|m| m.range.first..=m.range.last)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                match change {
+                    Some(c) if !moved.is_empty() && !prefers_reduced_motion() => {
+                        paint_base(&canvas, &c.before, &c.before_colours, dark);
+                        let (map, colours) = (map.clone(), colours.clone());
+                        let step = batch_size(moved.len());
+                        let mut done = 0;
+                        interval = Some(Interval::new(16, move || {
+                            if done >= moved.len() {
+                                return;
+                            }
+                            let end = (done + step).min(moved.len());
+                            paint_slots(&canvas, &map, &colours, &moved[done..end], dark);
+                            done = end;
+                            if done == moved.len() {
+                                // The end state, with the rules the single-slot frames covered.
+                                paint_base(&canvas, &map, &colours, dark);
+                            }
+                        }));
+                    }
+                    _ => paint_base(&canvas, map, colours, dark),
+                }
             }
+            move || drop(interval)
         });
     }
     {
         let overlay = overlay.clone();
-        use_effect_with((props.marked, pointed), move |&(marked, pointed)| {
-            if let Some(canvas) = overlay.cast::<HtmlCanvasElement>() {
-                paint_overlay(&canvas, marked, pointed, prefers_dark());
-            }
-        });
+        use_effect_with(
+            (props.marked, pointed, props.selection),
+            move |&(marked, pointed, selection)| {
+                if let Some(canvas) = overlay.cast::<HtmlCanvasElement>() {
+                    paint_overlay(&canvas, marked, pointed, selection, prefers_dark());
+                }
+            },
+        );
     }
 
-    let onmousemove = {
-        let hover = hover.clone();
+    // Where a drag started (mouse) or a Shift-selection is anchored (keyboard).
+    let anchor = use_mut_ref(|| None::<u16>);
+    let dragging = use_mut_ref(|| false);
+    let slot_of_event = {
         let base = base.clone();
-        Callback::from(move |e: MouseEvent| {
-            let Some(canvas) = base.cast::<HtmlCanvasElement>() else {
-                return;
-            };
+        move |e: &MouseEvent| -> Option<u16> {
+            let canvas = base.cast::<HtmlCanvasElement>()?;
             let rect = canvas.get_bounding_client_rect();
             if rect.width() <= 0.0 || rect.height() <= 0.0 {
-                return;
+                return None;
             }
             let fx = (e.client_x() as f64 - rect.left()) / rect.width();
             let fy = (e.client_y() as f64 - rect.top()) / rect.height();
-            let slot = slot_at(fx, fy);
-            if *hover != slot {
-                hover.set(slot);
+            slot_at(fx, fy)
+        }
+    };
+    let onmousedown = {
+        let (anchor, dragging, on_select) =
+            (anchor.clone(), dragging.clone(), props.on_select.clone());
+        let slot_of_event = slot_of_event.clone();
+        Callback::from(move |e: MouseEvent| {
+            if e.button() != 0 {
+                return;
+            }
+            if let Some(slot) = slot_of_event(&e) {
+                *anchor.borrow_mut() = Some(slot);
+                *dragging.borrow_mut() = true;
+                on_select.emit(Some((slot, slot)));
             }
         })
     };
+    let onmousemove = {
+        let (hover, anchor, dragging, on_select) = (
+            hover.clone(),
+            anchor.clone(),
+            dragging.clone(),
+            props.on_select.clone(),
+        );
+        let slot_of_event = slot_of_event.clone();
+        Callback::from(move |e: MouseEvent| {
+            let slot = slot_of_event(&e);
+            if *hover != slot {
+                hover.set(slot);
+            }
+            if *dragging.borrow() {
+                if let (Some(a), Some(s)) = (*anchor.borrow(), slot) {
+                    on_select.emit(Some((a.min(s), a.max(s))));
+                }
+            }
+        })
+    };
+    let onmouseup = {
+        let dragging = dragging.clone();
+        Callback::from(move |_: MouseEvent| *dragging.borrow_mut() = false)
+    };
     let onmouseleave = {
-        let hover = hover.clone();
-        Callback::from(move |_: MouseEvent| hover.set(None))
+        let (hover, dragging) = (hover.clone(), dragging.clone());
+        Callback::from(move |_: MouseEvent| {
+            *dragging.borrow_mut() = false;
+            hover.set(None);
+        })
     };
     let onkeydown = {
-        let (cursor, hover) = (cursor.clone(), hover.clone());
+        let (cursor, hover, anchor, on_select) = (
+            cursor.clone(),
+            hover.clone(),
+            anchor.clone(),
+            props.on_select.clone(),
+        );
         let marked = props.marked;
         Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                *anchor.borrow_mut() = None;
+                on_select.emit(None);
+                return;
+            }
             let from = (*cursor).or(marked).unwrap_or(0);
             if let Some(next) = step_cursor(from, &e.key()) {
                 e.prevent_default();
                 cursor.set(Some(next));
                 // The keyboard was used last: its slot, not the pointer's, is the one to read out.
                 hover.set(None);
+                if e.shift_key() {
+                    let a = anchor.borrow().unwrap_or(from);
+                    *anchor.borrow_mut() = Some(a);
+                    on_select.emit(Some((a.min(next), a.max(next))));
+                } else {
+                    *anchor.borrow_mut() = None;
+                }
             }
         })
     };
@@ -271,7 +462,11 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
             .run_containing(slot)
             .map(|r| r.range.to_string())
             .unwrap_or_default();
-        (fill(t.map_readout, &[&slot, &name, &range]), owner)
+        let mut text = fill(t.map_readout, &[&slot, &name, &range]);
+        if props.marked == Some(slot) {
+            text.push_str(t.map_your_key);
+        }
+        (text, owner)
     };
 
     let tooltip = (*hover).map(|slot| {
@@ -287,7 +482,7 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
         } else {
             "-50%"
         };
-        let swatch = owner.map(|m| palette::master_colour(m, map.n_masters()));
+        let swatch = owner.and_then(|m| props.colours.get(m).cloned());
         html! {
             <div class="slot-map__tip" aria-hidden="true"
                  style={format!("left:{left:.3}%;top:{top:.3}%;--tip-shift:{shift}")}>
@@ -308,7 +503,7 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
                 <canvas ref={base} class="slot-map__canvas" data-testid="slot-map"
                     tabindex="0" role="img" aria-label={t.map_label}
                     aria-describedby="slot-map-readout"
-                    {onmousemove} {onmouseleave} {onkeydown} {onfocus} {onblur}>
+                    {onmousedown} {onmousemove} {onmouseup} {onmouseleave} {onkeydown} {onfocus} {onblur}>
                 </canvas>
                 <canvas ref={overlay} class="slot-map__overlay" aria-hidden="true"></canvas>
                 { tooltip.unwrap_or_default() }

@@ -1,0 +1,135 @@
+//! The topology lab as a reader uses it: import real CLUSTER NODES output, add a master and
+//! reshard through the page, and check the result against what redis-cli 7.0.15 recorded.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveDist, launch, openPage, nodeRows, masterRows, fixtures } from './harness.mjs';
+
+let server, browser;
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The nodes of a CLUSTER NODES fixture as the file itself lists them (the truth to compare with). */
+async function nodesFixture(name) {
+  const text = await readFile(join(fixtures, 'transcripts', name), 'utf8');
+  const lines = text.split('\n').filter((l) => /^[0-9a-f]{40} /.test(l));
+  return lines.map((l) => {
+    const f = l.split(' ');
+    const role = f[2].includes('master') ? 'master' : 'replica';
+    const ranges = f.slice(8).filter((x) => !x.startsWith('['));
+    const slots = ranges.reduce((n, r) => {
+      const [a, b = a] = r.split('-').map(Number);
+      return n + b - a + 1;
+    }, 0);
+    return { text, addr: f[1].split('@')[0], role, slots, ranges: ranges.join(',') };
+  });
+}
+
+async function importText(page, text) {
+  await page.locator('.lab__import summary').click();
+  await page.getByTestId('topology-input').fill(text);
+  await page.getByTestId('topology-apply').click();
+}
+
+const byAddr = (a, b) => a.addr.localeCompare(b.addr);
+
+test('pasting CLUSTER NODES after the reshard shows exactly its nodes and ranges', async () => {
+  const want = await nodesFixture('14_after_reshard_cluster_nodes.txt');
+  const { page, context, problems } = await openPage(browser, server.url);
+  await importText(page, want[0].text);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 4);
+  const got = await nodeRows(page);
+  assert.deepEqual(got.sort(byAddr), want.map(({ text, ...r }) => r).sort(byAddr));
+  assert.equal(await page.getByTestId('topology-error').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('adding a master and resharding 1000 slots from all gives the ranges redis-cli gave', async () => {
+  const want = (await nodesFixture('14_after_reshard_cluster_nodes.txt')).filter((r) => r.role === 'master');
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.getByTestId('add-master').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 4);
+  // The new master joins with no slots: the classic surprise.
+  const fresh = (await masterRows(page)).find((r) => r.addr === '127.0.0.1:7006');
+  assert.deepEqual(fresh, { addr: '127.0.0.1:7006', slots: '0', ranges: '' });
+  await page.getByTestId('reshard-slots').fill('1000');
+  await page.getByTestId('reshard-from').selectOption('all');
+  await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7006' });
+  await page.getByTestId('reshard').click();
+  await page.waitForFunction(() => document.querySelector('[data-addr="127.0.0.1:7006"]')?.dataset.slots === '1000');
+  const got = (await masterRows(page)).map(({ addr, slots, ranges }) => ({ addr, role: 'master', slots: Number(slots), ranges }));
+  assert.deepEqual(got.sort(byAddr), want.map(({ text, ...r }) => r).sort(byAddr));
+  assert.match(await page.getByTestId('last-change').textContent(), /1000 slots moved/);
+  // Undo brings the empty master back; redo the reshard again.
+  await page.getByTestId('undo').click();
+  await page.waitForFunction(() => document.querySelector('[data-addr="127.0.0.1:7006"]')?.dataset.slots === '0');
+  await page.getByTestId('redo').click();
+  await page.waitForFunction(() => document.querySelector('[data-addr="127.0.0.1:7006"]')?.dataset.slots === '1000');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('then a rebalance gives the ranges of 16_after_rebalance', async () => {
+  const want = (await nodesFixture('16_after_rebalance_cluster_nodes.txt')).filter((r) => r.role === 'master');
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.getByTestId('add-master').click();
+  await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7006' });
+  await page.getByTestId('reshard').click();
+  await page.waitForFunction(() => document.querySelector('[data-addr="127.0.0.1:7006"]')?.dataset.slots === '1000');
+  await page.getByTestId('rebalance').click();
+  await page.waitForFunction(() => document.querySelector('[data-addr="127.0.0.1:7006"]')?.dataset.slots === '4096');
+  const got = (await masterRows(page)).map(({ addr, slots, ranges }) => ({ addr, role: 'master', slots: Number(slots), ranges }));
+  assert.deepEqual(got.sort(byAddr), want.map(({ text, ...r }) => r).sort(byAddr));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('garbage pasted gets topology-error naming the line, and the cluster stays as it was', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  const before = await nodeRows(page);
+  for (const garbage of ['hello world\nthis is not a cluster', 'd3bede0cd4ba07708f552c2e44e8211e0d571a39 127.0.0.1:7000@17000 myself,master - 0 0 1 connected 5-3']) {
+    await importText(page, garbage);
+    const error = page.getByTestId('topology-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), /line \d/i);
+    assert.deepEqual(await nodeRows(page), before);
+    await page.locator('.lab__import summary').click();
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('removing a master that owns slots is refused, then offered as drain-and-remove', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.locator('[data-testid=node-row][data-addr="127.0.0.1:7000"] button', { hasText: 'remove' }).click();
+  const error = page.getByTestId('topology-error');
+  await error.waitFor();
+  assert.match(await error.textContent(), /not empty/);
+  assert.equal((await masterRows(page)).length, 3);
+  await page.getByTestId('drain-and-remove').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 2);
+  const rows = await masterRows(page);
+  assert.deepEqual(rows.map((r) => r.addr), ['127.0.0.1:7001', '127.0.0.1:7002']);
+  assert.equal(rows.reduce((n, r) => n + Number(r.slots), 0), 16384);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('failing over a master promotes its replica, which keeps the slots', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.locator('[data-testid=node-row][data-addr="127.0.0.1:7001"] button', { hasText: 'fail over' }).click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=node-row][data-addr="127.0.0.1:7005"]')?.dataset.role === 'master');
+  const rows = await nodeRows(page);
+  assert.deepEqual(rows.find((r) => r.addr === '127.0.0.1:7005'), { addr: '127.0.0.1:7005', role: 'master', slots: 5462, ranges: '5461-10922' });
+  assert.equal(rows.find((r) => r.addr === '127.0.0.1:7001').role, 'replica');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1,0 +1,122 @@
+//! The nodes beside the map: each master's colour, address, flags, ranges and share of slots,
+//! its replicas under it, and the per-master actions (fail over, remove).
+
+use crate::core::{SlotMap, N_SLOTS};
+use crate::ui::messages::{fill, use_messages};
+use crate::ui::state::Action;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// How many ranges a row shows before it says "and N more" (`data-ranges` always has all).
+const MAX_RANGES: usize = 6;
+
+/// Props of [`NodeList`].
+#[derive(Properties, PartialEq)]
+pub struct NodeListProps {
+    /// The cluster.
+    pub map: Rc<SlotMap>,
+    /// Colour of each master, by index.
+    pub colours: Rc<Vec<String>>,
+    /// The master that owns the typed key's slot, highlighted.
+    pub current: Option<usize>,
+    /// Where per-master actions go.
+    pub on_action: Callback<Action>,
+}
+
+/// Flags worth showing as badges (the role is shown by the row itself).
+fn badges(flags: &[String]) -> Html {
+    html! {
+        { for flags.iter().map(|f| html! {
+            <span class={classes!("badge", matches!(f.as_str(), "fail" | "fail?" | "noaddr").then_some("badge--bad"))}>
+                { f }
+            </span>
+        }) }
+    }
+}
+
+/// The list of nodes.
+#[function_component(NodeList)]
+pub fn node_list(props: &NodeListProps) -> Html {
+    let t = use_messages();
+    let map = &props.map;
+    let counts = use_memo(props.map.clone(), |map| map.slot_counts());
+    let all_ranges = use_memo(props.map.clone(), |map| map.ranges_by_master());
+    let n = map.n_masters();
+    let unowned = map.n_unowned();
+    let addr_of_id = |id: &str| {
+        map.masters()
+            .iter()
+            .find(|m| m.id == id)
+            .map_or_else(|| id.chars().take(8).collect(), |m| m.addr.clone())
+    };
+    let rows = map.masters().iter().enumerate().map(|(idx, m)| {
+        let ranges = &all_ranges[idx];
+        let all: Vec<String> = ranges.iter().map(|r| r.to_string()).collect();
+        let shown = all.iter().take(MAX_RANGES).cloned().collect::<Vec<_>>().join(", ");
+        let more = all.len().saturating_sub(MAX_RANGES);
+        let pct = format!("{:.1}", counts[idx] as f64 * 100.0 / N_SLOTS as f64);
+        let current = props.current == Some(idx);
+        let colour = props.colours.get(idx).cloned().unwrap_or_default();
+        let on_failover = {
+            let cb = props.on_action.clone();
+            Callback::from(move |_: MouseEvent| cb.emit(Action::Failover(idx)))
+        };
+        let on_remove = {
+            let cb = props.on_action.clone();
+            Callback::from(move |_: MouseEvent| cb.emit(Action::RemoveMaster(idx)))
+        };
+        let open_slots = m
+            .migrating
+            .iter()
+            .map(|(slot, to)| fill(t.node_migrating, &[slot, &addr_of_id(to)]))
+            .chain(m.importing.iter().map(|(slot, from)| fill(t.node_importing, &[slot, &addr_of_id(from)])))
+            .collect::<Vec<_>>();
+        html! {
+            <>
+                <li class={classes!("node-row", current.then_some("is-current"), m.is_failed().then_some("is-failed"))}
+                    data-testid="node-row" data-addr={m.addr.clone()} data-role="master"
+                    data-slots={counts[idx].to_string()} data-ranges={all.join(",")}
+                    aria-current={current.then_some("true")}>
+                    <span class="swatch" style={format!("background:{colour}")}></span>
+                    <span class="node-row__addr mono">{ &m.addr }{ badges(&m.flags) }</span>
+                    <span class="node-row__count">{ fill(t.legend_slots, &[&counts[idx], &pct]) }</span>
+                    <span class="node-row__ranges mono">
+                        if all.is_empty() { <em>{ t.node_no_slots }</em> } else { { shown } }
+                        if more > 0 { { " " }{ fill(t.legend_more_ranges, &[&more]) } }
+                    </span>
+                    if !open_slots.is_empty() {
+                        <span class="node-row__open mono">{ open_slots.join(" · ") }</span>
+                    }
+                    <span class="node-row__actions">
+                        <button type="button" class="link-button" onclick={on_failover}
+                                title={fill(t.node_failover_title, &[&m.addr])}>{ t.node_failover }</button>
+                        <button type="button" class="link-button" onclick={on_remove}
+                                title={fill(t.node_remove_title, &[&m.addr])}>{ t.node_remove }</button>
+                    </span>
+                </li>
+                { for m.replicas.iter().map(|r| html! {
+                    <li class={classes!("node-row", "node-row--replica")} data-testid="node-row"
+                        data-addr={r.addr.clone()} data-role="replica" data-slots="0" data-ranges="">
+                        <span class="node-row__arrow" aria-hidden="true">{ "↳" }</span>
+                        <span class="node-row__addr mono">{ &r.addr }{ badges(&r.flags) }</span>
+                        <span class="node-row__count">{ fill(t.node_replica_of, &[&m.addr]) }</span>
+                    </li>
+                }) }
+            </>
+        }
+    });
+    html! {
+        <section class="legend" aria-labelledby="legend-title">
+            <h3 id="legend-title" class="legend__title">{ t.legend_title }{ format!(" ({n})") }</h3>
+            <ol class={classes!("legend__list", (n > 12).then_some("legend__list--long"))}>
+                { for rows }
+            </ol>
+            if unowned > 0 {
+                <p class="legend__unowned" data-testid="uncovered">
+                    <span class="swatch swatch--unowned"></span>
+                    { fill(t.legend_unowned, &[&unowned]) }
+                </p>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,292 @@
+//! The topology lab: change the cluster (add a master, reshard, rebalance, move a selected
+//! range, undo, redo), paste a real cluster's CLUSTER NODES/SHARDS/SLOTS, export it back, and
+//! read what the last change moved and the redis-cli commands that would do it.
+
+use crate::core::SlotMap;
+use crate::ui::messages::{fill, use_messages};
+use crate::ui::state::{Action, Change};
+use std::rc::Rc;
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+/// How many moved ranges the change panel lists before summarising the rest.
+const MAX_MOVES_SHOWN: usize = 24;
+
+/// Props of [`TopologyLab`].
+#[derive(Properties, PartialEq)]
+pub struct TopologyLabProps {
+    /// The cluster.
+    pub map: Rc<SlotMap>,
+    /// Colour of each master, by index.
+    pub colours: Rc<Vec<String>>,
+    /// The last change, if any.
+    pub change: Option<Rc<Change>>,
+    /// Whether undo and redo have something to do.
+    pub can_undo: bool,
+    /// See `can_undo`.
+    pub can_redo: bool,
+    /// Why the last action was refused.
+    pub error: Option<String>,
+    /// A master whose removal was refused because it owns slots: offer to drain it first.
+    pub refused_removal: Option<usize>,
+    /// Something to say about the last action.
+    pub notice: Option<String>,
+    /// The slots selected on the map.
+    pub selection: Option<(u16, u16)>,
+    /// Where actions go.
+    pub on_action: Callback<Action>,
+    /// Clears the map selection.
+    pub on_clear_selection: Callback<()>,
+    /// Which half to render: the controls (above the map) or, when true, the last change and
+    /// import/export (below it), so an operation and its animation are on screen together.
+    #[prop_or_default]
+    pub details: bool,
+}
+
+fn select_value(e: &Event) -> String {
+    let el: HtmlSelectElement = e.target_unchecked_into();
+    el.value()
+}
+
+fn input_value(e: &InputEvent) -> String {
+    let el: HtmlInputElement = e.target_unchecked_into();
+    el.value()
+}
+
+/// `<option>`s naming each master by address.
+fn master_options(map: &SlotMap, selected: usize) -> Html {
+    html! {
+        { for map.masters().iter().enumerate().map(|(idx, m)| html! {
+            <option value={idx.to_string()} selected={idx == selected}>{ &m.addr }</option>
+        }) }
+    }
+}
+
+/// The lab.
+#[function_component(TopologyLab)]
+pub fn topology_lab(props: &TopologyLabProps) -> Html {
+    let t = use_messages();
+    let map = &props.map;
+    let n = map.n_masters();
+    // Form fields live here until the reader acts; the reducer validates them.
+    let n_slots = use_state(|| "1000".to_string());
+    let source = use_state(|| "all".to_string());
+    // Default target: the last master (usually the one just added).
+    let target = use_state(|| None::<usize>);
+    let target_idx = (*target).filter(|&i| i < n).unwrap_or(n.saturating_sub(1));
+    let use_empty = use_state(|| false);
+    let threshold = use_state(|| "2".to_string());
+    let paste = use_state(String::new);
+    let export = use_state(|| None::<String>);
+    let show_commands = use_state(|| false);
+
+    let act = |action: Action| {
+        let cb = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(action.clone()))
+    };
+    let on_reshard = {
+        let (cb, n_slots, source) = (props.on_action.clone(), n_slots.clone(), source.clone());
+        Callback::from(move |_: MouseEvent| {
+            cb.emit(Action::Reshard {
+                from: source.parse::<usize>().ok(),
+                target: target_idx,
+                n_slots: (*n_slots).clone(),
+            })
+        })
+    };
+    let on_rebalance = {
+        let (cb, use_empty, threshold) = (
+            props.on_action.clone(),
+            use_empty.clone(),
+            threshold.clone(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            cb.emit(Action::Rebalance {
+                use_empty_masters: *use_empty,
+                threshold: (*threshold).clone(),
+            })
+        })
+    };
+    let on_move_selection = {
+        let (cb, clear) = (props.on_action.clone(), props.on_clear_selection.clone());
+        let selection = props.selection;
+        Callback::from(move |_: MouseEvent| {
+            if let Some((first, last)) = selection {
+                cb.emit(Action::MoveRange {
+                    first,
+                    last,
+                    target: target_idx,
+                });
+                clear.emit(());
+            }
+        })
+    };
+    let on_import = {
+        let (cb, paste) = (props.on_action.clone(), paste.clone());
+        Callback::from(move |_: MouseEvent| cb.emit(Action::Import((*paste).clone())))
+    };
+    let on_export = {
+        let (export, map) = (export.clone(), props.map.clone());
+        Callback::from(move |_: MouseEvent| {
+            export.set(match *export {
+                Some(_) => None,
+                None => Some(crate::core::import::export_nodes(&map)),
+            })
+        })
+    };
+
+    let change_panel = props.change.as_ref().map(|c| {
+        let addr = |id: &Option<String>| -> String {
+            match id {
+                None => t.unowned.to_string(),
+                Some(id) => c
+                    .before
+                    .masters()
+                    .iter()
+                    .chain(map.masters())
+                    .find(|m| &m.id == id)
+                    .map_or_else(|| id.chars().take(8).collect(), |m| m.addr.clone()),
+            }
+        };
+        let lines = c.moves.iter().take(MAX_MOVES_SHOWN).map(|m| {
+            html! {
+                <li class="mono">
+                    { addr(&m.from) }{ " → " }{ addr(&m.to) }{ ": " }{ m.range.to_string() }
+                    { format!(" ({})", m.range.len()) }
+                </li>
+            }
+        });
+        let more = c.moves.len().saturating_sub(MAX_MOVES_SHOWN);
+        let toggle = {
+            let show = show_commands.clone();
+            Callback::from(move |_: MouseEvent| show.set(!*show))
+        };
+        html! {
+            <div class="lab__change" data-testid="last-change">
+                <h4 class="lab__subtitle">{ &c.label }{ " · " }{ fill(t.lab_moved, &[&c.n_slots()]) }</h4>
+                if !c.moves.is_empty() {
+                    <ul class="lab__moves">{ for lines }</ul>
+                    if more > 0 { <p class="lab__more">{ fill(t.lab_more_moves, &[&more]) }</p> }
+                }
+                if !c.commands.is_empty() {
+                    <button type="button" class="link-button" aria-expanded={show_commands.to_string()}
+                            onclick={toggle}>{ t.lab_show_commands }</button>
+                    if *show_commands {
+                        <textarea class="lab__commands mono" readonly=true rows="6"
+                                  data-testid="change-commands" value={c.commands.join("\n")} />
+                    }
+                }
+            </div>
+        }
+    });
+
+    if props.details {
+        return html! {
+            <div class="lab lab--details">
+                { change_panel.unwrap_or_default() }
+                <details class="lab__import">
+                    <summary>{ t.lab_import_title }</summary>
+                    <p class="section-help">{ t.lab_import_help }</p>
+                    <textarea class="lab__paste mono" rows="8" data-testid="topology-input"
+                              placeholder={t.lab_import_placeholder} value={(*paste).clone()}
+                              oninput={ let s = paste.clone(); Callback::from(move |e: InputEvent| {
+                                  let el: HtmlTextAreaElement = e.target_unchecked_into();
+                                  s.set(el.value());
+                              }) } />
+                    <div class="lab__row">
+                        <button type="button" class="button" data-testid="topology-apply" onclick={on_import}>{ t.lab_import_go }</button>
+                        <button type="button" class="button button--quiet" data-testid="topology-export" onclick={on_export}>
+                            { if export.is_some() { t.lab_export_hide } else { t.lab_export } }
+                        </button>
+                    </div>
+                    if let Some(text) = &*export {
+                        <textarea class="lab__paste mono" rows="8" readonly=true data-testid="topology-export-text" value={text.clone()} />
+                    }
+                </details>
+            </div>
+        };
+    }
+
+    html! {
+        <section class="lab" aria-labelledby="lab-title">
+            <h3 id="lab-title" class="lab__title">{ t.lab_title }</h3>
+            <p class="section-help">{ t.lab_help }</p>
+
+            <div class="lab__row">
+                <button type="button" class="button" data-testid="add-master" onclick={act(Action::AddMaster)}>{ t.lab_add_master }</button>
+                <button type="button" class="button button--quiet" data-testid="undo"
+                        disabled={!props.can_undo} onclick={act(Action::Undo)}>{ t.lab_undo }</button>
+                <button type="button" class="button button--quiet" data-testid="redo"
+                        disabled={!props.can_redo} onclick={act(Action::Redo)}>{ t.lab_redo }</button>
+            </div>
+
+            <div class="lab__row lab__form">
+                <label for="reshard-n">{ t.lab_reshard }</label>
+                <input id="reshard-n" class="lab__number" type="number" min="1" max="16384"
+                       data-testid="reshard-slots" value={(*n_slots).clone()}
+                       oninput={ let s = n_slots.clone(); Callback::from(move |e: InputEvent| s.set(input_value(&e))) } />
+                <label for="reshard-from">{ t.lab_from }</label>
+                <select id="reshard-from" data-testid="reshard-from"
+                        onchange={ let s = source.clone(); Callback::from(move |e: Event| s.set(select_value(&e))) }>
+                    <option value="all" selected={*source == "all"}>{ t.lab_all_masters }</option>
+                    { for map.masters().iter().enumerate().map(|(idx, m)| html! {
+                        <option value={idx.to_string()} selected={*source == idx.to_string()}>{ &m.addr }</option>
+                    }) }
+                </select>
+                <label for="reshard-to">{ t.lab_to }</label>
+                <select id="reshard-to" data-testid="reshard-to"
+                        onchange={ let s = target.clone(); Callback::from(move |e: Event| s.set(select_value(&e).parse().ok())) }>
+                    { master_options(map, target_idx) }
+                </select>
+                <button type="button" class="button" data-testid="reshard" onclick={on_reshard}>{ t.lab_reshard_go }</button>
+            </div>
+
+            <div class="lab__row lab__form">
+                <button type="button" class="button" data-testid="rebalance" onclick={on_rebalance}>{ t.lab_rebalance }</button>
+                <label class="lab__check">
+                    <input type="checkbox" data-testid="use-empty-masters" checked={*use_empty}
+                           onchange={ let s = use_empty.clone(); Callback::from(move |_: Event| s.set(!*s)) } />
+                    { " " }{ t.lab_use_empty }
+                </label>
+                <label for="threshold">{ t.lab_threshold }</label>
+                <input id="threshold" class="lab__number" type="number" min="0" step="0.5"
+                       value={(*threshold).clone()}
+                       oninput={ let s = threshold.clone(); Callback::from(move |e: InputEvent| s.set(input_value(&e))) } />
+                <span>{ "%" }</span>
+            </div>
+
+            if let Some((first, last)) = props.selection {
+                <div class="lab__row lab__selection" data-testid="selection">
+                    <span>{ fill(t.lab_selected, &[&first, &last, &(last - first + 1)]) }</span>
+                    <label for="move-to">{ t.lab_to }</label>
+                    <select id="move-to"
+                            onchange={ let s = target.clone(); Callback::from(move |e: Event| s.set(select_value(&e).parse().ok())) }>
+                        { master_options(map, target_idx) }
+                    </select>
+                    <button type="button" class="button" data-testid="move-selection" onclick={on_move_selection}>{ t.lab_move }</button>
+                    <button type="button" class="button button--quiet"
+                            onclick={ let c = props.on_clear_selection.clone(); Callback::from(move |_: MouseEvent| c.emit(())) }>
+                        { t.lab_clear }
+                    </button>
+                </div>
+            }
+
+            <div aria-live="polite">
+                if let Some(err) = &props.error {
+                    <p class="lab__error" role="alert" data-testid="topology-error">
+                        { err }
+                        if let Some(idx) = props.refused_removal {
+                            { " " }
+                            <button type="button" class="button button--quiet" data-testid="drain-and-remove"
+                                    onclick={act(Action::DrainAndRemove(idx))}>{ t.lab_drain }</button>
+                        }
+                    </p>
+                }
+                if let Some(notice) = &props.notice {
+                    <p class="lab__notice" data-testid="topology-notice">{ notice }</p>
+                }
+            </div>
+
+        </section>
+    }
+}
