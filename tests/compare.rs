@@ -609,3 +609,27 @@ fn three_methods_on_100k_keys_timing() {
         r.moved_fraction()
     );
 }
+
+/// The page's experiment: with 3 masters and a fourth added, hash slots move about a quarter
+/// of the keys (exactly the keys of the 4096 slots a rebalance hands the new master) and end
+/// within a few percent of even; mod N moves about three quarters.
+#[test]
+fn the_page_experiment_adds_one_master_three_ways() {
+    let c = slotscope::core::compare::add_one_master(3, 160, 100_000).unwrap();
+    assert_eq!(c.slots.total, 100_000);
+    assert_eq!(c.slots.after.per_master.len(), 4);
+    // The rebalanced map gives the new master 4096 slots (16_after_rebalance_cluster_nodes.txt
+    // shows 4096 per master); its share of keys is close to a quarter.
+    assert!(
+        (c.slots.moved_fraction() - 0.25).abs() < 0.01,
+        "{}",
+        c.slots.moved_fraction()
+    );
+    assert!(
+        (c.mod_n.moved_fraction() - 0.75).abs() < 0.01,
+        "{}",
+        c.mod_n.moved_fraction()
+    );
+    assert!(c.ring.moved_fraction() < 0.40);
+    assert!(slotscope::core::compare::add_one_master(0, 160, 10).is_err());
+}

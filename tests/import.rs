@@ -957,6 +957,11 @@ fn garbage_empty_and_huge_pastes_are_refused() {
     let (_, kind, _) = error_of(&nodes_line(A, "10.0.0.1:7000", "slave", B, ""));
     assert_eq!(kind, ImportErrorKind::NoMasters);
 
+    let (line, kind, _) = error_of(&format!("{}(integer) 0\n", "1) ".repeat(20)));
+    assert_eq!((line, kind), (Some(1), ImportErrorKind::TooDeep));
+    let (line, _, shown) = error_of("1# \"slots\" => 1) (integer) 0\n");
+    assert_eq!(line, Some(1), "RESP3 is not read: {shown}");
+
     // 10 MB: refused at once, before any line is read.
     let huge = nodes_fixture()
         .text

@@ -63,6 +63,11 @@ pub enum CompareError {
         /// The address.
         addr: String,
     },
+    /// The slot side of the comparison could not be planned (redis-cli's rebalance refused).
+    Rebalance {
+        /// What the rebalance said.
+        reason: String,
+    },
 }
 
 impl fmt::Display for CompareError {
@@ -79,6 +84,7 @@ impl fmt::Display for CompareError {
                     "{addr} is given twice: every master needs its own address"
                 )
             }
+            CompareError::Rebalance { reason } => write!(f, "rebalance: {reason}"),
         }
     }
 }
@@ -652,4 +658,77 @@ pub fn mod_n_outcome<'a>(
 pub fn mod_n_owner(key: &[u8], n: usize) -> Option<usize> {
     let n = u64::try_from(n).ok().filter(|&n| n > 0)?;
     usize::try_from(hash64(key) % n).ok()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The whole experiment, as the page runs it.
+
+/// Adding one master to `n_before`, three ways, on the same keys.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// Masters before the new one joins.
+    pub n_before: usize,
+    /// Virtual nodes per master on the ring.
+    pub vnodes: u32,
+    /// Keys in the sample (`key:0` … `key:<n-1>`).
+    pub n_keys: u32,
+    /// Hash slots: `--cluster create` of `n_before` masters, `add-node`, then
+    /// `rebalance --cluster-use-empty-masters` exactly as redis-cli plans it.
+    pub slots: Outcome,
+    /// Consistent hashing with `vnodes` points per master.
+    pub ring: Outcome,
+    /// `hash mod N` → `hash mod N+1`.
+    pub mod_n: Outcome,
+}
+
+/// Runs the comparison the page shows: `n_keys` keys `key:<i>`, `n_before` masters on
+/// 127.0.0.1:7000…, one more added at the next port.
+pub fn add_one_master(
+    n_before: usize,
+    vnodes: u32,
+    n_keys: u32,
+) -> Result<Comparison, CompareError> {
+    use super::reshard::{apply, rebalance_plan, RebalanceOptions};
+    use super::topology::Master;
+    if n_before == 0 {
+        return Err(CompareError::NoMasters);
+    }
+    if n_before + 1 > MAX_MASTERS {
+        return Err(CompareError::TooManyMasters {
+            n_masters: n_before + 1,
+        });
+    }
+    let keys = KeySample::numbered(b"key:", n_keys);
+    let before =
+        SlotMap::created(n_before, "127.0.0.1", 7000).map_err(|e| CompareError::Rebalance {
+            reason: e.to_string(),
+        })?;
+    let new_addr = format!("127.0.0.1:{}", 7000 + n_before);
+    let mut after = before.clone();
+    after
+        .add_master(Master::new(
+            new_addr.clone(),
+            format!("{:040x}", n_before + 1),
+        ))
+        .map_err(|e| CompareError::Rebalance {
+            reason: e.to_string(),
+        })?;
+    let order: Vec<usize> = (0..after.n_masters()).collect();
+    let opts = RebalanceOptions {
+        use_empty_masters: true,
+        ..RebalanceOptions::default()
+    };
+    let plan = rebalance_plan(&after, &order, &opts).map_err(|e| CompareError::Rebalance {
+        reason: e.to_string(),
+    })?;
+    apply(&mut after, plan.moves());
+    let addrs: Vec<String> = before.masters().iter().map(|m| m.addr.clone()).collect();
+    Ok(Comparison {
+        n_before,
+        vnodes: vnodes.clamp(1, MAX_VNODES),
+        n_keys,
+        slots: slots_outcome(&keys, &before, &after),
+        ring: ring_outcome(&keys, &addrs, &new_addr, vnodes)?,
+        mod_n: mod_n_outcome(&keys, n_before)?,
+    })
 }

@@ -6,7 +6,8 @@
 //! blank lines, `#` comments, shell prompt lines (`$ redis-cli -p 7000 CLUSTER NODES`) and
 //! interactive prompt lines (`127.0.0.1:7000> CLUSTER NODES`); CR LF line ends and spaces at
 //! either end of a line are fine. One paste holds one reply: a second prompt followed by more
-//! output is an error, not a guess.
+//! output is an error, not a guess. RESP3 (`redis-cli -3`, maps written `1# "slots" => ...`) and
+//! `--csv` output are not read; they get an error on their first line.
 //!
 //! What each command tells:
 //!

@@ -1,6 +1,7 @@
 //! The page: header, key field, pipeline, and the slot map with its legend, over one reducer.
 
 use crate::ui::components::cluster_picker::ClusterPicker;
+use crate::ui::components::compare_view::CompareView;
 use crate::ui::components::key_input::KeyInput;
 use crate::ui::components::node_list::NodeList;
 use crate::ui::components::pipeline::Pipeline;
@@ -91,6 +92,7 @@ pub fn app() -> Html {
                     </div>
                     { lab(true) }
                 </section>
+                <CompareView />
             </main>
             <footer class="footer">{ t.footer }</footer>
         </div>

@@ -167,6 +167,40 @@ pub struct Messages {
     pub lab_export: &'static str,
     /// Hide-export button.
     pub lab_export_hide: &'static str,
+    /// Comparison heading.
+    pub cmp_title: &'static str,
+    /// Comparison help: `{0}` keys.
+    pub cmp_help: &'static str,
+    /// Label of N.
+    pub cmp_n: &'static str,
+    /// Label of V.
+    pub cmp_v: &'static str,
+    /// Column: method.
+    pub cmp_method: &'static str,
+    /// Column: keys moved.
+    pub cmp_moved: &'static str,
+    /// Column: the least possible.
+    pub cmp_ideal: &'static str,
+    /// Column: balance.
+    pub cmp_balance: &'static str,
+    /// Column: per-master bars.
+    pub cmp_after: &'static str,
+    /// Row: slots.
+    pub cmp_slots: &'static str,
+    /// Note under the slots row.
+    pub cmp_slots_note: &'static str,
+    /// Row: ring, `{0}` = V.
+    pub cmp_ring: &'static str,
+    /// Note under the ring row.
+    pub cmp_ring_note: &'static str,
+    /// Row: mod N.
+    pub cmp_mod: &'static str,
+    /// Note under the mod-N row.
+    pub cmp_mod_note: &'static str,
+    /// Bad N or V.
+    pub cmp_bad_input: &'static str,
+    /// The point of it.
+    pub cmp_takeaway: &'static str,
     /// Label of the cluster picker.
     pub cluster_label: &'static str,
     /// The fixtures' cluster, as a choice.
@@ -264,6 +298,23 @@ pub const EN: Messages = Messages {
     lab_import_go: "Show this cluster",
     lab_export: "Export as CLUSTER NODES",
     lab_export_hide: "Hide the export",
+    cmp_title: "Why 16384 slots, and not a ring or mod N?",
+    cmp_help: "Add one master to N and count, on {0} keys key:0, key:1, …, how many keys have to move and how even the masters are afterwards.",
+    cmp_n: "Masters before (N)",
+    cmp_v: "Virtual nodes per master on the ring (V)",
+    cmp_method: "Method",
+    cmp_moved: "Keys moved",
+    cmp_ideal: "Least possible, 1/(N+1)",
+    cmp_balance: "Busiest master ÷ mean",
+    cmp_after: "Keys per master after",
+    cmp_slots: "Hash slots",
+    cmp_slots_note: "add-node, then rebalance --cluster-use-empty-masters: only the keys of the slots handed over move",
+    cmp_ring: "Consistent hashing, V = {0}",
+    cmp_ring_note: "the new master's points take over arcs: balance depends on V",
+    cmp_mod: "hash mod N",
+    cmp_mod_note: "almost every key changes master",
+    cmp_bad_input: "N must be from 1 to 64 and V from 1 to 1000.",
+    cmp_takeaway: "Slots move as few keys as a ring does, but by choice: redis-cli decides which slots go where, so the balance is exact and every move is a slot you can name, migrate and watch.",
     cluster_label: "Cluster",
     cluster_fixture: "The fixtures' cluster (3 masters + 3 replicas)",
     cluster_created: "redis-cli --cluster create with {0} masters",
