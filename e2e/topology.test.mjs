@@ -133,3 +133,73 @@ test('failing over a master promotes its replica, which keeps the slots', async 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a CLUSTER NODES taken mid-migration shows slot 5712 migrating 7001 → 7002', async () => {
+  const text = await readFile(join(fixtures, 'transcripts', '07_slot_migration_ask_tryagain.txt'), 'utf8');
+  // The first CLUSTER NODES of the file, as redis-cli -p 7001 printed it (prompt line included).
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l === '$ redis-cli -p 7001 CLUSTER NODES');
+  const end = lines.findIndex((l, i) => i > start && l.startsWith('$ '));
+  const { page, context, problems } = await openPage(browser, server.url);
+  await importText(page, lines.slice(start, end).join('\n'));
+  const source = page.locator('[data-testid=node-row][data-addr="127.0.0.1:7001"]');
+  await source.locator('.node-row__open').waitFor();
+  assert.match(await source.textContent(), /migrating 5712 → 127\.0\.0\.1:7002/);
+  assert.equal(await source.getAttribute('data-ranges'), '5461-10922');
+  // The map's readout names the migration on that slot (5712 = row 44, column 80).
+  const canvas = page.getByTestId('slot-map');
+  await canvas.focus();
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 44; i++) await page.keyboard.press('ArrowDown');
+  for (let i = 0; i < 80; i++) await page.keyboard.press('ArrowRight');
+  assert.match(await page.locator('.slot-map__readout').textContent(), /Slot 5712 .*migrating 127\.0\.0\.1:7001 → 127\.0\.0\.1:7002/);
+  // Resharding a cluster with an open slot is refused, as redis-cli refuses it.
+  await page.getByTestId('reshard').click();
+  await page.getByTestId('topology-error').waitFor();
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the last change lists its moves and the redis-cli commands, which copy without errors', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.getByTestId('add-master').click();
+  await page.getByTestId('reshard-slots').fill('100');
+  await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7006' });
+  await page.getByTestId('reshard').click();
+  const change = page.getByTestId('last-change');
+  await page.waitForFunction(() => /100 slots moved/.test(document.querySelector('[data-testid=last-change]')?.textContent ?? ''));
+  // The same split redis-cli made in reshard_cases/a_from_all_100: 34 from the 5462-slot master, 33 from each other.
+  const moves = await change.locator('li').allTextContents();
+  assert.deepEqual(moves.sort(), [
+    '127.0.0.1:7000 → 127.0.0.1:7006: 0-32 (33)',
+    '127.0.0.1:7001 → 127.0.0.1:7006: 5461-5494 (34)',
+    '127.0.0.1:7002 → 127.0.0.1:7006: 10923-10955 (33)',
+  ]);
+  await change.getByRole('button', { name: /redis-cli commands/ }).click();
+  const commands = await page.getByTestId('change-commands').inputValue();
+  assert.match(commands, /redis-cli --cluster reshard .* --cluster-from d3bede0cd4ba07708f552c2e44e8211e0d571a39 --cluster-to [0-9a-f]{40} --cluster-slots 33 --cluster-yes/);
+  await change.getByRole('button', { name: 'Copy' }).click();
+  await change.getByRole('button', { name: 'Copied' }).waitFor();
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('slots vs ring vs mod N: mod N moves about N/(N+1) of the keys, slots about 1/(N+1)', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  const table = page.getByTestId('compare-table');
+  await table.scrollIntoViewIfNeeded();
+  const pcts = async () => (await table.locator('tbody tr td:nth-child(2)').allTextContents()).map((t) => parseFloat(t));
+  let [slots, ring, modN] = await pcts();
+  assert.ok(Math.abs(slots - 25) < 1, `slots ${slots}`);
+  assert.ok(Math.abs(modN - 75) < 1, `mod N ${modN}`);
+  assert.ok(ring < 40, `ring ${ring}`);
+  await page.locator('#cmp-n').fill('9');
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=compare-table] tbody tr:nth-child(3) td:nth-child(2)').textContent) > 85);
+  [slots, ring, modN] = await pcts();
+  assert.ok(Math.abs(modN - 90) < 1, `mod N ${modN}`);
+  assert.ok(Math.abs(slots - 10) < 1, `slots ${slots}`);
+  await page.locator('#cmp-n').fill('0');
+  await page.locator('.compare [role=alert]').waitFor();
+  assert.deepEqual(problems, []);
+  await context.close();
+});

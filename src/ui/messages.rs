@@ -69,6 +69,8 @@ pub struct Messages {
     pub map_label: &'static str,
     /// Readout for a hovered or focused slot: `{0}` slot, `{1}` owner, `{2}` range.
     pub map_readout: &'static str,
+    /// Appended to the readout of a slot being migrated: `{0}` source, `{1}` target.
+    pub map_migrating: &'static str,
     /// Appended to the readout on the typed key's slot.
     pub map_your_key: &'static str,
     /// Readout when nothing is hovered.
@@ -115,6 +117,10 @@ pub struct Messages {
     pub node_remove: &'static str,
     /// Its tooltip: `{0}` master.
     pub node_remove_title: &'static str,
+    /// Copy button.
+    pub copy: &'static str,
+    /// Copy button, after a click.
+    pub copied: &'static str,
     /// Lab heading.
     pub lab_title: &'static str,
     /// Lab help.
@@ -249,6 +255,7 @@ pub const EN: Messages = Messages {
     map_help: "128 slots per row, slot 0 top left. Each colour is a master; the ring marks your key's slot.",
     map_label: "Slot map: 16384 slots coloured by master. Arrow keys move between slots, Page Up and Page Down move by eight rows, Home and End jump to the first and last slot; hold Shift to select a range, Escape clears it.",
     map_readout: "Slot {0} · {1} · {2}",
+    map_migrating: " · migrating {0} → {1} (keys not yet moved get ASK)",
     map_your_key: " · your key is here",
     map_readout_idle: "Point at a slot, or focus the map and use the arrow keys. Drag (or Shift+arrows) to select slots to move.",
     map_marked: "Your key: slot {0}",
@@ -272,6 +279,8 @@ pub const EN: Messages = Messages {
     node_failover_title: "Make {0} fail: its first replica takes over its slots",
     node_remove: "remove",
     node_remove_title: "Remove {0} from the cluster (only once it owns no slots)",
+    copy: "Copy",
+    copied: "Copied",
     lab_title: "Change the cluster",
     lab_help: "Every operation works as redis-cli's does, and can be undone. A new master owns no slots until you reshard or rebalance.",
     lab_add_master: "Add an empty master",

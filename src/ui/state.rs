@@ -523,11 +523,22 @@ impl Reducible for AppState {
                 let mut after = (*next.map).clone();
                 match after.masters().get(target).map(|m| m.addr.clone()) {
                     Some(addr) => {
+                        let moves: Vec<reshard::SlotMove> = (first..=last)
+                            .filter_map(|slot| {
+                                let from = next.map.owner(slot)?;
+                                (from != target).then_some(reshard::SlotMove {
+                                    slot,
+                                    from,
+                                    to: target,
+                                })
+                            })
+                            .collect();
+                        let commands = reshard::redis_cli_commands(&next.map, &moves);
                         for slot in first..=last {
                             after.assign(slot, Some(target));
                         }
                         let range = SlotRange::new(first, last);
-                        next.commit(after, format!("Move slots {range} to {addr}"), Vec::new());
+                        next.commit(after, format!("Move slots {range} to {addr}"), commands);
                     }
                     None => next.topology_error = Some(format!("no master number {target}")),
                 }

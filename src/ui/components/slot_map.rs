@@ -158,7 +158,45 @@ fn paint_base(canvas: &HtmlCanvasElement, map: &Slots, colours: &[String], dark:
             s = e + 1;
         }
     }
+    // Uncovered slots are struck through in red: a cluster with them answers CLUSTERDOWN.
+    ctx.set_fill_style_str(if dark { "#ffb4ab" } else { "#b3261e" });
+    let stroke = (cell / 3.0).max(1.0);
+    for run in map.runs().filter(|r| r.owner.is_none()) {
+        let mut s = run.range.first;
+        loop {
+            let (row, col) = cell_of(s);
+            let e = run.range.last.min((row + 1) * COLS - 1);
+            let y = row as f64 * cell + (cell - stroke) / 2.0;
+            ctx.fill_rect(col as f64 * cell, y, (e - s + 1) as f64 * cell, stroke);
+            if e == run.range.last {
+                break;
+            }
+            s = e + 1;
+        }
+    }
+    // Slots being migrated get a square in the accent colour around them, on both sides.
+    ctx.set_stroke_style_str(if dark { "#6cb4ff" } else { "#0b6bcb" });
+    ctx.set_line_width((cell / 2.0).max(1.0));
+    for slot in open_slots(map) {
+        let (row, col) = cell_of(slot);
+        ctx.stroke_rect(
+            col as f64 * cell - cell,
+            row as f64 * cell - cell,
+            cell * 3.0,
+            cell * 3.0,
+        );
+    }
     paint_rules(&ctx, cell, side, dark);
+}
+
+/// Every slot some master is migrating or importing.
+fn open_slots(map: &Slots) -> impl Iterator<Item = u16> + '_ {
+    map.masters().iter().flat_map(|m| {
+        m.migrating
+            .iter()
+            .chain(m.importing.iter())
+            .map(|&(slot, _)| slot)
+    })
 }
 
 /// Repaints single slots in their owner's colour in `map` (one frame of an animation).
@@ -463,6 +501,17 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
             .map(|r| r.range.to_string())
             .unwrap_or_default();
         let mut text = fill(t.map_readout, &[&slot, &name, &range]);
+        let addr_of = |id: &str| {
+            map.masters()
+                .iter()
+                .find(|m| m.id == id)
+                .map_or_else(|| id.chars().take(8).collect(), |m| m.addr.clone())
+        };
+        for m in map.masters() {
+            for (_, to) in m.migrating.iter().filter(|(s, _)| *s == slot) {
+                text.push_str(&fill(t.map_migrating, &[&m.addr, &addr_of(to)]));
+            }
+        }
         if props.marked == Some(slot) {
             text.push_str(t.map_your_key);
         }

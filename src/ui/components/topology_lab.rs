@@ -3,6 +3,7 @@
 //! read what the last change moved and the redis-cli commands that would do it.
 
 use crate::core::SlotMap;
+use crate::ui::clipboard::CopyButton;
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::state::{Action, Change};
 use std::rc::Rc;
@@ -174,6 +175,7 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
                     if *show_commands {
                         <textarea class="lab__commands mono" readonly=true rows="6"
                                   data-testid="change-commands" value={c.commands.join("\n")} />
+                        <CopyButton text={c.commands.join("\n")} />
                     }
                 }
             </div>
@@ -201,6 +203,7 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
                     </div>
                     if let Some(text) = &*export {
                         <textarea class="lab__paste mono" rows="8" readonly=true data-testid="topology-export-text" value={text.clone()} />
+                        <CopyButton text={text.clone()} />
                     }
                 </details>
             </div>
