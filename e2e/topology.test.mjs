@@ -203,3 +203,29 @@ test('slots vs ring vs mod N: mod N moves about N/(N+1) of the keys, slots about
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('resharding 1500 slots from two chosen masters splits them as redis-cli did (case d)', async () => {
+  // reshard_cases/moves.tsv: what each source gave in case d, mapped onto the page's ports.
+  const tsv = await readFile(join(fixtures, 'reshard_cases', 'moves.tsv'), 'utf8');
+  const port = (addr) => `127.0.0.1:${Number(addr.split(':')[1]) - 100}`;
+  const want = tsv.trim().split('\n').slice(1).map((l) => l.split('\t'))
+    .filter(([c]) => c === 'd_from_two_sources_1500')
+    .map(([, , source, , first, last, slots]) => `${port(source)} → 127.0.0.1:7003: ${first}-${last} (${slots})`);
+  assert.equal(want.length, 2);
+  const { page, context, problems } = await openPage(browser, server.url);
+  // The same cluster as case d: --cluster create of 3 masters, then one empty master added.
+  await page.getByTestId('cluster-select').selectOption('create');
+  await page.getByTestId('n-masters').fill('3');
+  await page.waitForFunction(() => document.querySelector('[data-testid=node-row]')?.dataset.addr === '127.0.0.1:7000'
+    && document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 3);
+  await page.getByTestId('add-master').click();
+  await page.getByTestId('reshard-slots').fill('1500');
+  await page.getByTestId('reshard-from').selectOption(['0', '1']);
+  await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7003' });
+  await page.getByTestId('reshard').click();
+  await page.waitForFunction(() => document.querySelector('[data-addr="127.0.0.1:7003"]')?.dataset.slots === '1500');
+  const moves = await page.getByTestId('last-change').locator('li').allTextContents();
+  assert.deepEqual(moves.sort(), want.sort());
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -137,6 +137,8 @@ pub struct Messages {
     pub lab_from: &'static str,
     /// "to" (target).
     pub lab_to: &'static str,
+    /// How to pick several sources.
+    pub lab_from_help: &'static str,
     /// All masters as sources.
     pub lab_all_masters: &'static str,
     /// Reshard button.
@@ -289,6 +291,7 @@ pub const EN: Messages = Messages {
     lab_reshard: "Reshard",
     lab_from: "slots from",
     lab_to: "to",
+    lab_from_help: "Ctrl- or Cmd-click to take slots from several masters (--cluster-from id,id)",
     lab_all_masters: "all masters",
     lab_reshard_go: "Reshard",
     lab_rebalance: "Rebalance",

@@ -202,7 +202,7 @@ impl AppState {
 }
 
 impl AppState {
-    fn reshard(&mut self, from: Option<usize>, target: usize, n_slots: &str) {
+    fn reshard(&mut self, from: Vec<usize>, target: usize, n_slots: &str) {
         let n = match n_slots.trim().parse::<usize>() {
             Ok(n) if (1..=N_SLOTS).contains(&n) => n,
             _ => {
@@ -212,9 +212,10 @@ impl AppState {
                 return;
             }
         };
-        let sources = match from {
-            Some(idx) => reshard::Sources::Masters(vec![idx]),
-            None => reshard::Sources::All,
+        let sources = if from.is_empty() {
+            reshard::Sources::All
+        } else {
+            reshard::Sources::Masters(from)
         };
         match reshard::reshard_plan(&self.map, &sources, target, n) {
             Ok(moves) => {
@@ -323,10 +324,16 @@ impl AppState {
                 .map(|m| m.addr.clone())
                 .unwrap_or_default()
         };
+        let mut commands = Vec::new();
         match reshard::failover(&mut after, idx) {
             Ok(outcome) => {
                 let label = match outcome {
                     reshard::FailoverOutcome::Promoted { promoted, failed, .. } => {
+                        // Without a real failure, the same handover is a manual failover.
+                        let (host, port) = promoted.rsplit_once(':').unwrap_or((&promoted, ""));
+                        commands.push(format!(
+                            "redis-cli -h {host} -p {port} CLUSTER FAILOVER   # graceful handover; a crashed master needs no command"
+                        ));
                         format!("{failed} failed: its replica {promoted} took over its slots")
                     }
                     reshard::FailoverOutcome::Uncovered { master, slots } => format!(
@@ -340,7 +347,7 @@ impl AppState {
                     #[allow(unreachable_patterns)]
                     _ => "Failover".to_string(),
                 };
-                self.commit(after, label, Vec::new());
+                self.commit(after, label, commands);
             }
             Err(e) => self.topology_error = Some(e.to_string()),
         }
@@ -391,8 +398,8 @@ pub enum Action {
     /// `redis-cli --cluster reshard`: move `n_slots` (as typed) to `target`, from one master
     /// (`from`) or from all.
     Reshard {
-        /// The source master, or `None` for `--cluster-from all`.
-        from: Option<usize>,
+        /// The source masters (`--cluster-from id,id`), or none for `--cluster-from all`.
+        from: Vec<usize>,
         /// The master that gets the slots.
         target: usize,
         /// How many slots, as typed.

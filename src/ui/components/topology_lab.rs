@@ -49,6 +49,20 @@ fn select_value(e: &Event) -> String {
     el.value()
 }
 
+/// The master indices picked in a multiple select; "all" (or nothing) gives none, meaning all.
+fn selected_sources(e: &Event) -> Vec<usize> {
+    let el: HtmlSelectElement = e.target_unchecked_into();
+    let options = el.selected_options();
+    let picked: Vec<String> = (0..options.length())
+        .filter_map(|i| options.item(i))
+        .filter_map(|o| o.get_attribute("value"))
+        .collect();
+    if picked.iter().any(|v| v == "all") {
+        return Vec::new();
+    }
+    picked.iter().filter_map(|v| v.parse().ok()).collect()
+}
+
 fn input_value(e: &InputEvent) -> String {
     let el: HtmlInputElement = e.target_unchecked_into();
     el.value()
@@ -71,7 +85,8 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
     let n = map.n_masters();
     // Form fields live here until the reader acts; the reducer validates them.
     let n_slots = use_state(|| "1000".to_string());
-    let source = use_state(|| "all".to_string());
+    // Source masters by index; empty means all (`--cluster-from all`).
+    let sources = use_state(Vec::<usize>::new);
     // Default target: the last master (usually the one just added).
     let target = use_state(|| None::<usize>);
     let target_idx = (*target).filter(|&i| i < n).unwrap_or(n.saturating_sub(1));
@@ -86,10 +101,10 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
         Callback::from(move |_: MouseEvent| cb.emit(action.clone()))
     };
     let on_reshard = {
-        let (cb, n_slots, source) = (props.on_action.clone(), n_slots.clone(), source.clone());
+        let (cb, n_slots, sources) = (props.on_action.clone(), n_slots.clone(), sources.clone());
         Callback::from(move |_: MouseEvent| {
             cb.emit(Action::Reshard {
-                from: source.parse::<usize>().ok(),
+                from: (*sources).clone(),
                 target: target_idx,
                 n_slots: (*n_slots).clone(),
             })
@@ -229,11 +244,12 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
                        data-testid="reshard-slots" value={(*n_slots).clone()}
                        oninput={ let s = n_slots.clone(); Callback::from(move |e: InputEvent| s.set(input_value(&e))) } />
                 <label for="reshard-from">{ t.lab_from }</label>
-                <select id="reshard-from" data-testid="reshard-from"
-                        onchange={ let s = source.clone(); Callback::from(move |e: Event| s.set(select_value(&e))) }>
-                    <option value="all" selected={*source == "all"}>{ t.lab_all_masters }</option>
+                <select id="reshard-from" data-testid="reshard-from" multiple=true size="3"
+                        class="lab__sources" title={t.lab_from_help}
+                        onchange={ let s = sources.clone(); Callback::from(move |e: Event| s.set(selected_sources(&e))) }>
+                    <option value="all" selected={sources.is_empty()}>{ t.lab_all_masters }</option>
                     { for map.masters().iter().enumerate().map(|(idx, m)| html! {
-                        <option value={idx.to_string()} selected={*source == idx.to_string()}>{ &m.addr }</option>
+                        <option value={idx.to_string()} selected={sources.contains(&idx)}>{ &m.addr }</option>
                     }) }
                 </select>
                 <label for="reshard-to">{ t.lab_to }</label>
