@@ -229,3 +229,28 @@ test('resharding 1500 slots from two chosen masters splits them as redis-cli did
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a weighted rebalance (--cluster-weight master0=2) gives what redis-cli gave in case f', async () => {
+  const tsv = await readFile(join(fixtures, 'reshard_cases', 'summary.tsv'), 'utf8');
+  const port = (addr) => `127.0.0.1:${Number(addr.split(':')[1]) - 100}`;
+  const want = tsv.trim().split('\n').map((l) => l.split('\t'))
+    .filter(([c, state]) => c === 'f_rebalance_weight_threshold' && state === '05_nodes_after_weighted_rebalance')
+    .map(([, , node, , , slots, , ranges]) => ({ addr: port(node), slots, ranges }));
+  assert.equal(want.length, 3);
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.getByTestId('cluster-select').selectOption('create');
+  await page.getByTestId('n-masters').fill('3');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 3
+    && document.querySelector('[data-testid=node-row]')?.dataset.addr === '127.0.0.1:7000');
+  await page.getByTestId('weights').fill('127.0.0.1:7000=2');
+  await page.getByTestId('rebalance').click();
+  await page.waitForFunction(() => document.querySelector('[data-addr="127.0.0.1:7000"]')?.dataset.slots === '8192');
+  assert.deepEqual(await masterRows(page), want);
+  // What redis-cli printed for it is shown too.
+  assert.match(await page.getByTestId('topology-notice').textContent(), /Moving \d+ slots from 127\.0\.0\.1:700\d to 127\.0\.0\.1:7000/);
+  await page.getByTestId('weights').fill('127.0.0.1:9999=2');
+  await page.getByTestId('rebalance').click();
+  await page.getByTestId('topology-error').waitFor();
+  assert.deepEqual(problems, []);
+  await context.close();
+});

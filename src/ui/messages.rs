@@ -149,6 +149,8 @@ pub struct Messages {
     pub lab_use_empty: &'static str,
     /// The threshold field.
     pub lab_threshold: &'static str,
+    /// The weights field.
+    pub lab_weights: &'static str,
     /// A selection: `{0}` first, `{1}` last, `{2}` count.
     pub lab_selected: &'static str,
     /// Move-selection button.
@@ -297,6 +299,7 @@ pub const EN: Messages = Messages {
     lab_rebalance: "Rebalance",
     lab_use_empty: "use empty masters (--cluster-use-empty-masters)",
     lab_threshold: "threshold",
+    lab_weights: "weights",
     lab_selected: "Slots {0}-{1} selected ({2})",
     lab_move: "Move",
     lab_clear: "Clear",

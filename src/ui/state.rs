@@ -251,7 +251,14 @@ impl AppState {
         Ok((Some((after, commands)), lines))
     }
 
-    fn rebalance(&mut self, use_empty_masters: bool, threshold: &str) {
+    fn rebalance(&mut self, use_empty_masters: bool, threshold: &str, weights: &str) {
+        let weights = match parse_weights(&self.map, weights) {
+            Ok(w) => w,
+            Err(e) => {
+                self.topology_error = Some(e);
+                return;
+            }
+        };
         let threshold = match threshold.trim().parse::<f64>() {
             Ok(t) if (0.0..=100.0).contains(&t) => t,
             _ => {
@@ -264,7 +271,7 @@ impl AppState {
         let opts = reshard::RebalanceOptions {
             threshold,
             use_empty_masters,
-            ..Default::default()
+            weights,
         };
         match self.plan_rebalance(&opts) {
             Ok((Some((after, commands)), lines)) => {
@@ -354,6 +361,32 @@ impl AppState {
     }
 }
 
+/// Reads `--cluster-weight` pairs (`127.0.0.1:7000=2`, or a node id, or an id's prefix as
+/// redis-cli accepts) separated by spaces or commas.
+pub fn parse_weights(map: &SlotMap, text: &str) -> Result<Vec<(usize, f64)>, String> {
+    let mut out = Vec::new();
+    for pair in text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+    {
+        let Some((who, w)) = pair.split_once('=') else {
+            return Err(format!(
+                "\"{pair}\" is not a weight: write node=weight, e.g. 127.0.0.1:7000=2"
+            ));
+        };
+        let idx = map
+            .masters()
+            .iter()
+            .position(|m| m.addr == who || (who.len() >= 4 && m.id.starts_with(who)))
+            .ok_or_else(|| format!("No master {who} for the weight \"{pair}\""))?;
+        match w.parse::<f64>() {
+            Ok(w) if w.is_finite() && w >= 0.0 => out.push((idx, w)),
+            _ => return Err(format!("\"{w}\" is not a weight (a number, 0 or more)")),
+        }
+    }
+    Ok(out)
+}
+
 /// The cluster after a rebalance and its commands (if anything moves), and redis-cli's lines.
 type PlannedRebalance = (Option<(SlotMap, Vec<String>)>, Vec<String>);
 
@@ -411,6 +444,8 @@ pub enum Action {
         use_empty_masters: bool,
         /// `--cluster-threshold`, in percent, as typed.
         threshold: String,
+        /// `--cluster-weight`, as typed: `addr=weight` pairs separated by spaces or commas.
+        weights: String,
     },
     /// Move every slot of a master to the others (a rebalance with its weight at 0), then
     /// remove it: what the reader is offered when a removal is refused.
@@ -558,7 +593,8 @@ impl Reducible for AppState {
             Action::Rebalance {
                 use_empty_masters,
                 threshold,
-            } => next.rebalance(use_empty_masters, &threshold),
+                weights,
+            } => next.rebalance(use_empty_masters, &threshold, &weights),
             Action::DrainAndRemove(idx) => next.drain_and_remove(idx),
             Action::Failover(idx) => next.failover(idx),
             Action::Import(text) => match import::import(&text) {
@@ -667,6 +703,39 @@ mod tests {
         assert_eq!(*s.map, SlotMap::fixture_cluster());
         // Colours follow node ids: 7001 keeps its colour throughout.
         assert_eq!(s.colours[1], run(&[]).colours[1]);
+    }
+
+    #[test]
+    fn a_master_without_replicas_failing_leaves_its_slots_uncovered() {
+        let s = run(&[Action::CreateCluster("3".into()), Action::Failover(0)]);
+        assert_eq!(s.map.n_unowned(), 5461);
+        assert!(s.map.masters()[0].is_failed());
+        assert!(s
+            .change
+            .as_ref()
+            .unwrap()
+            .label
+            .contains("served by nobody"));
+        // With slots uncovered, redis-cli refuses to reshard or rebalance; so does the page.
+        let s = s.reduce(Action::Rebalance {
+            use_empty_masters: false,
+            threshold: "2".into(),
+            weights: String::new(),
+        });
+        assert!(s.topology_error.is_some());
+    }
+
+    #[test]
+    fn weights_name_masters_by_address_or_id_prefix() {
+        let map = SlotMap::fixture_cluster();
+        assert_eq!(
+            parse_weights(&map, "127.0.0.1:7000=2, f7c6b5d6=0.5").unwrap(),
+            vec![(0, 2.0), (1, 0.5)]
+        );
+        assert!(parse_weights(&map, "127.0.0.1:9999=2").is_err());
+        assert!(parse_weights(&map, "127.0.0.1:7000").is_err());
+        assert!(parse_weights(&map, "127.0.0.1:7000=-1").is_err());
+        assert_eq!(parse_weights(&map, "  ").unwrap(), vec![]);
     }
 
     #[test]

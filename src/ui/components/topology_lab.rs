@@ -92,6 +92,7 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
     let target_idx = (*target).filter(|&i| i < n).unwrap_or(n.saturating_sub(1));
     let use_empty = use_state(|| false);
     let threshold = use_state(|| "2".to_string());
+    let weights = use_state(String::new);
     let paste = use_state(String::new);
     let export = use_state(|| None::<String>);
     let show_commands = use_state(|| false);
@@ -111,15 +112,17 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
         })
     };
     let on_rebalance = {
-        let (cb, use_empty, threshold) = (
+        let (cb, use_empty, threshold, weights) = (
             props.on_action.clone(),
             use_empty.clone(),
             threshold.clone(),
+            weights.clone(),
         );
         Callback::from(move |_: MouseEvent| {
             cb.emit(Action::Rebalance {
                 use_empty_masters: *use_empty,
                 threshold: (*threshold).clone(),
+                weights: (*weights).clone(),
             })
         })
     };
@@ -272,6 +275,10 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
                        value={(*threshold).clone()}
                        oninput={ let s = threshold.clone(); Callback::from(move |e: InputEvent| s.set(input_value(&e))) } />
                 <span>{ "%" }</span>
+                <label for="weights">{ t.lab_weights }</label>
+                <input id="weights" class="lab__weights mono" type="text" data-testid="weights"
+                       placeholder="127.0.0.1:7000=2" value={(*weights).clone()}
+                       oninput={ let s = weights.clone(); Callback::from(move |e: InputEvent| s.set(input_value(&e))) } />
             </div>
 
             if let Some((first, last)) = props.selection {
