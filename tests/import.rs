@@ -337,19 +337,7 @@ fn the_migration_transcript_shows_both_open_ends_of_slot_5712() {
 
 #[test]
 fn reshard_cases_match_summary_tsv() {
-    let rows = common::read_tsv(
-        "reshard_cases/summary.tsv",
-        &[
-            "case",
-            "state_file",
-            "node",
-            "node_id",
-            "role",
-            "slots",
-            "keys",
-            "ranges",
-        ],
-    );
+    let rows = common::read_tsv("reshard_cases/summary.tsv", common::SUMMARY_COLUMNS);
     let mut states: BTreeMap<(String, String), Vec<&Vec<String>>> = BTreeMap::new();
     for row in &rows {
         states

@@ -130,29 +130,17 @@ struct SummaryRow {
 }
 
 fn summary(case: &str) -> Vec<SummaryRow> {
-    read_tsv(
-        "reshard_cases/summary.tsv",
-        &[
-            "case",
-            "state_file",
-            "node",
-            "node_id",
-            "role",
-            "slots",
-            "keys",
-            "ranges",
-        ],
-    )
-    .into_iter()
-    .filter(|r| r[0] == case)
-    .map(|r| SummaryRow {
-        state_file: r[1].clone(),
-        node: r[2].clone(),
-        node_id: r[3].clone(),
-        slots: r[5].parse().unwrap(),
-        ranges: r[7].clone(),
-    })
-    .collect()
+    read_tsv("reshard_cases/summary.tsv", common::SUMMARY_COLUMNS)
+        .into_iter()
+        .filter(|r| r[0] == case)
+        .map(|r| SummaryRow {
+            state_file: r[1].clone(),
+            node: r[2].clone(),
+            node_id: r[3].clone(),
+            slots: r[5].parse().unwrap(),
+            ranges: r[7].clone(),
+        })
+        .collect()
 }
 
 /// moves.tsv rows of one case, by file: (source, target, first, last, slots).

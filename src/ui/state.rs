@@ -306,12 +306,7 @@ impl AppState {
         };
         match after.remove_master(idx) {
             Ok(gone) => {
-                let entry = after
-                    .masters()
-                    .first()
-                    .map(|m| m.addr.clone())
-                    .unwrap_or_default();
-                commands.push(format!("redis-cli --cluster del-node {entry} {}", gone.id));
+                commands.push(del_node_command(&after, &gone.id));
                 self.commit(
                     after,
                     format!("Move every slot off {}, then remove it", gone.addr),
@@ -392,6 +387,12 @@ type PlannedRebalance = (Option<(SlotMap, Vec<String>)>, Vec<String>);
 
 /// Said when a plain rebalance does nothing although some masters are empty.
 pub const EMPTY_MASTERS_HINT: &str = "Empty masters take part only with --cluster-use-empty-masters: tick \"use empty masters\" to give them slots.";
+
+/// `redis-cli --cluster del-node <entry> <id>`, with the first remaining master as the entry.
+fn del_node_command(after: &SlotMap, id: &str) -> String {
+    let entry = after.masters().first().map_or("", |m| m.addr.as_str());
+    format!("redis-cli --cluster del-node {entry} {id}")
+}
 
 /// A made-up but stable 40-hex-digit node id for a node the page adds.
 pub fn made_up_id(addr: &str) -> String {
@@ -542,12 +543,7 @@ impl Reducible for AppState {
                 let mut after = (*next.map).clone();
                 match after.remove_master(idx) {
                     Ok(gone) => {
-                        let entry = after
-                            .masters()
-                            .first()
-                            .map(|m| m.addr.clone())
-                            .unwrap_or_default();
-                        let command = format!("redis-cli --cluster del-node {entry} {}", gone.id);
+                        let command = del_node_command(&after, &gone.id);
                         next.commit(after, format!("Remove master {}", gone.addr), vec![command]);
                     }
                     Err(e) => {

@@ -28,3 +28,15 @@ pub fn read_tsv(name: &str, header: &[&str]) -> Vec<Vec<String>> {
     }
     rows
 }
+
+/// The columns of reshard_cases/summary.tsv.
+pub const SUMMARY_COLUMNS: &[&str] = &[
+    "case",
+    "state_file",
+    "node",
+    "node_id",
+    "role",
+    "slots",
+    "keys",
+    "ranges",
+];
