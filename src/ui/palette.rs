@@ -33,7 +33,8 @@ pub fn master_colour(master_idx: usize, n_masters: usize) -> String {
 /// master keeps its colour when others join or leave (indices into the map shift; ids do not).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ColourBook {
-    ids: Vec<String>,
+    /// Node id → colour slot, in the order first seen.
+    slots: std::collections::HashMap<String, usize>,
 }
 
 impl ColourBook {
@@ -47,22 +48,18 @@ impl ColourBook {
     /// Gives colour slots to the masters of `map` not seen before.
     pub fn learn(&mut self, map: &crate::core::SlotMap) {
         for m in map.masters() {
-            if !self.ids.contains(&m.id) {
-                self.ids.push(m.id.clone());
-            }
+            let next = self.slots.len();
+            self.slots.entry(m.id.clone()).or_insert(next);
         }
     }
 
     /// The colours of `map`'s masters, by master index.
     pub fn colours(&self, map: &crate::core::SlotMap) -> Vec<String> {
-        let n = self.ids.len().max(map.n_masters());
+        let n = self.slots.len().max(map.n_masters());
         map.masters()
             .iter()
             .enumerate()
-            .map(|(idx, m)| {
-                let slot = self.ids.iter().position(|id| *id == m.id).unwrap_or(idx);
-                master_colour(slot, n)
-            })
+            .map(|(idx, m)| master_colour(self.slots.get(&m.id).copied().unwrap_or(idx), n))
             .collect()
     }
 }
