@@ -3,13 +3,18 @@
 //! It builds natively and for wasm32 and is what the native tests check against the fixtures
 //! recorded from a real Redis 7.0.15 cluster.
 
+pub mod batch;
+pub mod command;
 pub mod compare;
 pub mod crc16;
+pub mod engine;
 pub mod escape;
 pub mod hashtag;
 pub mod import;
+pub mod plan;
 pub mod reshard;
 pub mod slot;
+pub mod tags;
 pub mod topology;
 
 pub use crc16::crc16;

@@ -1,0 +1,303 @@
+//! A pasted batch: redis-cli command lines (or a list of keys for one command), each answered
+//! as a real cluster answers it from the node the reader picked, with each line's keys and slots.
+
+use super::command::{key_positions, split_args};
+use super::engine::{Cluster, Reply, Session};
+use super::slot::key_slot;
+use super::topology::SlotMap;
+use core::fmt;
+
+/// The most lines the page answers one by one (more is a batch to plan, not to read).
+pub const MAX_LINES: usize = 2_000;
+
+/// What became of one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// The node's reply.
+    Reply(Reply),
+    /// redis-cli could not split the line (unbalanced quotes): nothing was sent.
+    Invalid(String),
+}
+
+/// One answered line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// 1-based line number in the paste.
+    pub line_no: usize,
+    /// The line as typed (trimmed).
+    pub text: String,
+    /// The key arguments with their slots, in order.
+    pub keys: Vec<(Vec<u8>, u16)>,
+    /// The reply, or why nothing was sent.
+    pub outcome: Outcome,
+}
+
+impl Line {
+    /// The reply as redis-cli prints it, without the `(error) ` prefix (the page's verdict).
+    pub fn verdict(&self) -> String {
+        match &self.outcome {
+            Outcome::Reply(r) => {
+                let cli = r.to_cli();
+                let cli = cli.strip_suffix('\n').unwrap_or(&cli);
+                cli.strip_prefix("(error) ").unwrap_or(cli).to_string()
+            }
+            Outcome::Invalid(why) => why.clone(),
+        }
+    }
+
+    /// Whether the line failed (an error reply, or not sent at all).
+    pub fn is_error(&self) -> bool {
+        match &self.outcome {
+            Outcome::Reply(r) => r.is_error(),
+            Outcome::Invalid(_) => true,
+        }
+    }
+}
+
+/// Why a batch was not answered at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BatchError {
+    /// The node is not part of the cluster.
+    NoSuchNode {
+        /// The address given.
+        addr: String,
+    },
+    /// More lines than [`MAX_LINES`].
+    TooManyLines {
+        /// How many there were.
+        lines: usize,
+    },
+}
+
+impl fmt::Display for BatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BatchError::NoSuchNode { addr } => write!(f, "{addr} is not a node of this cluster"),
+            BatchError::TooManyLines { lines } => write!(
+                f,
+                "{lines} lines is more than the page answers one by one ({MAX_LINES}); paste keys instead to plan them"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BatchError {}
+
+/// Sends every non-blank line of `text` to `node` of a fresh cluster shaped like `map`, in
+/// order, on one connection (so MULTI … EXEC blocks behave as in redis-cli), and collects the
+/// replies. A line redis-cli cannot split is reported and skipped; the rest still run.
+pub fn run_lines(map: &SlotMap, node: &str, text: &str) -> Result<Vec<Line>, BatchError> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
+    if lines.len() > MAX_LINES {
+        return Err(BatchError::TooManyLines { lines: lines.len() });
+    }
+    let mut cluster = Cluster::new(map.clone());
+    if !cluster.has_node(node) {
+        return Err(BatchError::NoSuchNode {
+            addr: node.to_string(),
+        });
+    }
+    let mut session = Session::new();
+    Ok(lines
+        .into_iter()
+        .map(|(line_no, line)| match split_args(line) {
+            Err(e) => Line {
+                line_no,
+                text: line.to_string(),
+                keys: Vec::new(),
+                outcome: Outcome::Invalid(format!("Invalid argument(s): {e}")),
+            },
+            Ok(args) => {
+                let keys = key_positions(&args)
+                    .map(|spec| {
+                        spec.keys(&args)
+                            .into_iter()
+                            .map(|k| (k.to_vec(), key_slot(k)))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let reply = cluster.exec(node, &args, &mut session);
+                Line {
+                    line_no,
+                    text: line.to_string(),
+                    keys,
+                    outcome: Outcome::Reply(reply),
+                }
+            }
+        })
+        .collect())
+}
+
+/// The commands a plain list of keys can be sent as, one command for the whole batch.
+pub const KEY_COMMANDS: &[&str] = &["MGET", "DEL", "UNLINK", "EXISTS", "TOUCH", "MSET"];
+
+/// The one command that sends all `keys` at once: `MGET k1 k2 …`, or for MSET each key with a
+/// made-up value (`MSET k1 v1 k2 v2 …`).
+pub fn command_for_keys(command: &str, keys: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let mut args = vec![command.as_bytes().to_vec()];
+    for (i, key) in keys.iter().enumerate() {
+        args.push(key.clone());
+        if command.eq_ignore_ascii_case("MSET") {
+            args.push(format!("v{}", i + 1).into_bytes());
+        }
+    }
+    args
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 04_crossslot_mset_mget.txt: `MSET hello 1 bar 2` from 7000 is CROSSSLOT, and a MULTI block
+    /// with keys on another node queues MOVED and aborts (05_multi_exec_crossslot.txt).
+    #[test]
+    fn lines_are_answered_in_order_on_one_connection() {
+        let map = SlotMap::fixture_cluster();
+        let out = run_lines(
+            &map,
+            "127.0.0.1:7000",
+            "MSET hello 1 bar 2\n\nMULTI\nSET hello 1\nSET foo 2\nEXEC\nGET \"unclosed\nPING",
+        )
+        .unwrap();
+        let verdicts: Vec<String> = out
+            .iter()
+            .filter(|l| !matches!(l.outcome, Outcome::Invalid(_)))
+            .map(Line::verdict)
+            .collect();
+        assert_eq!(
+            verdicts,
+            vec![
+                "CROSSSLOT Keys in request don't hash to the same slot",
+                "OK",
+                "QUEUED",
+                "MOVED 12182 127.0.0.1:7002",
+                "EXECABORT Transaction discarded because of previous errors.",
+                "PONG",
+            ]
+        );
+        assert!(out[5]
+            .verdict()
+            .starts_with("Invalid argument(s): column 5:"));
+        assert_eq!(out[0].line_no, 1);
+        assert_eq!(out[2].line_no, 4);
+        assert_eq!(
+            out[0].keys,
+            vec![(b"hello".to_vec(), 866), (b"bar".to_vec(), 5061)]
+        );
+    }
+
+    #[test]
+    fn a_list_of_keys_becomes_one_command() {
+        let keys = vec![b"a".to_vec(), b"b".to_vec()];
+        assert_eq!(
+            command_for_keys("MGET", &keys),
+            vec![b"MGET".to_vec(), b"a".to_vec(), b"b".to_vec()]
+        );
+        assert_eq!(command_for_keys("MSET", &keys).len(), 5);
+        assert!(run_lines(&SlotMap::fixture_cluster(), "10.0.0.1:1", "PING").is_err());
+        let many = "PING\n".repeat(MAX_LINES + 1);
+        assert!(matches!(
+            run_lines(&SlotMap::fixture_cluster(), "127.0.0.1:7000", &many),
+            Err(BatchError::TooManyLines { .. })
+        ));
+    }
+}
+
+/// How [`slot_commands`] writes each slot's keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommandStyle {
+    /// `MGET k1 k2 …`: a read per slot.
+    Mget,
+    /// `EVAL <script> n k1 … kn v1 … vn ttl`: a write with an expiry per slot, since MSET has
+    /// none (the route cache's fix). The values are placeholders to replace.
+    EvalSetEx {
+        /// Seconds to live.
+        ttl: u32,
+    },
+}
+
+/// The script of [`CommandStyle::EvalSetEx`]: SET each key to its value with an expiry.
+pub const SET_EX_SCRIPT: &str =
+    "for i, k in ipairs(KEYS) do redis.call('SET', k, ARGV[i], 'EX', ARGV[#KEYS + 1]) end";
+
+/// One command per slot touched by `plan` (at most `limit`), in slot order, with its keys
+/// quoted as redis-cli reads them, each line prefixed with the master it goes to.
+pub fn slot_commands(
+    plan: &super::plan::Plan,
+    keys: &super::compare::KeySample,
+    map: &SlotMap,
+    style: CommandStyle,
+    limit: usize,
+) -> Vec<String> {
+    let quote = |k: &[u8]| format!("\"{}\"", super::escape::format_key(k));
+    plan.slots
+        .iter()
+        .take(limit)
+        .map(|group| {
+            let ks: Vec<String> = plan
+                .keys_in(group)
+                .iter()
+                .filter_map(|&i| keys.get(i as usize))
+                .map(quote)
+                .collect();
+            let node = group
+                .master
+                .and_then(|m| map.masters().get(m))
+                .map_or("(no master)", |m| m.addr.as_str());
+            let command = match style {
+                CommandStyle::Mget => format!("MGET {}", ks.join(" ")),
+                CommandStyle::EvalSetEx { ttl } => {
+                    let values: Vec<String> = (1..=ks.len()).map(|i| format!("\"v{i}\"")).collect();
+                    format!(
+                        "EVAL \"{SET_EX_SCRIPT}\" {} {} {} {ttl}",
+                        ks.len(),
+                        ks.join(" "),
+                        values.join(" ")
+                    )
+                }
+            };
+            format!("# slot {} on {node}\n{command}", group.slot)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod command_tests {
+    use super::*;
+    use crate::core::command::split_args;
+    use crate::core::compare::KeySample;
+    use crate::core::engine::Route;
+    use crate::core::plan::plan;
+
+    #[test]
+    fn slot_commands_split_a_batch_into_single_slot_commands_that_redis_accepts() {
+        let map = SlotMap::fixture_cluster();
+        let mut keys = KeySample::new();
+        for k in [&b"{user1}:a"[..], b"foo", b"{user1}:b", b"a\"b"] {
+            keys.push(k);
+        }
+        let p = plan(&keys, &map);
+        for style in [CommandStyle::Mget, CommandStyle::EvalSetEx { ttl: 60 }] {
+            let lines = slot_commands(&p, &keys, &map, style, 100);
+            assert_eq!(lines.len(), 3, "{lines:?}");
+            // Each command, sent to the master its comment names, is served there (no
+            // CROSSSLOT, no MOVED): the split is right. (The page's engine does not run the
+            // EVAL loop itself, so routing is what is checked.)
+            let cluster = Cluster::new(map.clone());
+            for l in &lines {
+                let (comment, command) = l.split_once('\n').unwrap();
+                let node = comment.rsplit(' ').next().unwrap();
+                let args = split_args(command).unwrap();
+                let route = cluster.route(node, &args, &Session::new()).unwrap();
+                assert!(matches!(route, Route::Here { .. }), "{command}: {route:?}");
+            }
+        }
+    }
+}
