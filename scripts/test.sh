@@ -37,5 +37,8 @@ for f in dist/*.wasm dist/*.js dist/*.css dist/index.html; do
 done
 printf '  %-40s %8d bytes gzipped\n' "total" "$total"
 
+step "keyslot CLI, release (the e2e tests check generated tags with it)"
+cargo build --locked --release --bin keyslot
+
 step "end-to-end (Playwright, Debian Chromium, dist/ on 127.0.0.1)"
 (cd e2e && node --test --test-concurrency=1 *.test.mjs)

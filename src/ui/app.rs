@@ -2,10 +2,13 @@
 
 use crate::ui::components::cluster_picker::ClusterPicker;
 use crate::ui::components::compare_view::CompareView;
+use crate::ui::components::hotspot::HotSpotView;
 use crate::ui::components::key_input::KeyInput;
 use crate::ui::components::node_list::NodeList;
 use crate::ui::components::pipeline::Pipeline;
+use crate::ui::components::planner::Planner;
 use crate::ui::components::slot_map::SlotMap;
+use crate::ui::components::tag_generator::TagGenerator;
 use crate::ui::components::topology_lab::TopologyLab;
 use crate::ui::messages::use_messages;
 use crate::ui::state::{Action, AppState};
@@ -92,6 +95,9 @@ pub fn app() -> Html {
                     </div>
                     { lab(true) }
                 </section>
+                <Planner map={state.map.clone()} colours={state.colours.clone()} />
+                <TagGenerator map={state.map.clone()} colours={state.colours.clone()} />
+                <HotSpotView map={state.map.clone()} colours={state.colours.clone()} />
                 <CompareView />
             </main>
             <footer class="footer">{ t.footer }</footer>

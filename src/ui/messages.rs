@@ -211,6 +211,100 @@ pub struct Messages {
     pub cmp_bad_input: &'static str,
     /// The point of it.
     pub cmp_takeaway: &'static str,
+    /// Planner heading.
+    pub plan_title: &'static str,
+    /// Planner help.
+    pub plan_help: &'static str,
+    /// Label of the mode select.
+    pub plan_lines_are: &'static str,
+    /// Mode: commands.
+    pub plan_commands: &'static str,
+    /// Mode: keys for `{0}`.
+    pub plan_keys_for: &'static str,
+    /// Label of the node select.
+    pub plan_sent_to: &'static str,
+    /// Accessible name of the paste box.
+    pub plan_batch_label: &'static str,
+    /// Before the generator.
+    pub plan_or_generate: &'static str,
+    /// Accessible name of the generator select.
+    pub plan_generator: &'static str,
+    /// Generator: template.
+    pub plan_gen_template: &'static str,
+    /// Generator: H3 pairs.
+    pub plan_gen_h3: &'static str,
+    /// Generator count.
+    pub plan_gen_count: &'static str,
+    /// Generate button.
+    pub plan_generate: &'static str,
+    /// A generated batch: `{0}` keys.
+    pub plan_generated: &'static str,
+    /// All keys in one slot: `{0}` slot, `{1}` master.
+    pub plan_one_slot: &'static str,
+    /// Plans heading: `{0}` keys, `{1}` slots, `{2}` masters.
+    pub plan_strategies: &'static str,
+    /// Column.
+    pub plan_col_strategy: &'static str,
+    /// Column.
+    pub plan_col_trips: &'static str,
+    /// Column.
+    pub plan_col_commands: &'static str,
+    /// Column.
+    pub plan_col_queue: &'static str,
+    /// Column.
+    pub plan_col_largest: &'static str,
+    /// Column.
+    pub plan_col_atomic: &'static str,
+    /// Keys nobody serves: `{0}`.
+    pub plan_unserved: &'static str,
+    /// Chunk size label.
+    pub plan_chunk: &'static str,
+    /// Chunk stats: unsorted mean/max, sorted mean/max.
+    pub plan_chunk_stats: &'static str,
+    /// Copy-as label.
+    pub plan_copy_as: &'static str,
+    /// Copy as MGET.
+    pub plan_copy_mget: &'static str,
+    /// Copy as EVAL.
+    pub plan_copy_eval: &'static str,
+    /// Hot-spot heading.
+    pub hot_title: &'static str,
+    /// Hot-spot help: `{0}` keys.
+    pub hot_help: &'static str,
+    /// Sub-tags label.
+    pub hot_k: &'static str,
+    /// No-tag checkbox.
+    pub hot_untagged: &'static str,
+    /// Tags on a master: `{0}`.
+    pub hot_tags: &'static str,
+    /// Busiest: `{0}` share, `{1}` master.
+    pub hot_busiest: &'static str,
+    /// Unserved keys: `{0}`.
+    pub hot_unserved: &'static str,
+    /// Masters not listed: `{0}`.
+    pub hot_more_masters: &'static str,
+    /// Hot-spot point.
+    pub hot_takeaway: &'static str,
+    /// Tag generator heading.
+    pub tags_title: &'static str,
+    /// Tag generator help.
+    pub tags_help: &'static str,
+    /// Template label.
+    pub tags_template: &'static str,
+    /// Per-master label.
+    pub tags_per_master: &'static str,
+    /// A tag's slot: `{0}`.
+    pub tags_slot: &'static str,
+    /// Tried: `{0}` integers, `{1}` tags kept.
+    pub tags_tried: &'static str,
+    /// Pin heading.
+    pub tags_pin_title: &'static str,
+    /// Pin slot label.
+    pub tags_pin_slot: &'static str,
+    /// Before the pinning tag.
+    pub tags_pin_use: &'static str,
+    /// Bad slot.
+    pub tags_pin_bad: &'static str,
     /// Label of the cluster picker.
     pub cluster_label: &'static str,
     /// The fixtures' cluster, as a choice.
@@ -330,6 +424,53 @@ pub const EN: Messages = Messages {
     cmp_mod_note: "almost every key changes master",
     cmp_bad_input: "N must be from 1 to 64 and V from 1 to 1000.",
     cmp_takeaway: "Slots move as few keys as a ring does, but by choice: redis-cli decides which slots go where, so the balance is exact and every move is a slot you can name, migrate and watch.",
+    plan_title: "Fan-out planner: will Redis take this batch, and how should a client send it?",
+    plan_help: "Paste redis-cli commands (one per line; MULTI … EXEC and EVAL work), or keys for one command. Each line is answered as the chosen node answers it: CROSSSLOT is checked before MOVED, and EVAL checks only its declared keys.",
+    plan_lines_are: "The lines are",
+    plan_commands: "commands",
+    plan_keys_for: "keys for one {0}",
+    plan_sent_to: "sent to",
+    plan_batch_label: "Commands or keys, one per line",
+    plan_or_generate: "or generate",
+    plan_generator: "key generator",
+    plan_gen_template: "keys from a template with %d",
+    plan_gen_h3: "route-cache keys (pairs of H3 cells)",
+    plan_gen_count: "how many keys",
+    plan_generate: "Generate",
+    plan_generated: "one MGET of the {0} generated keys",
+    plan_one_slot: "OK: every key is in slot {0}, on {1}",
+    plan_strategies: "{0} keys in {1} slots on {2} masters: four ways to send them",
+    plan_col_strategy: "Strategy",
+    plan_col_trips: "Round trips",
+    plan_col_commands: "Commands",
+    plan_col_queue: "Busiest master's queue",
+    plan_col_largest: "Largest command (keys)",
+    plan_col_atomic: "Atomic groups (largest)",
+    plan_unserved: "{0} keys are in slots no master serves: every strategy fails for them (CLUSTERDOWN).",
+    plan_chunk: "Chunks of",
+    plan_chunk_stats: "keys touch {0} masters on average (at most {1}) in the order given, {2} (at most {3}) sorted by slot first",
+    plan_copy_as: "Copy the per-slot plan as",
+    plan_copy_mget: "MGET per slot (reads)",
+    plan_copy_eval: "EVAL SET … EX per slot (writes with an expiry; MSET has none)",
+    hot_title: "Hot spots: one tag is one slot is one master",
+    hot_help: "{0} keys under one hash tag all land on one master; split the tag into k sub-tags and they spread, but multi-key commands then work only within each sub-tag. Counts below are exact, and match what a real cluster stored.",
+    hot_k: "sub-tags k",
+    hot_untagged: "no tag at all (key:<i>)",
+    hot_tags: "{0} tags",
+    hot_busiest: "The busiest master holds {0} of the keys ({1}).",
+    hot_unserved: "{0} keys are in slots nobody serves.",
+    hot_more_masters: "and {0} more masters",
+    hot_takeaway: "A tag buys atomicity (MULTI, MGET, Lua across the keys) at the price of spread: choose k as small as your multi-key operations need.",
+    tags_title: "Tags per master",
+    tags_help: "Try %d = 0, 1, 2, … in the template until every master owns N tags: writing a key as {tag}:rest then puts it on the master you chose, and a batch becomes one command per master.",
+    tags_template: "template (inside the braces)",
+    tags_per_master: "tags per master",
+    tags_slot: "slot {0}",
+    tags_tried: "{0} integers tried, {1} tags kept (the smallest that land on each master).",
+    tags_pin_title: "Pin a key to a slot",
+    tags_pin_slot: "slot",
+    tags_pin_use: "use the shortest tag",
+    tags_pin_bad: "A slot is a whole number from 0 to 16383.",
     cluster_label: "Cluster",
     cluster_fixture: "The fixtures' cluster (3 masters + 3 replicas)",
     cluster_created: "redis-cli --cluster create with {0} masters",

@@ -2,8 +2,11 @@
 
 pub mod cluster_picker;
 pub mod compare_view;
+pub mod hotspot;
 pub mod key_input;
 pub mod node_list;
 pub mod pipeline;
+pub mod planner;
 pub mod slot_map;
+pub mod tag_generator;
 pub mod topology_lab;

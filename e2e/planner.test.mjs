@@ -1,0 +1,148 @@
+//! The fan-out planner, the tag generator and the hot-spot experiment as a reader uses them,
+//! against the fixtures (transcripts 04-05, distribution.tsv) and the `keyslot` CLI.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { serveDist, launch, openPage, fixtures, root } from './harness.mjs';
+
+let server, browser;
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function paste(page, text, command = 'commands') {
+  await page.getByTestId('command-select').selectOption(command);
+  await page.getByTestId('batch-input').fill(text);
+}
+
+const verdicts = (page) => page.getByTestId('verdict').allTextContents();
+
+test('MSET a 1 b 2 c 3 is CROSSSLOT', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await paste(page, 'MSET a 1 b 2 c 3');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=verdict]').length === 1);
+  assert.deepEqual(await verdicts(page), ["CROSSSLOT Keys in request don't hash to the same slot"]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the MULTI blocks of 05_multi_exec_crossslot.txt get the replies redis-cli printed', async () => {
+  const text = await readFile(join(fixtures, 'transcripts', '05_multi_exec_crossslot.txt'), 'utf8');
+  // The interactive session on 7000: commands after the prompt, replies on the next line(s).
+  const lines = text.split('\n');
+  const commands = [];
+  const replies = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = lines[i].match(/^127\.0\.0\.1:7000(?:\(TX\))?> (.*)$/);
+    if (!m || m[1] === 'quit') continue;
+    commands.push(m[1]);
+    const reply = [];
+    for (let j = i + 1; j < lines.length && !/^(127\.0\.0\.1:\d+|\$)/.test(lines[j]); j++) reply.push(lines[j]);
+    replies.push(reply.join('\n').replace(/^\(error\) /, ''));
+  }
+  assert.equal(commands.length, 12);
+  const { page, context, problems } = await openPage(browser, server.url);
+  await paste(page, commands.join('\n'));
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=verdict]').length === n, commands.length);
+  assert.deepEqual(await verdicts(page), replies);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('04_crossslot_mset_mget.txt one-shot commands from 7000 get its errors', async () => {
+  const text = await readFile(join(fixtures, 'transcripts', '04_crossslot_mset_mget.txt'), 'utf8');
+  const lines = text.split('\n');
+  const pairs = [];
+  for (let i = 0; i < lines.length; i++) {
+    // Plain (not -c) one-shot commands only: -c follows redirects, the page shows the node's answer.
+    const m = lines[i].match(/^\$ redis-cli -p 7000 (.*)$/);
+    if (m) pairs.push([m[1], lines[i + 1].replace(/^\(error\) /, '')]);
+  }
+  assert.ok(pairs.length >= 5);
+  const { page, context, problems } = await openPage(browser, server.url);
+  await paste(page, pairs.map(([c]) => c).join('\n'));
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=verdict]').length === n, pairs.length);
+  assert.deepEqual(await verdicts(page), pairs.map(([, r]) => r));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('keys for one MGET: verdict, and round trips per strategy', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await paste(page, '{user1}:a\n{user1}:b\nfoo', 'MGET');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=plan]').length === 4);
+  assert.deepEqual(await verdicts(page), ["CROSSSLOT Keys in request don't hash to the same slot"]);
+  const trips = await page.getByTestId('plan').evaluateAll((rows) =>
+    Object.fromEntries(rows.map((r) => [r.dataset.strategy, Number(r.dataset.roundTrips)])));
+  // 3 keys, 2 slots ({user1} → 8106 on 7001, foo → 12182 on 7002), 2 masters.
+  assert.deepEqual(trips, { 'per-key': 3, 'per-slot': 2, 'per-master': 2, tagged: 2 });
+  // Two keys in one slot, sent as one MGET to their master: accepted.
+  await paste(page, '{user1}:a\n{user1}:b', 'MGET');
+  await page.getByTestId('plan-node').selectOption('127.0.0.1:7001');
+  await page.waitForFunction(() => document.querySelector('[data-testid=verdict]')?.textContent.startsWith('1)'));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a million generated route-cache keys plan without freezing the tab', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.locator('.planner__gen select').selectOption('h3');
+  await page.getByTestId('gen-count').fill('1000000');
+  const t0 = Date.now();
+  await page.getByTestId('generate').click();
+  await page.waitForFunction(() => /1000000 keys/.test(document.querySelector('.planner')?.textContent ?? ''), null, { timeout: 60_000 });
+  console.log(`# 1,000,000 keys generated and planned in ${Date.now() - t0} ms (informative)`);
+  const trips = await page.getByTestId('plan').evaluateAll((rows) => rows.map((r) => Number(r.dataset.roundTrips)));
+  assert.equal(trips[0], 1_000_000);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('4 tags per master for routing:v1:%d: every tag lands where the page says (checked with keyslot)', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.getByTestId('tag-template').fill('routing:v1:%d');
+  await page.getByTestId('tags-per-master').fill('4');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=tag-row]').length === 12);
+  const tags = await page.getByTestId('tag-row').evaluateAll((rows) =>
+    rows.map((r) => ({ tag: r.dataset.tag, slot: Number(r.dataset.slot), addr: r.dataset.addr })));
+  const keyslot = join(root, 'target', 'release', 'keyslot');
+  const slots = execFileSync(keyslot, tags.map((t) => t.tag)).toString().trim().split('\n').map(Number);
+  assert.deepEqual(slots, tags.map((t) => t.slot));
+  const owner = (s) => (s <= 5460 ? '127.0.0.1:7000' : s <= 10922 ? '127.0.0.1:7001' : '127.0.0.1:7002');
+  for (const t of tags) assert.equal(t.addr, owner(t.slot), t.tag);
+  for (const addr of ['127.0.0.1:7000', '127.0.0.1:7001', '127.0.0.1:7002']) {
+    assert.equal(tags.filter((t) => t.addr === addr).length, 4, addr);
+  }
+  // The Redis test suite's shortest tags.
+  for (const [slot, tag] of [[0, '{06S}'], [1, '{Qi}'], [16383, '{6ZJ}']]) {
+    await page.getByTestId('pin-slot').fill(String(slot));
+    assert.equal(await page.getByTestId('pin-tag').textContent(), tag);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the hot-spot experiment reproduces distribution.tsv: k = 1, k = 64, no tag', async () => {
+  const tsv = await readFile(join(fixtures, 'distribution.tsv'), 'utf8');
+  const want = (exp) => tsv.trim().split('\n').map((l) => l.split('\t'))
+    .filter(([e, row]) => e === exp && row === 'master').map(([, , name, , , count]) => ({ addr: name, count }));
+  const { page, context, problems } = await openPage(browser, server.url);
+  const read = () => page.getByTestId('hotspot-master').evaluateAll((rows) =>
+    rows.map((r) => ({ addr: r.dataset.addr, count: r.dataset.count })));
+  assert.deepEqual(await read(), want('tag_user1_100k'));
+  await page.getByTestId('hotspot-k').fill('64');
+  await page.waitForFunction(() => document.querySelector('[data-testid=hotspot-master]')?.dataset.count !== '0');
+  assert.deepEqual(await read(), want('tags64_user1_100k'));
+  await page.getByTestId('hotspot-untagged').check();
+  await page.waitForFunction(() => document.querySelector('[data-testid=hotspot-master]')?.dataset.count === '33313');
+  assert.deepEqual(await read(), want('no_tag_key_i_100k'));
+  assert.deepEqual(problems, []);
+  await context.close();
+});

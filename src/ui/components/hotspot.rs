@@ -1,0 +1,112 @@
+//! The hot-spot experiment: 100,000 keys under one hash tag, under k sub-tags, or untagged,
+//! and how many land on each master (the fixtures' DBSIZE counts, reproduced live).
+
+use crate::core::plan::{hot_spot, Tagging, MAX_SUB_TAGS};
+use crate::core::SlotMap;
+use crate::ui::messages::{fill, use_messages};
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Keys in the experiment (as many as the fixtures' runs wrote).
+pub const N_KEYS: u32 = 100_000;
+
+/// Props of [`HotSpotView`].
+#[derive(Properties, PartialEq)]
+pub struct HotSpotProps {
+    /// The cluster.
+    pub map: Rc<SlotMap>,
+    /// Colour of each master, by index.
+    pub colours: Rc<Vec<String>>,
+}
+
+/// The experiment's card.
+#[function_component(HotSpotView)]
+pub fn hot_spot_view(props: &HotSpotProps) -> Html {
+    let t = use_messages();
+    let k = use_state(|| 1u32);
+    let untagged = use_state(|| false);
+    let tagging = if *untagged {
+        Tagging::NoTag
+    } else {
+        Tagging::SubTags(*k)
+    };
+    // Keys are formatted and hashed inside wasm; only the counts cross to the page.
+    let result = use_memo((tagging, props.map.clone()), |(tagging, map)| {
+        hot_spot(*tagging, N_KEYS, map).map_err(|e| e.to_string())
+    });
+    let on_k = {
+        let k = k.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            if let Ok(v) = v.parse::<u32>() {
+                k.set(v.clamp(1, MAX_SUB_TAGS));
+            }
+        })
+    };
+    let on_untagged = {
+        let u = untagged.clone();
+        Callback::from(move |_: Event| u.set(!*u))
+    };
+    let pattern = match tagging {
+        Tagging::NoTag => "key:<i>".to_string(),
+        Tagging::SubTags(1) => "{user1}:item:<i>".to_string(),
+        Tagging::SubTags(k) => format!("{{user1:<i mod {k}>}}:item:<i>"),
+    };
+    let body = match &*result {
+        Ok(h) => {
+            let max = h.keys_per_master.iter().copied().max().unwrap_or(1).max(1) as f64;
+            let rows = props.map.masters().iter().enumerate().map(|(idx, m)| {
+                let n = h.keys_per_master.get(idx).copied().unwrap_or(0);
+                let tags = h.tags_per_master.get(idx).copied().unwrap_or(0);
+                let colour = props.colours.get(idx).cloned().unwrap_or_default();
+                let width = n as f64 / max * 100.0;
+                html! {
+                    <li class="hotspot__row" data-testid="hotspot-master" data-addr={m.addr.clone()}
+                        data-count={n.to_string()}>
+                        <span class="hotspot__addr mono">{ &m.addr }</span>
+                        <span class="hotspot__bar-wrap">
+                            <span class="hotspot__bar" style={format!("width:{width:.2}%;background:{colour}")}></span>
+                        </span>
+                        <span class="hotspot__count mono">{ n.to_string() }</span>
+                        <span class="hotspot__tags">{ fill(t.hot_tags, &[&tags]) }</span>
+                    </li>
+                }
+            });
+            html! {
+                <>
+                    <ol class="hotspot__list">{ for rows.take(64) }</ol>
+                    if props.map.n_masters() > 64 {
+                        <p class="section-help">{ fill(t.hot_more_masters, &[&(props.map.n_masters() - 64)]) }</p>
+                    }
+                    <p class="hotspot__summary" data-testid="hotspot-busiest">
+                        { fill(t.hot_busiest, &[&format!("{:.1}%", h.busiest_share * 100.0),
+                            &h.busiest.and_then(|b| props.map.masters().get(b)).map_or("-", |m| m.addr.as_str())]) }
+                        if h.unserved_keys > 0 { { " " }{ fill(t.hot_unserved, &[&h.unserved_keys]) } }
+                    </p>
+                </>
+            }
+        }
+        Err(e) => html! { <p class="lab__error" role="alert">{ e }</p> },
+    };
+    html! {
+        <section class="card hotspot" aria-labelledby="hotspot-title">
+            <h2 id="hotspot-title" class="section-title">{ t.hot_title }</h2>
+            <p class="section-help">{ fill(t.hot_help, &[&N_KEYS]) }</p>
+            <div class="lab__row lab__form">
+                <label for="hotspot-k">{ t.hot_k }</label>
+                <input id="hotspot-k" type="range" min="1" max={MAX_SUB_TAGS.to_string()} value={k.to_string()}
+                       disabled={*untagged} oninput={on_k.clone()} aria-describedby="hotspot-pattern" />
+                <input type="number" class="lab__number" data-testid="hotspot-k" min="1" max={MAX_SUB_TAGS.to_string()}
+                       value={k.to_string()} disabled={*untagged} oninput={on_k} aria-label={t.hot_k} />
+                <label class="lab__check">
+                    <input type="checkbox" data-testid="hotspot-untagged" checked={*untagged} onchange={on_untagged} />
+                    { " " }{ t.hot_untagged }
+                </label>
+            </div>
+            <p class="mono hotspot__pattern" id="hotspot-pattern">{ pattern }</p>
+            { body }
+            <p class="section-help">{ t.hot_takeaway }</p>
+        </section>
+    }
+}

@@ -1,0 +1,414 @@
+//! The fan-out planner: paste commands (or keys for one command), read each reply as the
+//! cluster gives it from a chosen node, and compare the ways a client can send the batch.
+
+use crate::core::batch::{
+    command_for_keys, run_lines, slot_commands, CommandStyle, Line, KEY_COMMANDS,
+};
+use crate::core::compare::KeySample;
+use crate::core::engine::{Cluster, Session};
+use crate::core::escape::{format_key, parse_key};
+use crate::core::plan::{
+    chunk_masters, h3_pair_keys, numbered_keys, plan, Plan, Strategy, MAX_KEYS,
+};
+use crate::core::SlotMap;
+use crate::ui::clipboard::CopyButton;
+use crate::ui::messages::{fill, use_messages, Messages};
+use std::rc::Rc;
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+/// Keys one command is checked with by the engine; larger batches get the plan's verdict.
+const MAX_ENGINE_KEYS: usize = 10_000;
+/// Commands shown in the copyable plan.
+const MAX_COPIED_COMMANDS: usize = 500;
+
+/// Props of [`Planner`].
+#[derive(Properties, PartialEq)]
+pub struct PlannerProps {
+    /// The cluster.
+    pub map: Rc<SlotMap>,
+    /// Colour of each master, by index.
+    pub colours: Rc<Vec<String>>,
+}
+
+/// What the batch was read into: the answered lines, the keys, and what went wrong.
+#[derive(PartialEq)]
+struct Batch {
+    lines: Vec<Line>,
+    keys: Rc<KeySample>,
+    problems: Vec<String>,
+}
+
+/// Reads the paste: commands, or one key per line for `command`.
+fn read_batch(map: &SlotMap, node: &str, text: &str, command: &str) -> Batch {
+    let mut keys = KeySample::new();
+    let mut problems = Vec::new();
+    if command == "commands" {
+        let lines = match run_lines(map, node, text) {
+            Ok(lines) => lines,
+            Err(e) => {
+                problems.push(e.to_string());
+                Vec::new()
+            }
+        };
+        for line in &lines {
+            for (k, _) in &line.keys {
+                keys.push(k);
+            }
+        }
+        return Batch {
+            lines,
+            keys: Rc::new(keys),
+            problems,
+        };
+    }
+    let mut parsed = Vec::new();
+    for (i, l) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        if parsed.len() >= MAX_KEYS {
+            problems.push(format!("only the first {MAX_KEYS} keys are planned"));
+            break;
+        }
+        match parse_key(l.trim()) {
+            Ok(k) => parsed.push(k),
+            Err(e) => problems.push(format!("line {}: {e}", i + 1)),
+        }
+    }
+    for k in &parsed {
+        keys.push(k);
+    }
+    let lines = if !parsed.is_empty() && parsed.len() <= MAX_ENGINE_KEYS {
+        let args = command_for_keys(command, &parsed);
+        let mut cluster = Cluster::new(map.clone());
+        let reply = cluster.exec(node, &args, &mut Session::new());
+        vec![Line {
+            line_no: 1,
+            text: format!("{command} … ({} keys)", parsed.len()),
+            keys: Vec::new(),
+            outcome: crate::core::batch::Outcome::Reply(reply),
+        }]
+    } else {
+        Vec::new()
+    };
+    Batch {
+        lines,
+        keys: Rc::new(keys),
+        problems,
+    }
+}
+
+/// The verdict for a batch too large for the engine, from the plan.
+fn plan_verdict(t: &Messages, p: &Plan, map: &SlotMap) -> String {
+    match p.verdict() {
+        crate::core::plan::Verdict::CrossSlot { .. } => {
+            "CROSSSLOT Keys in request don't hash to the same slot".to_string()
+        }
+        crate::core::plan::Verdict::OneSlot {
+            master: Some(m),
+            slot,
+        } => fill(
+            t.plan_one_slot,
+            &[&slot, &map.masters().get(m).map_or("", |m| m.addr.as_str())],
+        ),
+        crate::core::plan::Verdict::OneSlot { master: None, slot } => {
+            format!("CLUSTERDOWN Hash slot not served ({slot})")
+        }
+        _ => String::new(),
+    }
+}
+
+fn strategy_id(s: Strategy) -> &'static str {
+    match s {
+        Strategy::PerKey => "per-key",
+        Strategy::PerSlot => "per-slot",
+        Strategy::PerMaster => "per-master",
+        Strategy::Tagged => "tagged",
+        #[allow(unreachable_patterns)]
+        _ => "other",
+    }
+}
+
+/// A small picture of the client fanning out to the masters it touches: one line per master,
+/// as thick as its share of the keys.
+fn fan_out(p: &Plan, map: &SlotMap, colours: &[String]) -> Html {
+    let shown: Vec<_> = p
+        .masters
+        .iter()
+        .filter_map(|g| g.master.map(|m| (m, g.n_keys)))
+        .take(24)
+        .collect();
+    if shown.is_empty() {
+        return Html::default();
+    }
+    let n = shown.len() as f64;
+    let h = (n * 22.0).max(60.0);
+    let total = p.n_served().max(1) as f64;
+    let items = shown.iter().enumerate().map(|(i, &(m, keys))| {
+        let y = (i as f64 + 0.5) * h / n;
+        let w = 1.0 + 9.0 * keys as f64 / total;
+        let colour = colours.get(m).cloned().unwrap_or_default();
+        let addr = map.masters().get(m).map_or("", |m| m.addr.as_str()).to_string();
+        html! {
+            <g>
+                <line x1="40" y1={format!("{}", h / 2.0)} x2="250" y2={format!("{y:.1}")}
+                      stroke={colour.clone()} stroke-width={format!("{w:.1}")} stroke-linecap="round" />
+                <circle cx="256" cy={format!("{y:.1}")} r="6" fill={colour} />
+                <text x="268" y={format!("{:.1}", y + 4.0)} class="fanout__label">{ format!("{addr} · {keys}") }</text>
+            </g>
+        }
+    });
+    html! {
+        <svg class="fanout" viewBox={format!("0 0 460 {h:.0}")} role="img"
+             aria-label={format!("client fanning out to {} masters", shown.len())}>
+            <circle cx="28" cy={format!("{}", h / 2.0)} r="14" class="fanout__client" />
+            <text x="28" y={format!("{}", h / 2.0 + 4.0)} text-anchor="middle" class="fanout__client-label">{ "C" }</text>
+            { for items }
+        </svg>
+    }
+}
+
+/// The planner's card.
+#[function_component(Planner)]
+pub fn planner(props: &PlannerProps) -> Html {
+    let t = use_messages();
+    let map = &props.map;
+    let text = use_state(|| {
+        "MSET a 1 b 2 c 3\nMGET {user1}:a {user1}:b\nMULTI\nSET hello 1\nSET foo 2\nEXEC"
+            .to_string()
+    });
+    let command = use_state(|| "commands".to_string());
+    let node = use_state(|| None::<String>);
+    let generated = use_state(|| None::<Rc<KeySample>>);
+    let gen_template = use_state(|| "user:%d".to_string());
+    let gen_count = use_state(|| "1000".to_string());
+    let gen_kind = use_state(|| "template".to_string());
+    let gen_error = use_state(|| None::<String>);
+    let chunk = use_state(|| "100".to_string());
+    let style = use_state(|| "mget".to_string());
+
+    let node_addr = (*node)
+        .clone()
+        .filter(|a| {
+            map.masters()
+                .iter()
+                .any(|m| &m.addr == a || m.replicas.iter().any(|r| &r.addr == a))
+        })
+        .or_else(|| map.masters().first().map(|m| m.addr.clone()))
+        .unwrap_or_default();
+    let batch = use_memo(
+        (
+            (*text).clone(),
+            (*command).clone(),
+            node_addr.clone(),
+            props.map.clone(),
+        ),
+        |(text, command, node, map)| read_batch(map, node, text, command),
+    );
+    // Generated keys, when there are some, stand in for the pasted ones.
+    let keys = (*generated).clone().unwrap_or_else(|| batch.keys.clone());
+    let the_plan = use_memo((keys.clone(), props.map.clone()), |(keys, map)| {
+        plan(keys.as_ref(), map)
+    });
+    let chunk_size = chunk
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|&c| c >= 1)
+        .unwrap_or(100);
+    let chunks = use_memo(
+        (keys.clone(), props.map.clone(), chunk_size),
+        |(keys, map, c)| {
+            (
+                chunk_masters(keys.as_ref(), map, *c, false),
+                chunk_masters(keys.as_ref(), map, *c, true),
+            )
+        },
+    );
+
+    let on_text = {
+        let (text, generated) = (text.clone(), generated.clone());
+        Callback::from(move |e: InputEvent| {
+            text.set(e.target_unchecked_into::<HtmlTextAreaElement>().value());
+            generated.set(None);
+        })
+    };
+    let on_command = {
+        let (command, generated) = (command.clone(), generated.clone());
+        Callback::from(move |e: Event| {
+            command.set(e.target_unchecked_into::<HtmlSelectElement>().value());
+            generated.set(None);
+        })
+    };
+    let on_node = {
+        let node = node.clone();
+        Callback::from(move |e: Event| {
+            node.set(Some(e.target_unchecked_into::<HtmlSelectElement>().value()))
+        })
+    };
+    let input = |s: &UseStateHandle<String>| {
+        let s = s.clone();
+        Callback::from(move |e: InputEvent| {
+            s.set(e.target_unchecked_into::<HtmlInputElement>().value())
+        })
+    };
+    let on_generate = {
+        let (generated, gen_error, gen_template, gen_count, gen_kind) = (
+            generated.clone(),
+            gen_error.clone(),
+            gen_template.clone(),
+            gen_count.clone(),
+            gen_kind.clone(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            let n = match gen_count.trim().parse::<u64>() {
+                Ok(n) if (1..=MAX_KEYS as u64).contains(&n) => n,
+                _ => {
+                    gen_error.set(Some(format!(
+                        "The count must be from 1 to {MAX_KEYS} (got \"{}\").",
+                        *gen_count
+                    )));
+                    return;
+                }
+            };
+            let made = if *gen_kind == "h3" {
+                h3_pair_keys("route:", n as u32, 1)
+            } else {
+                numbered_keys(&gen_template, 0..n)
+            };
+            match made {
+                Ok(keys) => {
+                    generated.set(Some(Rc::new(keys)));
+                    gen_error.set(None);
+                }
+                Err(e) => gen_error.set(Some(e.to_string())),
+            }
+        })
+    };
+
+    let p = &*the_plan;
+    let verdicts = batch.lines.iter().map(|line| {
+        let slots: Vec<String> = line.keys.iter().map(|(k, s)| format!("{} → {s}", format_key(k))).collect();
+        html! {
+            <li class={classes!("verdict", line.is_error().then_some("verdict--error"))}>
+                <code class="verdict__line">{ format!("{}: {}", line.line_no, line.text) }</code>
+                if !slots.is_empty() { <span class="verdict__slots mono">{ slots.join(" · ") }</span> }
+                <code class="verdict__reply" data-testid="verdict">{ line.verdict() }</code>
+            </li>
+        }
+    });
+    let generated_verdict = generated.as_ref().map(|_| {
+        html! {
+            <li class="verdict">
+                <code class="verdict__line">{ fill(t.plan_generated, &[&keys.len()]) }</code>
+                <code class="verdict__reply" data-testid="verdict">{ plan_verdict(t, p, map) }</code>
+            </li>
+        }
+    });
+    let rows = Strategy::ALL.iter().map(|&s| {
+        let c = p.cost(s);
+        let busiest = c.commands_per_master.iter().copied().max().unwrap_or(0);
+        html! {
+            <tr data-testid="plan" data-strategy={strategy_id(s)} data-round-trips={c.round_trips.to_string()}>
+                <th scope="row">{ s.name() }</th>
+                <td class="mono">{ c.round_trips }</td>
+                <td class="mono">{ c.commands }</td>
+                <td class="mono">{ busiest }</td>
+                <td class="mono">{ c.largest_command }</td>
+                <td class="mono">{ format!("{} (≤ {})", c.atomic_groups, c.largest_atomic_group) }</td>
+            </tr>
+        }
+    });
+    let (unsorted, sorted) = &*chunks;
+    let command_style = if *style == "eval" {
+        CommandStyle::EvalSetEx { ttl: 3600 }
+    } else {
+        CommandStyle::Mget
+    };
+    let copied = slot_commands(p, &keys, map, command_style, MAX_COPIED_COMMANDS).join("\n");
+    let nodes = map.masters().iter().flat_map(|m| {
+        std::iter::once((m.addr.clone(), "master"))
+            .chain(m.replicas.iter().map(|r| (r.addr.clone(), "replica")))
+    });
+
+    html! {
+        <section class="card planner" aria-labelledby="planner-title">
+            <h2 id="planner-title" class="section-title">{ t.plan_title }</h2>
+            <p class="section-help">{ t.plan_help }</p>
+            <div class="lab__row lab__form">
+                <label for="command-select">{ t.plan_lines_are }</label>
+                <select id="command-select" data-testid="command-select" onchange={on_command}>
+                    <option value="commands" selected={*command == "commands"}>{ t.plan_commands }</option>
+                    { for KEY_COMMANDS.iter().map(|c| html! {
+                        <option value={*c} selected={*command == *c}>{ fill(t.plan_keys_for, &[c]) }</option>
+                    }) }
+                </select>
+                <label for="plan-node">{ t.plan_sent_to }</label>
+                <select id="plan-node" data-testid="plan-node" onchange={on_node}>
+                    { for nodes.map(|(addr, role)| html! {
+                        <option value={addr.clone()} selected={addr == node_addr}>{ format!("{addr} ({role})") }</option>
+                    }) }
+                </select>
+            </div>
+            <textarea class="lab__paste mono" rows="7" data-testid="batch-input" value={(*text).clone()}
+                      oninput={on_text} spellcheck="false" aria-label={t.plan_batch_label} />
+            <div class="lab__row lab__form planner__gen">
+                <span>{ t.plan_or_generate }</span>
+                <select aria-label={t.plan_generator} onchange={ let s = gen_kind.clone(); Callback::from(move |e: Event| s.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }>
+                    <option value="template" selected={*gen_kind == "template"}>{ t.plan_gen_template }</option>
+                    <option value="h3" selected={*gen_kind == "h3"}>{ t.plan_gen_h3 }</option>
+                </select>
+                if *gen_kind == "template" {
+                    <input class="mono lab__weights" type="text" data-testid="gen-template" value={(*gen_template).clone()}
+                           oninput={input(&gen_template)} aria-label={t.plan_gen_template} />
+                }
+                <input class="lab__number" type="number" min="1" max={MAX_KEYS.to_string()} data-testid="gen-count"
+                       value={(*gen_count).clone()} oninput={input(&gen_count)} aria-label={t.plan_gen_count} />
+                <button type="button" class="button" data-testid="generate" onclick={on_generate}>{ t.plan_generate }</button>
+            </div>
+            if let Some(e) = &*gen_error { <p class="lab__error" role="alert">{ e }</p> }
+            { for batch.problems.iter().map(|p| html! { <p class="lab__error" role="alert">{ p }</p> }) }
+
+            <ol class="verdicts">{ for verdicts }{ generated_verdict.unwrap_or_default() }</ol>
+
+            if p.n_keys > 0 {
+                <h3 class="lab__title">{ fill(t.plan_strategies, &[&p.n_keys, &p.slots.len(), &p.masters.len()]) }</h3>
+                <div class="planner__plans">
+                    <table class="compare__table">
+                        <thead><tr>
+                            <th scope="col">{ t.plan_col_strategy }</th>
+                            <th scope="col">{ t.plan_col_trips }</th>
+                            <th scope="col">{ t.plan_col_commands }</th>
+                            <th scope="col">{ t.plan_col_queue }</th>
+                            <th scope="col">{ t.plan_col_largest }</th>
+                            <th scope="col">{ t.plan_col_atomic }</th>
+                        </tr></thead>
+                        <tbody>{ for rows }</tbody>
+                    </table>
+                    { fan_out(p, map, &props.colours) }
+                </div>
+                if p.unserved.n_keys > 0 {
+                    <p class="lab__error">{ fill(t.plan_unserved, &[&p.unserved.n_keys]) }</p>
+                }
+                <div class="lab__row lab__form">
+                    <label for="chunk">{ t.plan_chunk }</label>
+                    <input id="chunk" class="lab__number" type="number" min="1" value={(*chunk).clone()} oninput={input(&chunk)} />
+                    <span data-testid="chunk-stats">{ fill(t.plan_chunk_stats, &[
+                        &format!("{:.2}", unsorted.mean_masters), &unsorted.max_masters,
+                        &format!("{:.2}", sorted.mean_masters), &sorted.max_masters]) }</span>
+                </div>
+                <div class="lab__row lab__form">
+                    <label for="copy-style">{ t.plan_copy_as }</label>
+                    <select id="copy-style" onchange={ let s = style.clone(); Callback::from(move |e: Event| s.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }>
+                        <option value="mget" selected={*style == "mget"}>{ t.plan_copy_mget }</option>
+                        <option value="eval" selected={*style == "eval"}>{ t.plan_copy_eval }</option>
+                    </select>
+                </div>
+                <textarea class="lab__commands mono" rows="6" readonly=true data-testid="plan-commands" value={copied.clone()} />
+                <CopyButton text={copied} />
+            }
+        </section>
+    }
+}

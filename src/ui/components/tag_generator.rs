@@ -1,0 +1,115 @@
+//! Hash tags chosen per master: try `%d` = 0, 1, 2, … in a template until every master owns N
+//! tags; and the shortest tag that pins a key to any given slot.
+
+use crate::core::tags::{generate_tags, shortest_tag_for_slot};
+use crate::core::{SlotMap, N_SLOTS};
+use crate::ui::clipboard::CopyButton;
+use crate::ui::messages::{fill, use_messages};
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Integers tried at most before the page gives up (a bound, so a bad request cannot freeze the tab).
+pub const MAX_TRIES: u64 = 5_000_000;
+
+/// Props of [`TagGenerator`].
+#[derive(Properties, PartialEq)]
+pub struct TagGeneratorProps {
+    /// The cluster.
+    pub map: Rc<SlotMap>,
+    /// Colour of each master, by index.
+    pub colours: Rc<Vec<String>>,
+}
+
+/// The tag generator's card.
+#[function_component(TagGenerator)]
+pub fn tag_generator(props: &TagGeneratorProps) -> Html {
+    let t = use_messages();
+    let template = use_state(|| "routing:v1:%d".to_string());
+    let per_master = use_state(|| "4".to_string());
+    let slot_text = use_state(|| "0".to_string());
+    let n = per_master.trim().parse::<usize>();
+    let result = use_memo(
+        (
+            (*template).clone(),
+            (*per_master).clone(),
+            props.map.clone(),
+        ),
+        |(template, per_master, map)| match per_master.trim().parse::<usize>() {
+            Ok(n) => generate_tags(template, n, map, MAX_TRIES).map_err(|e| e.to_string()),
+            Err(_) => Err(format!("\"{per_master}\" is not a whole number of tags")),
+        },
+    );
+    let input = |s: &UseStateHandle<String>| {
+        let s = s.clone();
+        Callback::from(move |e: InputEvent| {
+            s.set(e.target_unchecked_into::<HtmlInputElement>().value())
+        })
+    };
+    let body = match &*result {
+        Ok(set) => {
+            let groups = props.map.masters().iter().enumerate().take(64).map(|(idx, m)| {
+                let colour = props.colours.get(idx).cloned().unwrap_or_default();
+                html! {
+                    <li class="tags__master">
+                        <span class="swatch" style={format!("background:{colour}")}></span>
+                        <span class="mono tags__addr">{ &m.addr }</span>
+                        <span class="tags__list">
+                            { for set.for_master(idx).map(|tag| html! {
+                                <code class="tags__tag" data-testid="tag-row" data-tag={tag.tag.clone()}
+                                      data-slot={tag.slot.to_string()} data-addr={m.addr.clone()}
+                                      title={fill(t.tags_slot, &[&tag.slot])}>{ &tag.tag }</code>
+                            }) }
+                        </span>
+                    </li>
+                }
+            });
+            let all: Vec<String> = set.tags.iter().map(|t| t.tag.clone()).collect();
+            html! {
+                <>
+                    <p class="section-help" data-testid="tags-tried">{ fill(t.tags_tried, &[&set.tries, &set.tags.len()]) }</p>
+                    <ul class="tags__masters">{ for groups }</ul>
+                    if props.map.n_masters() > 64 {
+                        <p class="section-help">{ fill(t.hot_more_masters, &[&(props.map.n_masters() - 64)]) }</p>
+                    }
+                    <CopyButton text={all.join("\n")} />
+                </>
+            }
+        }
+        Err(e) => html! { <p class="lab__error" role="alert" data-testid="tags-error">{ e }</p> },
+    };
+    let pinned = slot_text
+        .trim()
+        .parse::<u16>()
+        .ok()
+        .filter(|s| (*s as usize) < N_SLOTS)
+        .map(shortest_tag_for_slot);
+    html! {
+        <section class="card tags" aria-labelledby="tags-title">
+            <h2 id="tags-title" class="section-title">{ t.tags_title }</h2>
+            <p class="section-help">{ t.tags_help }</p>
+            <div class="lab__row lab__form">
+                <label for="tag-template">{ t.tags_template }</label>
+                <input id="tag-template" class="mono lab__weights" type="text" data-testid="tag-template"
+                       value={(*template).clone()} oninput={input(&template)} spellcheck="false" />
+                <label for="tags-per-master">{ t.tags_per_master }</label>
+                <input id="tags-per-master" class="lab__number" type="number" min="0" max="10000"
+                       data-testid="tags-per-master" value={(*per_master).clone()} oninput={input(&per_master)}
+                       aria-invalid={n.is_err().to_string()} />
+            </div>
+            { body }
+            <h3 class="lab__title tags__pin-title">{ t.tags_pin_title }</h3>
+            <div class="lab__row lab__form">
+                <label for="pin-slot">{ t.tags_pin_slot }</label>
+                <input id="pin-slot" class="lab__number" type="number" min="0" max="16383" data-testid="pin-slot"
+                       value={(*slot_text).clone()} oninput={input(&slot_text)} />
+                if let Some(tag) = pinned {
+                    <span>{ t.tags_pin_use }{ " " }<code data-testid="pin-tag">{ &tag }</code>
+                        { " — " }<span class="mono">{ format!("{tag}:anything") }</span></span>
+                } else {
+                    <span class="lab__error" role="alert">{ t.tags_pin_bad }</span>
+                }
+            </div>
+        </section>
+    }
+}
