@@ -76,6 +76,18 @@ try {
     for (let i = 0; i < RUNS; i++) keys.push(await timeInput('[data-testid=key-input]', `user:${i}:{tag${i}}`));
     rows.push([`keystroke in the key field, ${masters} masters`, median(keys)]);
   }
+  // The planner's cards, with 1000 masters: 16 tags per master, and the hot-spot recompute.
+  await timeInput('[data-testid=n-masters]', '1000');
+  const tagTimes = [];
+  for (let i = 0; i < RUNS; i++) {
+    await timeInput('[data-testid=tags-per-master]', '15');
+    tagTimes.push(await timeInput('[data-testid=tags-per-master]', '16'));
+  }
+  rows.push(['16 tags per master for 1000 masters, input to painted frame', median(tagTimes)]);
+  await timeInput('[data-testid=n-masters]', '3');
+  const hot = [];
+  for (let i = 0; i < RUNS; i++) hot.push(await timeInput('[data-testid=hotspot-k]', String(60 + i)));
+  rows.push(['hot spot, 100,000 keys recomputed for a new k, input to painted frame', median(hot)]);
   await n.fill('3');
   console.log('median of', RUNS, 'runs, Chromium', browser.version());
   for (const [what, ms] of rows) console.log(`${ms.toFixed(1).padStart(8)} ms  ${what}`);
