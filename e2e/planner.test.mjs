@@ -146,3 +146,21 @@ test('the hot-spot experiment reproduces distribution.tsv: k = 1, k = 64, no tag
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('copied as the route cache fixed it: one EVAL per master with per-master tags', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.getByTestId('gen-template').fill('user:%d');
+  await page.getByTestId('gen-count').fill('300');
+  await page.getByTestId('generate').click();
+  await page.waitForFunction(() => /300 keys/.test(document.querySelector('.planner')?.textContent ?? ''));
+  await page.locator('#copy-style').selectOption('mget');
+  const perSlot = (await page.getByTestId('plan-commands').inputValue()).split('\n').filter((l) => l.startsWith('MGET'));
+  assert.ok(perSlot.length > 100, `${perSlot.length} MGETs, one per slot`);
+  await page.locator('#copy-style').selectOption('tagged');
+  await page.waitForFunction(() => /EVAL/.test(document.querySelector('[data-testid=plan-commands]').value));
+  const evals = (await page.getByTestId('plan-commands').inputValue()).split('\n').filter((l) => l.startsWith('EVAL'));
+  assert.equal(evals.length, 3);
+  for (const e of evals) assert.match(e, /^EVAL "for i, k in ipairs\(KEYS\).*" \d+ "\{routing:v1:\d+\}user:\d+"/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -267,6 +267,8 @@ pub struct Messages {
     pub plan_copy_mget: &'static str,
     /// Copy as EVAL.
     pub plan_copy_eval: &'static str,
+    /// Copy as EVAL per master with tags.
+    pub plan_copy_tagged: &'static str,
     /// Hot-spot heading.
     pub hot_title: &'static str,
     /// Hot-spot help: `{0}` keys.
@@ -451,12 +453,13 @@ pub const EN: Messages = Messages {
     plan_chunk_stats: "keys touch {0} masters on average (at most {1}) in the order given, {2} (at most {3}) sorted by slot first",
     plan_copy_as: "Copy the per-slot plan as",
     plan_copy_mget: "MGET per slot (reads)",
+    plan_copy_tagged: "EVAL SET … EX per master, keys rewritten with per-master tags (the route cache's fix)",
     plan_copy_eval: "EVAL SET … EX per slot (writes with an expiry; MSET has none)",
     hot_title: "Hot spots: one tag is one slot is one master",
     hot_help: "{0} keys under one hash tag all land on one master; split the tag into k sub-tags and they spread, but multi-key commands then work only within each sub-tag. Counts below are exact, and match what a real cluster stored.",
     hot_k: "sub-tags k",
     hot_untagged: "no tag at all (key:<i>)",
-    hot_tags: "{0} tags",
+    hot_tags: "tags: {0}",
     hot_busiest: "The busiest master holds {0} of the keys ({1}).",
     hot_unserved: "{0} keys are in slots nobody serves.",
     hot_more_masters: "and {0} more masters",

@@ -10,6 +10,7 @@ use crate::core::escape::{format_key, parse_key};
 use crate::core::plan::{
     chunk_masters, h3_pair_keys, numbered_keys, plan, Plan, Strategy, MAX_KEYS,
 };
+use crate::core::tags::{generate_tags, retag};
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
 use crate::ui::messages::{fill, use_messages, Messages};
@@ -170,6 +171,40 @@ fn fan_out(p: &Plan, map: &SlotMap, colours: &[String]) -> Html {
     }
 }
 
+/// The batch as redis-cli commands in the style chosen: MGET per slot, EVAL SET … EX per
+/// slot, or (the route cache's fix) keys rewritten with one tag per master so each master gets
+/// one EVAL.
+fn copy_plan(keys: &KeySample, map: &SlotMap, style: &str) -> String {
+    const TTL: u32 = 3600;
+    let eval = CommandStyle::EvalSetEx { ttl: TTL };
+    let lines = match style {
+        "eval" => slot_commands(&plan(keys, map), keys, map, eval, MAX_COPIED_COMMANDS),
+        "tagged" => match generate_tags(ROUTE_TAG_TEMPLATE, 1, map, 1_000_000) {
+            Ok(set) => {
+                let retagged = retag(keys, map, &set);
+                let mut out = vec![format!(
+                    "# keys rewritten as {{tag}}key with one {ROUTE_TAG_TEMPLATE} tag per master"
+                )];
+                let p = plan(&retagged, map);
+                out.extend(slot_commands(&p, &retagged, map, eval, MAX_COPIED_COMMANDS));
+                out
+            }
+            Err(e) => vec![format!("# {e}")],
+        },
+        _ => slot_commands(
+            &plan(keys, map),
+            keys,
+            map,
+            CommandStyle::Mget,
+            MAX_COPIED_COMMANDS,
+        ),
+    };
+    lines.join("\n")
+}
+
+/// The tag template the "per master" copy uses (the case study's).
+const ROUTE_TAG_TEMPLATE: &str = "routing:v1:%d";
+
 /// The planner's card.
 #[function_component(Planner)]
 pub fn planner(props: &PlannerProps) -> Html {
@@ -322,12 +357,11 @@ pub fn planner(props: &PlannerProps) -> Html {
         }
     });
     let (unsorted, sorted) = &*chunks;
-    let command_style = if *style == "eval" {
-        CommandStyle::EvalSetEx { ttl: 3600 }
-    } else {
-        CommandStyle::Mget
-    };
-    let copied = slot_commands(p, &keys, map, command_style, MAX_COPIED_COMMANDS).join("\n");
+    let copied = use_memo(
+        (keys.clone(), props.map.clone(), (*style).clone()),
+        |(keys, map, style)| copy_plan(keys, map, style),
+    );
+    let copied = (*copied).clone();
     let nodes = map.masters().iter().flat_map(|m| {
         std::iter::once((m.addr.clone(), "master"))
             .chain(m.replicas.iter().map(|r| (r.addr.clone(), "replica")))
@@ -404,6 +438,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                     <select id="copy-style" onchange={ let s = style.clone(); Callback::from(move |e: Event| s.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }>
                         <option value="mget" selected={*style == "mget"}>{ t.plan_copy_mget }</option>
                         <option value="eval" selected={*style == "eval"}>{ t.plan_copy_eval }</option>
+                        <option value="tagged" selected={*style == "tagged"}>{ t.plan_copy_tagged }</option>
                     </select>
                 </div>
                 <textarea class="lab__commands mono" rows="6" readonly=true data-testid="plan-commands" value={copied.clone()} />
