@@ -332,6 +332,78 @@ fn nodes_of(map: &SlotMap, old: Vec<Node>) -> Vec<Node> {
 
 type Queued<'a> = (&'static CommandInfo, &'a [Vec<u8>]);
 
+/// `CLUSTER SETSLOT`, which the shared command table leaves out: the engine runs it.
+static CLUSTER_SETSLOT: CommandInfo = CommandInfo {
+    name: "cluster|setslot",
+    arity: -4,
+    write: false,
+    noscript: false,
+    keys: KeyRule::None,
+    subcommands: &[],
+};
+
+/// `MIGRATE`, which the shared command table leaves out: the engine runs it. Its keys are
+/// found by [`key_indexes`] (Redis's `migrateGetKeys`), not by this rule.
+static MIGRATE: CommandInfo = CommandInfo {
+    name: "migrate",
+    arity: -6,
+    write: true,
+    noscript: false,
+    keys: KeyRule::Range {
+        first: 3,
+        last: 3,
+        step: 1,
+    },
+    subcommands: &[],
+};
+
+/// [`command::lookup`], plus the commands only the engine knows (`CLUSTER SETSLOT`, `MIGRATE`).
+fn lookup(args: &[Vec<u8>]) -> Result<&'static CommandInfo, CommandError> {
+    let is = |i: usize, word: &[u8]| args.get(i).is_some_and(|a| a.eq_ignore_ascii_case(word));
+    let extra = if is(0, b"migrate") {
+        Some(&MIGRATE)
+    } else if is(0, b"cluster") && is(1, b"setslot") {
+        Some(&CLUSTER_SETSLOT)
+    } else {
+        None
+    };
+    match extra {
+        Some(info) => {
+            let argc = args.len() as i64;
+            if argc < -i64::from(info.arity) {
+                Err(CommandError::WrongArity { command: info.name })
+            } else {
+                Ok(info)
+            }
+        }
+        None => command::lookup(args),
+    }
+}
+
+/// [`command::key_indexes`], with Redis's `migrateGetKeys` for MIGRATE: the key at 3, or, when
+/// it is empty and a `KEYS` word follows the fixed arguments, every argument after `KEYS`.
+fn key_indexes(info: &CommandInfo, args: &[Vec<u8>]) -> Vec<usize> {
+    if info.name != "migrate" {
+        return command::key_indexes(info, args);
+    }
+    if args.get(3).is_some_and(|k| k.is_empty()) {
+        let keys_at = args
+            .iter()
+            .enumerate()
+            .skip(6)
+            .find(|(_, a)| a.eq_ignore_ascii_case(b"keys"))
+            .map(|(i, _)| i);
+        if let Some(at) = keys_at {
+            return (at + 1..args.len()).collect();
+        }
+    }
+    if args.len() > 3 {
+        vec![3]
+    } else {
+        Vec::new()
+    }
+}
+
 impl Cluster {
     /// An empty cluster (every key space empty) with the masters and replicas of `map`.
     pub fn new(map: SlotMap) -> Cluster {
@@ -481,7 +553,7 @@ impl Cluster {
         args: &[Vec<u8>],
         session: &Session,
     ) -> Result<Route, CommandError> {
-        let info = command::lookup(args)?;
+        let info = lookup(args)?;
         // An index past the end has no role and no keys.
         let node = self.node_index(node_addr).unwrap_or(usize::MAX);
         Ok(self.route_command(node, info, args, session))
@@ -500,7 +572,7 @@ impl Cluster {
             };
             let cmds: Vec<Queued<'_>> = queue
                 .iter()
-                .filter_map(|q| command::lookup(q).ok().map(|i| (i, q.as_slice())))
+                .filter_map(|q| lookup(q).ok().map(|i| (i, q.as_slice())))
                 .collect();
             let write = cmds.iter().any(|(i, _)| i.write);
             self.route_many(node, &cmds, write, session)
@@ -517,6 +589,31 @@ impl Cluster {
         write: bool,
         session: &Session,
     ) -> Route {
+        let keys: Vec<&[u8]> = cmds
+            .iter()
+            .flat_map(|(info, args)| {
+                key_indexes(info, args)
+                    .into_iter()
+                    .filter_map(|pos| args.get(pos).map(Vec::as_slice))
+            })
+            .collect();
+        // MIGRATE works on the local node whenever the slot is open (not inside EXEC).
+        let migrate = matches!(cmds, [(info, _)] if info.name == "migrate");
+        self.route_keys(node, &keys, write, migrate, session.asking, session.readonly)
+    }
+
+    /// `getNodeByQuery` over a list of keys: `migrate` says the command is MIGRATE, `asking`
+    /// that the connection sent ASKING (or the command carries the ASKING flag, as
+    /// RESTORE-ASKING does).
+    fn route_keys(
+        &self,
+        node: usize,
+        keys: &[&[u8]],
+        write: bool,
+        migrate: bool,
+        asking: bool,
+        readonly: bool,
+    ) -> Route {
         let role = self.role(node);
         let mut first: Option<&[u8]> = None;
         let mut slot = 0u16;
@@ -524,51 +621,51 @@ impl Cluster {
         let mut migrating_to: Option<&str> = None;
         let mut importing = false;
         let mut multiple_keys = false;
-        let mut missing_keys = 0usize;
-        for (info, args) in cmds {
-            for pos in command::key_indexes(info, args) {
-                let Some(key) = args.get(pos).map(Vec::as_slice) else {
-                    continue;
-                };
-                let this_slot = key_slot(key);
-                match first {
-                    None => {
-                        first = Some(key);
-                        slot = this_slot;
-                        let Some(m) = self.map.owner(slot) else {
-                            return Route::SlotNotServed { slot };
-                        };
-                        owner = Some(m);
-                        let me = match role {
-                            Some(Role::Master(i)) => self.map.masters().get(i),
-                            _ => None,
-                        };
-                        if let Some(me) = me {
-                            let target = me
-                                .migrating
-                                .iter()
-                                .find(|(s, _)| *s == slot)
-                                .and_then(|(_, id)| self.map.master_by_id(id))
-                                .and_then(|t| self.map.masters().get(t))
-                                .map(|t| t.addr.as_str());
-                            if role == Some(Role::Master(m)) && target.is_some() {
-                                migrating_to = target;
-                            } else if me.importing.iter().any(|(s, _)| *s == slot) {
-                                importing = true;
-                            }
-                        }
-                    }
-                    Some(f) => {
-                        if f != key {
-                            if this_slot != slot {
-                                return Route::CrossSlot;
-                            }
-                            multiple_keys = true;
+        let mut missing_keys = 0u32;
+        let mut existing_keys = 0u32;
+        for &key in keys {
+            let this_slot = key_slot(key);
+            match first {
+                None => {
+                    first = Some(key);
+                    slot = this_slot;
+                    let Some(m) = self.map.owner(slot) else {
+                        return Route::SlotNotServed { slot };
+                    };
+                    owner = Some(m);
+                    let me = match role {
+                        Some(Role::Master(i)) => self.map.masters().get(i),
+                        _ => None,
+                    };
+                    if let Some(me) = me {
+                        let target = me
+                            .migrating
+                            .iter()
+                            .find(|(s, _)| *s == slot)
+                            .and_then(|(_, id)| self.map.master_by_id(id))
+                            .and_then(|t| self.map.masters().get(t))
+                            .map(|t| t.addr.as_str());
+                        if role == Some(Role::Master(m)) && target.is_some() {
+                            migrating_to = target;
+                        } else if me.importing.iter().any(|(s, _)| *s == slot) {
+                            importing = true;
                         }
                     }
                 }
-                if (migrating_to.is_some() || importing) && self.get(node, key).is_none() {
-                    missing_keys += 1;
+                Some(f) => {
+                    if f != key {
+                        if this_slot != slot {
+                            return Route::CrossSlot;
+                        }
+                        multiple_keys = true;
+                    }
+                }
+            }
+            if migrating_to.is_some() || importing {
+                if self.get(node, key).is_none() {
+                    missing_keys = missing_keys.saturating_add(1);
+                } else {
+                    existing_keys = existing_keys.saturating_add(1);
                 }
             }
         }
@@ -578,9 +675,13 @@ impl Cluster {
         if !self.cluster_ok() {
             return Route::ClusterDown;
         }
+        if (migrating_to.is_some() || importing) && migrate {
+            return Route::Here { slot: Some(slot) };
+        }
         if let Some(addr) = migrating_to {
             if missing_keys > 0 {
-                return if multiple_keys {
+                // Redis 7.0 (#9526): some keys here and some gone is TRYAGAIN; all gone is ASK.
+                return if existing_keys > 0 {
                     Route::TryAgain
                 } else {
                     Route::Ask {
@@ -590,14 +691,14 @@ impl Cluster {
                 };
             }
         }
-        if importing && session.asking {
+        if importing && asking {
             return if multiple_keys && missing_keys > 0 {
                 Route::TryAgain
             } else {
                 Route::Here { slot: Some(slot) }
             };
         }
-        if session.readonly && !write && role == Some(Role::Replica(owner)) {
+        if readonly && !write && role == Some(Role::Replica(owner)) {
             return Route::Here { slot: Some(slot) };
         }
         if role == Some(Role::Master(owner)) {
@@ -650,7 +751,7 @@ impl Cluster {
     }
 
     fn process(&mut self, node: usize, args: &[Vec<u8>], session: &mut Session) -> Reply {
-        let info = match command::lookup(args) {
+        let info = match lookup(args) {
             Ok(info) => info,
             Err(e) => {
                 session.flag();
@@ -673,7 +774,7 @@ impl Cluster {
                 && session
                     .queued()
                     .iter()
-                    .any(|q| command::lookup(q).is_ok_and(|i| i.write)));
+                    .any(|q| lookup(q).is_ok_and(|i| i.write)));
         if write && self.is_replica(node) {
             session.flag();
             return Reply::Error(READONLY_REPLICA.to_owned());
@@ -715,7 +816,7 @@ impl Cluster {
                 }
                 let replies = queue
                     .iter()
-                    .map(|q| match command::lookup(q) {
+                    .map(|q| match lookup(q) {
                         Ok(i) => self.call(node, i, q, session),
                         Err(e) => Reply::Error(e.to_string()),
                     })
@@ -805,7 +906,10 @@ impl Cluster {
             "eval" => self.eval(node, args, session, false),
             "evalsha" => self.eval(node, args, session, true),
             "fcall" => err("ERR Function not found"),
-            "info" | "cluster|info" | "cluster|nodes" | "cluster|shards" => Reply::Error(format!(
+            "cluster|setslot" => self.setslot(node, args),
+            "cluster|nodes" => Reply::Bulk(Some(self.cluster_nodes(node).into_bytes())),
+            "migrate" => self.migrate(node, args),
+            "info" | "cluster|info" | "cluster|shards" => Reply::Error(format!(
                 "ERR slotscope does not simulate '{}': its real output carries ids, timestamps and counters that change from run to run",
                 info.name
             )),
@@ -1009,6 +1113,302 @@ impl Cluster {
         }
     }
 
+    /// The master index and node id named by `id`, or whether it is a replica's id.
+    fn lookup_node(&self, id: &[u8]) -> Option<Result<usize, ()>> {
+        let masters = self.map.masters();
+        if let Some(m) = masters.iter().position(|m| m.id.as_bytes() == id) {
+            return Some(Ok(m));
+        }
+        masters
+            .iter()
+            .any(|m| m.replicas.iter().any(|r| r.id.as_bytes() == id))
+            .then_some(Err(()))
+    }
+
+    /// How many keys of `slot` the node holds.
+    fn count_in_slot(&self, node: usize, slot: u16) -> usize {
+        self.db(node).map_or(0, |db| {
+            db.keys.keys().filter(|k| key_slot(k) == slot).count()
+        })
+    }
+
+    /// `CLUSTER SETSLOT <slot> IMPORTING|MIGRATING|NODE <id>` and `STABLE`, as Redis 7.0's
+    /// `clusterCommand` runs it on the node it was sent to. The node's own open slots are its
+    /// master's `migrating`/`importing` lists; NODE changes the one owner table every node
+    /// shares here (in Redis the new owner's bumped epoch spreads it by gossip at once).
+    fn setslot(&mut self, node: usize, args: &[Vec<u8>]) -> Reply {
+        let arg = |i: usize| args.get(i).map(Vec::as_slice).unwrap_or(&[]);
+        let err = |s: String| Reply::Error(s);
+        let me = match self.role(node) {
+            Some(Role::Master(m)) => m,
+            _ => return err("ERR Please use SETSLOT only with masters.".to_owned()),
+        };
+        let slot = match command::parse_i64(arg(2)).and_then(|n| u16::try_from(n).ok()) {
+            Some(s) if usize::from(s) < N_SLOTS => s,
+            _ => return err("ERR Invalid or out of range slot".to_owned()),
+        };
+        let action = arg(3).to_ascii_lowercase();
+        let id = arg(4);
+        let id_text = String::from_utf8_lossy(id).into_owned();
+        let owner = self.map.owner(slot);
+        match (action.as_slice(), args.len()) {
+            (b"migrating" | b"importing", 5) => {
+                let migrating = action == b"migrating";
+                if migrating && owner != Some(me) {
+                    return err(format!("ERR I'm not the owner of hash slot {slot}"));
+                }
+                if !migrating && owner == Some(me) {
+                    return err(format!("ERR I'm already the owner of hash slot {slot}"));
+                }
+                let target = match self.lookup_node(id) {
+                    None => return err(format!("ERR I don't know about node {id_text}")),
+                    Some(Err(())) => return err("ERR Target node is not a master".to_owned()),
+                    Some(Ok(t)) => t,
+                };
+                let target_id = self
+                    .map
+                    .masters()
+                    .get(target)
+                    .map(|t| t.id.clone())
+                    .unwrap_or_default();
+                if let Some(m) = self.map.master_mut(me) {
+                    let list = if migrating {
+                        &mut m.migrating
+                    } else {
+                        &mut m.importing
+                    };
+                    list.retain(|(s, _)| *s != slot);
+                    list.push((slot, target_id));
+                    list.sort_by_key(|(s, _)| *s);
+                }
+            }
+            (b"stable", 4) => {
+                if let Some(m) = self.map.master_mut(me) {
+                    m.migrating.retain(|(s, _)| *s != slot);
+                    m.importing.retain(|(s, _)| *s != slot);
+                }
+            }
+            (b"node", 5) => {
+                let target = match self.lookup_node(id) {
+                    None => return err(format!("ERR Unknown node {id_text}")),
+                    Some(Err(())) => return err("ERR Target node is not a master".to_owned()),
+                    Some(Ok(t)) => t,
+                };
+                let keys_here = self.count_in_slot(node, slot);
+                if owner == Some(me) && target != me && keys_here != 0 {
+                    return err(format!(
+                        "ERR Can't assign hashslot {slot} to a different node while I still hold keys for this hash slot."
+                    ));
+                }
+                self.map.assign(slot, Some(target));
+                if let Some(m) = self.map.master_mut(me) {
+                    if keys_here == 0 {
+                        m.migrating.retain(|(s, _)| *s != slot);
+                    }
+                    if target == me {
+                        m.importing.retain(|(s, _)| *s != slot);
+                    }
+                }
+            }
+            _ => {
+                return err(
+                    "ERR Invalid CLUSTER SETSLOT action or number of arguments. Try CLUSTER HELP"
+                        .to_owned(),
+                )
+            }
+        }
+        Reply::Ok
+    }
+
+    /// `MIGRATE host port key|"" destination-db timeout [COPY] [REPLACE] [AUTH pw]
+    /// [AUTH2 user pw] [KEYS key…]`, as Redis 7.0's `migrateCommand`: keys the node does not
+    /// hold are left out (`+NOKEY` when none is left); each key is restored on the target with
+    /// RESTORE-ASKING (routed there as the target routes it) and deleted here unless COPY.
+    fn migrate(&mut self, node: usize, args: &[Vec<u8>]) -> Reply {
+        let arg = |i: usize| args.get(i).map(Vec::as_slice).unwrap_or(&[]);
+        let (mut copy, mut replace, mut auth) = (false, false, false);
+        let mut first_key = 3;
+        let mut num_keys = 1;
+        let mut j = 6;
+        while j < args.len() {
+            let more = args.len() - 1 - j;
+            let is = |w: &[u8]| arg(j).eq_ignore_ascii_case(w);
+            if is(b"copy") {
+                copy = true;
+            } else if is(b"replace") {
+                replace = true;
+            } else if is(b"auth") {
+                if more < 1 {
+                    return Reply::Error(SYNTAX.to_owned());
+                }
+                auth = true;
+                j += 1;
+            } else if is(b"auth2") {
+                if more < 2 {
+                    return Reply::Error(SYNTAX.to_owned());
+                }
+                auth = true;
+                j += 2;
+            } else if is(b"keys") {
+                if !arg(3).is_empty() {
+                    return Reply::Error(
+                        "ERR When using MIGRATE KEYS option, the key argument must be set to the empty string"
+                            .to_owned(),
+                    );
+                }
+                first_key = j + 1;
+                num_keys = args.len() - j - 1;
+                break;
+            } else {
+                return Reply::Error(SYNTAX.to_owned());
+            }
+            j += 1;
+        }
+        let (Some(_timeout), Some(dbid)) = (command::parse_i64(arg(5)), command::parse_i64(arg(4)))
+        else {
+            return Reply::Error(NOT_INTEGER.to_owned());
+        };
+        let keys: Vec<Vec<u8>> = args
+            .iter()
+            .skip(first_key)
+            .take(num_keys)
+            .filter(|k| self.get(node, k).is_some())
+            .cloned()
+            .collect();
+        if keys.is_empty() {
+            return Reply::Status("NOKEY".to_owned());
+        }
+        let target_addr = format!(
+            "{}:{}",
+            String::from_utf8_lossy(arg(1)),
+            String::from_utf8_lossy(arg(2))
+        );
+        let Some(target) = self.node_index(&target_addr) else {
+            return Reply::Error("IOERR error or timeout connecting to the client".to_owned());
+        };
+        let prefix = "ERR Target instance replied with error: ";
+        if auth {
+            return Reply::Error(format!(
+                "{prefix}ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?"
+            ));
+        }
+        if dbid != 0 {
+            return Reply::Error(format!("{prefix}ERR SELECT is not allowed in cluster mode"));
+        }
+        let mut first_error: Option<String> = None;
+        for key in &keys {
+            let route = self.route_keys(target, &[key.as_slice()], true, false, true, false);
+            let target_error = if let Some(e) = route.error() {
+                Some(e)
+            } else if self.is_replica(target) {
+                Some(READONLY_REPLICA.to_owned())
+            } else if !replace && self.get(target, key).is_some() {
+                Some("BUSYKEY Target key name already exists.".to_owned())
+            } else {
+                None
+            };
+            match target_error {
+                Some(e) => {
+                    first_error.get_or_insert(format!("{prefix}{e}"));
+                }
+                None => {
+                    let value = self.get(node, key).map(<[u8]>::to_vec).unwrap_or_default();
+                    if target != node {
+                        self.del(target, key);
+                    }
+                    self.set(target, key, value);
+                    if !copy && target != node {
+                        self.del(node, key);
+                    }
+                }
+            }
+        }
+        match first_error {
+            Some(e) => Reply::Error(e),
+            None => Reply::Ok,
+        }
+    }
+
+    /// `CLUSTER NODES` as the node at index `node` prints it: every node, `myself` on its own
+    /// line, its open slots (`[slot->-id]`, `[slot-<-id]`) after its ranges. Ping and pong
+    /// times are 0 and the config epoch is the master's position plus one: the real ones
+    /// change from run to run, so compare the output field by field, not byte for byte.
+    pub fn cluster_nodes_of(&self, node_addr: &str) -> Option<String> {
+        self.node_index(node_addr).map(|n| self.cluster_nodes(n))
+    }
+
+    fn cluster_nodes(&self, node: usize) -> String {
+        let my_addr = self.nodes.get(node).map(|n| n.addr.as_str()).unwrap_or("");
+        let bus = |addr: &str| {
+            let cport = addr
+                .rsplit_once(':')
+                .and_then(|(_, p)| p.parse::<u32>().ok())
+                .filter(|p| *p != 0)
+                .map_or(0, |p| p.saturating_add(10000));
+            format!("{addr}@{cport}")
+        };
+        let flags = |addr: &str, extra: &[String], role: &str| {
+            let mut words: Vec<&str> = Vec::new();
+            if addr == my_addr {
+                words.push("myself");
+            }
+            words.push(role);
+            words.extend(
+                extra
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|f| !matches!(*f, "myself" | "master" | "slave" | "replica")),
+            );
+            words.join(",")
+        };
+        let ranges = self.map.ranges_by_master();
+        let mut out = String::new();
+        for (i, m) in self.map.masters().iter().enumerate() {
+            let epoch = i + 1;
+            let addr = match &m.hostname {
+                Some(h) => format!("{},{h}", bus(&m.addr)),
+                None => bus(&m.addr),
+            };
+            out.push_str(&format!(
+                "{} {addr} {} - 0 0 {epoch} connected",
+                m.id,
+                flags(&m.addr, &m.flags, "master")
+            ));
+            for r in ranges.get(i).into_iter().flatten() {
+                out.push_str(&format!(" {r}"));
+            }
+            if m.addr == my_addr {
+                let mut open: Vec<(u16, String)> = m
+                    .migrating
+                    .iter()
+                    .map(|(s, id)| (*s, format!("[{s}->-{id}]")))
+                    .collect();
+                open.extend(
+                    m.importing
+                        .iter()
+                        .filter(|(s, _)| !m.migrating.iter().any(|(ms, _)| ms == s))
+                        .map(|(s, id)| (*s, format!("[{s}-<-{id}]"))),
+                );
+                open.sort();
+                for (_, text) in open {
+                    out.push(' ');
+                    out.push_str(&text);
+                }
+            }
+            out.push('\n');
+            for r in &m.replicas {
+                out.push_str(&format!(
+                    "{} {} {} {} 0 0 {epoch} connected\n",
+                    r.id,
+                    bus(&r.addr),
+                    flags(&r.addr, &r.flags, "slave"),
+                    m.id
+                ));
+            }
+        }
+        out
+    }
+
     fn cluster_slots(&self) -> Reply {
         fn endpoint(addr: &str, id: &str, hostname: Option<&str>) -> Reply {
             let (ip, port) = addr.rsplit_once(':').unwrap_or((addr, "0"));
@@ -1180,7 +1580,7 @@ impl Cluster {
         let sha = ctx.sha;
         let raise =
             |msg: &str| Reply::Error(format!("{msg} script: {sha}, on @user_script:{line}."));
-        let info = match command::lookup(args) {
+        let info = match lookup(args) {
             Ok(info) => info,
             Err(CommandError::Empty) => {
                 return Err(raise(
