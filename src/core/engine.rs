@@ -7,8 +7,10 @@
 //! served, cluster down, ASK/TRYAGAIN for slots being migrated or imported, READONLY replicas,
 //! MOVED), then the replica write check, then MULTI queueing, then the command itself. Routing
 //! already reads the masters' `migrating`/`importing` slots from the [`SlotMap`], so ASK,
-//! ASKING and TRYAGAIN work as soon as a slot is opened; commands that open and close slots
-//! and move keys are left to a later change. EVAL runs a tiny subset of Lua (see
+//! ASKING and TRYAGAIN work as soon as a slot is opened. `CLUSTER SETSLOT` (IMPORTING,
+//! MIGRATING, NODE, STABLE) opens, closes and reassigns slots in that map, `MIGRATE` moves keys
+//! between nodes' key spaces, and `CLUSTER NODES` prints the map as the node asked sees it
+//! (with `[slot->-id]`/`[slot-<-id]` on its own line). EVAL runs a tiny subset of Lua (see
 //! [`Cluster::exec`]), enough for the recorded transcripts, and names the script by its SHA-1
 //! as Redis does. [`Reply::to_cli`] prints replies as redis-cli does; [`Cli`] is redis-cli
 //! itself, with and without `-c`, one-shot or interactive.
@@ -599,7 +601,14 @@ impl Cluster {
             .collect();
         // MIGRATE works on the local node whenever the slot is open (not inside EXEC).
         let migrate = matches!(cmds, [(info, _)] if info.name == "migrate");
-        self.route_keys(node, &keys, write, migrate, session.asking, session.readonly)
+        self.route_keys(
+            node,
+            &keys,
+            write,
+            migrate,
+            session.asking,
+            session.readonly,
+        )
     }
 
     /// `getNodeByQuery` over a list of keys: `migrate` says the command is MIGRATE, `asking`
@@ -725,7 +734,7 @@ impl Cluster {
     /// Commands run: GET SET (NX XX GET KEEPTTL) GETSET INCR DECR INCRBY DECRBY APPEND STRLEN
     /// MGET MSET MSETNX DEL UNLINK EXISTS TOUCH TTL TYPE RENAME RENAMENX, PING ECHO QUIT MULTI
     /// EXEC DISCARD ASKING READONLY READWRITE DBSIZE FLUSHALL FLUSHDB, CLUSTER KEYSLOT SLOTS MYID
-    /// COUNTKEYSINSLOT GETKEYSINSLOT, EVAL and EVALSHA. Other commands of the table are routed
+    /// NODES COUNTKEYSINSLOT GETKEYSINSLOT SETSLOT, MIGRATE, EVAL and EVALSHA. Other commands of the table are routed
     /// exactly, then answered with an `ERR slotscope …` error saying the page does not run them.
     ///
     /// EVAL runs scripts of the form `return <expr>`, where `<expr>` is `redis.call('CMD', arg,
@@ -1945,6 +1954,23 @@ pub fn sha1_hex(data: &[u8]) -> String {
     super::escape::to_hex(&sha1(data))
 }
 
+/// What redis-cli prints for `reply` to `args`: `CLUSTER NODES` (like INFO and CLUSTER INFO) is
+/// printed raw, as the text it is; everything else as [`Reply::to_cli`] prints it.
+pub fn cli_text(args: &[Vec<u8>], reply: &Reply) -> String {
+    let is = |i: usize, word: &[u8]| args.get(i).is_some_and(|a| a.eq_ignore_ascii_case(word));
+    let raw = is(0, b"info") || (is(0, b"cluster") && (is(1, b"nodes") || is(1, b"info")));
+    match reply {
+        Reply::Bulk(Some(bytes)) if raw => {
+            let mut text = String::from_utf8_lossy(bytes).into_owned();
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text
+        }
+        _ => reply.to_cli(),
+    }
+}
+
 /// A redirection redis-cli followed in cluster mode (`-c`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Redirect {
@@ -2102,7 +2128,7 @@ impl Cli {
             } else if (name(b"exec") && self.in_multi) || (name(b"discard") && !reply.is_error()) {
                 self.in_multi = false;
             }
-            text.push_str(&reply.to_cli());
+            text.push_str(&cli_text(args, &reply));
             return CliOutput {
                 redirects,
                 reply: Some(reply),

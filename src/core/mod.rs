@@ -12,6 +12,7 @@ pub mod escape;
 pub mod hashtag;
 pub mod import;
 pub mod plan;
+pub mod redirect;
 pub mod reshard;
 pub mod slot;
 pub mod tags;

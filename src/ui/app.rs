@@ -7,6 +7,7 @@ use crate::ui::components::key_input::KeyInput;
 use crate::ui::components::node_list::NodeList;
 use crate::ui::components::pipeline::Pipeline;
 use crate::ui::components::planner::Planner;
+use crate::ui::components::redirections::Redirections;
 use crate::ui::components::slot_map::SlotMap;
 use crate::ui::components::tag_generator::TagGenerator;
 use crate::ui::components::topology_lab::TopologyLab;
@@ -98,6 +99,7 @@ pub fn app() -> Html {
                 <Planner map={state.map.clone()} colours={state.colours.clone()} />
                 <TagGenerator map={state.map.clone()} colours={state.colours.clone()} />
                 <HotSpotView map={state.map.clone()} colours={state.colours.clone()} />
+                <Redirections />
                 <CompareView />
             </main>
             <footer class="footer">{ t.footer }</footer>

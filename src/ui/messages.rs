@@ -307,6 +307,44 @@ pub struct Messages {
     pub tags_pin_use: &'static str,
     /// Bad slot.
     pub tags_pin_bad: &'static str,
+    /// Redirections heading.
+    pub redir_title: &'static str,
+    /// Redirections help.
+    pub redir_help: &'static str,
+    /// Scenario select label.
+    pub redir_scenario: &'static str,
+    /// RESP checkbox.
+    pub redir_wire: &'static str,
+    /// Keyboard help of the player.
+    pub redir_keys: &'static str,
+    /// To the start.
+    pub redir_start: &'static str,
+    /// Step back.
+    pub redir_prev: &'static str,
+    /// Play.
+    pub redir_play: &'static str,
+    /// Pause.
+    pub redir_pause: &'static str,
+    /// Step forward.
+    pub redir_next: &'static str,
+    /// To the end.
+    pub redir_end: &'static str,
+    /// Slower.
+    pub redir_slower: &'static str,
+    /// Faster.
+    pub redir_faster: &'static str,
+    /// Timeline.
+    pub redir_timeline: &'static str,
+    /// Step `{0}` of `{1}`.
+    pub redir_step: &'static str,
+    /// Client table heading.
+    pub redir_table: &'static str,
+    /// Its node column.
+    pub redir_table_node: &'static str,
+    /// Table help.
+    pub redir_table_help: &'static str,
+    /// Replies heading.
+    pub redir_replies: &'static str,
     /// Label of the cluster picker.
     pub cluster_label: &'static str,
     /// The fixtures' cluster, as a choice.
@@ -474,6 +512,25 @@ pub const EN: Messages = Messages {
     tags_pin_slot: "slot",
     tags_pin_use: "use the shortest tag",
     tags_pin_bad: "A slot is a whole number from 0 to 16383.",
+    redir_title: "Redirections: MOVED, ASK, ASKING, TRYAGAIN, step by step",
+    redir_help: "Pick a scenario and play it, or step through it. The replies are exactly what Redis 7 sends; the client's slot table on the right changes on MOVED and, visibly, not on ASK.",
+    redir_scenario: "Scenario",
+    redir_wire: "show the RESP wire bytes",
+    redir_keys: "Player: Space plays or pauses, arrow keys step, Home and End jump, + and − change the speed",
+    redir_start: "Back to the start",
+    redir_prev: "Step back",
+    redir_play: "Play",
+    redir_pause: "Pause",
+    redir_next: "Step forward",
+    redir_end: "To the end",
+    redir_slower: "Slower",
+    redir_faster: "Faster",
+    redir_timeline: "Timeline",
+    redir_step: "step {0} of {1}",
+    redir_table: "Client's slot table",
+    redir_table_node: "node",
+    redir_table_help: "Only the slots this scenario touches. A smart client rewrites an entry on MOVED; on ASK it does not.",
+    redir_replies: "Replies so far, as redis-cli prints them",
     cluster_label: "Cluster",
     cluster_fixture: "The fixtures' cluster (3 masters + 3 replicas)",
     cluster_created: "redis-cli --cluster create with {0} masters",

@@ -7,6 +7,7 @@ pub mod clipboard;
 pub mod components;
 pub mod messages;
 pub mod palette;
+pub mod redirect_view;
 pub mod state;
 
 pub use app::App;

@@ -7,6 +7,8 @@ pub mod key_input;
 pub mod node_list;
 pub mod pipeline;
 pub mod planner;
+pub mod redirections;
+pub mod sequence;
 pub mod slot_map;
 pub mod tag_generator;
 pub mod topology_lab;

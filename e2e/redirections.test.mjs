@@ -1,0 +1,106 @@
+//! The redirections view as a reader uses it: step through a live migration to the ASK, its
+//! value and the MOVED; watch the client's table change on MOVED and not on ASK; TRYAGAIN;
+//! a deep link; the keyboard. Reply texts are compared with the transcripts.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveDist, launch, openPage, fixtures } from './harness.mjs';
+
+let server, browser, t07;
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+  t07 = await readFile(join(fixtures, 'transcripts', '07_slot_migration_ask_tryagain.txt'), 'utf8');
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const step = async (page) => Number(await page.getByTestId('timeline').getAttribute('data-step'));
+const lines = (page) => page.getByTestId('wire-line').allTextContents();
+const tableRow = (page, slot) => page.locator(`[data-testid=client-slot-table] tr[data-slot="${slot}"]`).getAttribute('data-node');
+
+/** Steps forward until `pred(lines)` holds; fails at the end of the scenario. */
+async function stepUntil(page, pred, what) {
+  for (;;) {
+    if (pred(await lines(page))) return;
+    const s = await step(page);
+    const n = Number(await page.getByTestId('timeline').getAttribute('data-steps'));
+    assert.ok(s < n, `reached the end without ${what}`);
+    await page.getByTestId('step-next').click();
+    await page.waitForFunction((s) => Number(document.querySelector('[data-testid=timeline]').dataset.step) === s + 1, s);
+  }
+}
+
+test('live migration: ASK 5712 as redis-cli printed it, then the value, and the table never changes', async () => {
+  const askLine = t07.split('\n').find((l) => /^\(error\) ASK 5712 /.test(l));
+  assert.ok(askLine, '07 records an ASK for slot 5712');
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.getByTestId('scenario-select').selectOption('live-migration');
+  const before = await tableRow(page, 5712);
+  await stepUntil(page, (ls) => ls.includes(askLine), askLine);
+  assert.equal(await tableRow(page, 5712), before, 'ASK does not change the table');
+  const n = (await lines(page)).length;
+  await stepUntil(page, (ls) => ls.slice(n).some((l) => /^"/.test(l)), 'the value after ASKING');
+  assert.equal(await tableRow(page, 5712), before);
+  assert.match(await page.getByTestId('narration').textContent(), /\S/);
+  // The target without ASKING sends the client back: MOVED to the source, as in 07.
+  const movedBack = t07.split('\n').find((l) => /^\(error\) MOVED 5712 /.test(l));
+  await stepUntil(page, (ls) => ls.includes(movedBack), movedBack);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('stale route: the table changes on MOVED', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.getByTestId('scenario-select').selectOption('stale-route');
+  const slots = await page.locator('[data-testid=client-slot-table] tr[data-slot]').evaluateAll((r) => r.map((x) => x.dataset.slot));
+  const before = await tableRow(page, slots[0]);
+  await stepUntil(page, (ls) => ls.some((l) => /^\(error\) MOVED /.test(l)), 'MOVED');
+  // The update is the step right after the MOVED reply.
+  await page.getByTestId('step-next').click();
+  await page.waitForFunction((b) => document.querySelector('[data-testid=client-slot-table] tr[data-slot]')?.dataset.node !== b, before);
+  assert.notEqual(await tableRow(page, slots[0]), before);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('TRYAGAIN for a multi-key command split across source and target', async () => {
+  const tryagain = t07.split('\n').find((l) => /^\(error\) TRYAGAIN /.test(l));
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.getByTestId('scenario-select').selectOption('tryagain');
+  await stepUntil(page, (ls) => ls.includes(tryagain), tryagain);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a deep link opens a scenario at a step; keys step and play', async () => {
+  const { page, context, problems } = await openPage(browser, `${server.url}#redirect=live-migration:12`);
+  assert.equal(await page.getByTestId('scenario-select').inputValue(), 'live-migration');
+  assert.equal(await step(page), 12);
+  const player = page.locator('.redir__player');
+  await player.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await step(page), 13);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await step(page), 11);
+  // The address follows the step, so it can be shared.
+  assert.equal(new URL(page.url()).hash, '#redirect=live-migration:11');
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  await page.keyboard.press(' ');
+  await page.getByTestId('pause').waitFor();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=timeline]').dataset.step) > 12);
+  await page.getByTestId('pause').click();
+  await page.getByTestId('play').waitFor();
+  // A tampered link is ignored: the first scenario opens at its start.
+  const { page: p2, context: c2, problems: pr2 } = await openPage(browser, `${server.url}#redirect=nope:99999`);
+  assert.equal(await step(p2), 0);
+  assert.deepEqual(pr2, []);
+  await c2.close();
+  assert.deepEqual(problems, []);
+  await context.close();
+});

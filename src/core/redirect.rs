@@ -1,0 +1,819 @@
+//! Cluster clients as deterministic step machines: what a smart client, `redis-cli -c` and a
+//! MOVED-only client send and receive while slots move, as arrows of a sequence diagram.
+//!
+//! [`run`] sends one command through a [`Client`] to a [`Cluster`] and returns every arrow it
+//! caused, in order: requests, replies, `ASKING`, changes to the client's slot table, back-offs
+//! after `TRYAGAIN` (a step, not a clock) and giving up. [`scenarios`] builds the page's
+//! ready-made stories (a stale route, a live migration, TRYAGAIN, CROSSSLOT, the end of a
+//! migration, a MOVED-only client bouncing, an uncovered slot) from operator actions and client
+//! commands, run on the fixtures' cluster with the recorded node ids. Nothing here reads a
+//! clock or draws a random number: the same input gives the same events.
+
+use super::command;
+use super::engine::{cli_text, Cluster, Redirect, Reply, Session};
+use super::escape::push_formatted;
+use super::slot::{key_slot, N_SLOTS};
+use super::topology::{SlotMap, SlotRange};
+use std::collections::BTreeMap;
+
+/// How a client reacts to MOVED, ASK and TRYAGAIN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// A smart cluster client (ioredis, redis-rs, Lettuce, go-redis): on MOVED it updates its
+    /// slot table and retries at the new owner; on ASK it sends `ASKING` and the command to the
+    /// named node once, leaving its table alone; on TRYAGAIN it backs off and retries.
+    Smart,
+    /// `redis-cli -c`: no slot table, one connection; on MOVED or ASK it prints
+    /// `-> Redirected to slot [N] located at ADDR`, reconnects there (sending `ASKING` first
+    /// after an ASK) and stays connected to that node. TRYAGAIN is printed as an error.
+    RedisCliC,
+    /// A client that only understands MOVED: it treats ASK as MOVED (updating its table, never
+    /// sending `ASKING`), so during a migration it bounces between source and target until its
+    /// redirect budget runs out.
+    MovedOnly,
+}
+
+/// Max-redirect presets named after the libraries whose defaults they are.
+pub const PRESETS: &[(&str, u32)] = &[
+    ("ioredis", 16),
+    ("redis-rs", 16),
+    ("Lettuce", 5),
+    ("go-redis", 3),
+];
+
+/// How many times a smart client retries after TRYAGAIN before it gives up.
+pub const DEFAULT_MAX_TRYAGAIN: u32 = 3;
+
+/// One end of an arrow in the sequence diagram.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Endpoint {
+    /// The application's cluster client (its lifeline carries the slot table).
+    Client,
+    /// The operator's plain `redis-cli -p PORT` (no `-c`): admin commands such as
+    /// `CLUSTER SETSLOT` and `MIGRATE`, and direct commands to one node.
+    Operator,
+    /// A cluster node, by address (`127.0.0.1:7001`).
+    Node(String),
+}
+
+/// What an arrow carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// A command sent to a node (`from` the client or the operator, `to` the node).
+    Request {
+        /// The command's arguments, name first.
+        args: Vec<Vec<u8>>,
+    },
+    /// A node's answer (`from` the node, `to` whoever asked).
+    Reply {
+        /// The reply.
+        reply: Reply,
+    },
+    /// The `ASKING` request a client sends before retrying a command at an ASK target. Its
+    /// reply (`+OK`) follows as a [`EventKind::Reply`].
+    Asking,
+    /// The client changed one entry of its slot table (`from` and `to` are both the client).
+    TableUpdate {
+        /// The slot.
+        slot: u16,
+        /// The address the table held before (`None`: no entry).
+        old: Option<String>,
+        /// The address it holds now.
+        new: String,
+    },
+    /// The client waits before retrying after TRYAGAIN (`from` and `to` are the client). No
+    /// time passes in the simulator: this is one step of the diagram.
+    Backoff {
+        /// Which retry this is (1 for the first).
+        attempt: u32,
+    },
+    /// The client stops and hands an error to the application (`from` and `to` are the
+    /// client).
+    GiveUp {
+        /// Why, in plain English.
+        reason: String,
+    },
+}
+
+/// One arrow of the sequence diagram, with everything the page shows beside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// Where the arrow starts.
+    pub from: Endpoint,
+    /// Where it ends (the same endpoint for table updates, back-offs and giving up).
+    pub to: Endpoint,
+    /// What it carries.
+    pub kind: EventKind,
+    /// One or two plain English sentences saying what happens and why.
+    pub narration: String,
+    /// What a terminal shows for this arrow. For a reply: exactly what redis-cli prints (for
+    /// [`Policy::RedisCliC`], a followed MOVED/ASK prints `-> Redirected to slot [N] located
+    /// at ADDR` instead of the error, so concatenating a run's reply texts gives redis-cli's
+    /// output). For a request or `ASKING`: the command as it would be typed at the prompt.
+    /// Empty for table updates, back-offs and giving up.
+    pub cli: String,
+    /// The bytes on the wire: the RESP request (an array of bulk strings) or the RESP2 reply
+    /// (`-ASK 5712 127.0.0.1:7002\r\n`). Empty for arrows that send nothing.
+    pub resp: Vec<u8>,
+}
+
+impl Event {
+    /// Whether this arrow is a reply carrying `MOVED`.
+    pub fn is_moved(&self) -> bool {
+        matches!(&self.kind, EventKind::Reply { reply } if Redirect::parse(reply).is_some_and(|r| !r.ask))
+    }
+
+    /// Whether this arrow is a reply carrying `ASK`.
+    pub fn is_ask(&self) -> bool {
+        matches!(&self.kind, EventKind::Reply { reply } if Redirect::parse(reply).is_some_and(|r| r.ask))
+    }
+}
+
+const NO_ENTRY: u16 = u16::MAX;
+
+/// A cluster client: its policy, its budgets, its slot table and one connection per node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Client {
+    policy: Policy,
+    max_redirects: u32,
+    max_tryagain: u32,
+    /// Node addresses the table refers to, in the order first seen.
+    addrs: Vec<String>,
+    /// One entry per slot: an index into `addrs`, or `NO_ENTRY`.
+    table: Box<[u16]>,
+    /// Where redis-cli is connected (and where a keyless command goes).
+    connected: String,
+    /// Server-side state of each connection, by node address.
+    sessions: BTreeMap<String, Session>,
+}
+
+impl Client {
+    /// A client whose slot table is `map` as `CLUSTER SLOTS` reports it (each slot's owner),
+    /// connected first to the first master (or `127.0.0.1:7000` for a map without masters).
+    pub fn new(policy: Policy, max_redirects: u32, map: &SlotMap) -> Client {
+        let addrs: Vec<String> = map.masters().iter().map(|m| m.addr.clone()).collect();
+        let table: Box<[u16]> = (0..N_SLOTS)
+            .map(|s| {
+                u16::try_from(s)
+                    .ok()
+                    .and_then(|s| map.owner(s))
+                    .and_then(|m| u16::try_from(m).ok())
+                    .filter(|m| *m != NO_ENTRY)
+                    .unwrap_or(NO_ENTRY)
+            })
+            .collect();
+        let connected = addrs
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "127.0.0.1:7000".to_owned());
+        Client {
+            policy,
+            max_redirects,
+            max_tryagain: DEFAULT_MAX_TRYAGAIN,
+            addrs,
+            table,
+            connected,
+            sessions: BTreeMap::new(),
+        }
+    }
+
+    /// A client built from the cluster's current slot map.
+    pub fn of_cluster(policy: Policy, max_redirects: u32, cluster: &Cluster) -> Client {
+        Client::new(policy, max_redirects, cluster.map())
+    }
+
+    /// The same client, first connected to `addr` (what `redis-cli -c -p PORT` is given).
+    pub fn connected_to(mut self, addr: impl Into<String>) -> Client {
+        self.connected = addr.into();
+        self
+    }
+
+    /// The same client with another TRYAGAIN budget.
+    pub fn with_max_tryagain(mut self, max_tryagain: u32) -> Client {
+        self.max_tryagain = max_tryagain;
+        self
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// How many MOVED/ASK redirections one command may follow.
+    pub fn max_redirects(&self) -> u32 {
+        self.max_redirects
+    }
+
+    /// How many TRYAGAIN retries one command may make.
+    pub fn max_tryagain(&self) -> u32 {
+        self.max_tryagain
+    }
+
+    /// Where redis-cli is connected now (it moves with every redirection it follows).
+    pub fn connected(&self) -> &str {
+        &self.connected
+    }
+
+    /// The address the slot table gives for `slot`.
+    pub fn route(&self, slot: u16) -> Option<&str> {
+        let i = *self.table.get(usize::from(slot))?;
+        self.addrs.get(usize::from(i)).map(String::as_str)
+    }
+
+    /// Sets the table entry of `slot` (to show a stale route, or as MOVED does).
+    pub fn set_route(&mut self, slot: u16, addr: &str) {
+        let i = match self.addrs.iter().position(|a| a == addr) {
+            Some(i) => i,
+            None => {
+                if self.addrs.len() >= usize::from(NO_ENTRY) {
+                    return;
+                }
+                self.addrs.push(addr.to_owned());
+                self.addrs.len() - 1
+            }
+        };
+        if let (Some(cell), Ok(i)) = (self.table.get_mut(usize::from(slot)), u16::try_from(i)) {
+            *cell = i;
+        }
+    }
+
+    /// The slot table as runs of slots with the same entry, in slot order (what the page lists
+    /// beside the diagram). Slots without an entry are left out.
+    pub fn table(&self) -> Vec<(SlotRange, String)> {
+        let mut out: Vec<(SlotRange, String)> = Vec::new();
+        let mut start = 0usize;
+        while start < self.table.len() {
+            let who = self.table[start];
+            let mut end = start;
+            while end + 1 < self.table.len() && self.table[end + 1] == who {
+                end += 1;
+            }
+            if let (Some(addr), Ok(first), Ok(last)) = (
+                self.addrs.get(usize::from(who)),
+                u16::try_from(start),
+                u16::try_from(end),
+            ) {
+                out.push((SlotRange::new(first, last), addr.clone()));
+            }
+            start = end + 1;
+        }
+        out
+    }
+
+    fn session(&mut self, addr: &str) -> &mut Session {
+        self.sessions.entry(addr.to_owned()).or_default()
+    }
+}
+
+/// `args` as typed at redis-cli's prompt: plain words as they are, others in double quotes
+/// with redis-cli's escapes.
+pub fn typed_form(args: &[Vec<u8>]) -> String {
+    let mut out = String::new();
+    for (i, arg) in args.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let plain = !arg.is_empty()
+            && arg
+                .iter()
+                .all(|b| b.is_ascii_graphic() && !matches!(b, b'"' | b'\'' | b'\\'));
+        if plain {
+            out.push_str(&String::from_utf8_lossy(arg));
+        } else {
+            out.push('"');
+            push_formatted(&mut out, arg);
+            out.push('"');
+        }
+    }
+    out
+}
+
+/// The RESP form of a request: an array of bulk strings.
+pub fn request_resp(args: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = format!("*{}\r\n", args.len()).into_bytes();
+    for arg in args {
+        out.extend_from_slice(format!("${}\r\n", arg.len()).as_bytes());
+        out.extend_from_slice(arg);
+        out.extend_from_slice(b"\r\n");
+    }
+    out
+}
+
+fn node(addr: &str) -> Endpoint {
+    Endpoint::Node(addr.to_owned())
+}
+
+fn request(from: Endpoint, addr: &str, args: &[Vec<u8>], narration: String) -> Event {
+    Event {
+        from,
+        to: node(addr),
+        kind: EventKind::Request {
+            args: args.to_vec(),
+        },
+        narration,
+        cli: typed_form(args),
+        resp: request_resp(args),
+    }
+}
+
+fn reply_event(
+    addr: &str,
+    to: Endpoint,
+    args: &[Vec<u8>],
+    reply: Reply,
+    narration: String,
+) -> Event {
+    Event {
+        from: node(addr),
+        to,
+        cli: cli_text(args, &reply),
+        resp: reply.to_resp(),
+        kind: EventKind::Reply { reply },
+        narration,
+    }
+}
+
+fn self_event(kind: EventKind, narration: String) -> Event {
+    Event {
+        from: Endpoint::Client,
+        to: Endpoint::Client,
+        kind,
+        narration,
+        cli: String::new(),
+        resp: Vec::new(),
+    }
+}
+
+/// What a reply means, in a sentence.
+fn explain_reply(reply: &Reply, addr: &str) -> String {
+    if let Some(r) = Redirect::parse(reply) {
+        return if r.ask {
+            format!(
+                "{addr} is migrating slot {} and no longer has this key: ASK says try {} for this one command.",
+                r.slot, r.addr
+            )
+        } else {
+            format!(
+                "{addr} does not serve slot {}: MOVED says {} owns it now.",
+                r.slot, r.addr
+            )
+        };
+    }
+    match reply {
+        Reply::Error(e) if e.starts_with("TRYAGAIN") => format!(
+            "{addr} holds some of these keys and the migration target holds the others: TRYAGAIN, later."
+        ),
+        Reply::Error(e) if e.starts_with("CROSSSLOT") => format!(
+            "{addr} refuses: the keys hash to different slots, and a multi-key command needs one slot."
+        ),
+        Reply::Error(e) if e.starts_with("CLUSTERDOWN") => {
+            format!("{addr} refuses: no master serves this slot, so the cluster cannot answer.")
+        }
+        Reply::Error(e) => format!("{addr} answers with an error: {e}"),
+        _ => format!("{addr} serves the command."),
+    }
+}
+
+/// The slot of the command's first key, if it has keys.
+fn first_key_slot(args: &[Vec<u8>]) -> Option<u16> {
+    let spec = command::key_positions(args).ok()?;
+    spec.keys(args).first().map(|k| key_slot(k))
+}
+
+/// Sends `args` through `client` to `cluster` and returns every arrow it caused, in order.
+///
+/// The client picks the node from its slot table (redis-cli -c: the node it is connected to),
+/// then follows its [`Policy`]. It always stops: after a reply that is not a redirection or
+/// TRYAGAIN, after `max_redirects` followed redirections (the next one makes it give up), or
+/// after `max_tryagain` retries.
+pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<Event> {
+    let mut events = Vec::new();
+    let slot = first_key_slot(args);
+    let route_of = |client: &Client| -> String {
+        match (client.policy, slot) {
+            (Policy::RedisCliC, _) | (_, None) => client.connected.clone(),
+            (_, Some(s)) => client
+                .route(s)
+                .map(str::to_owned)
+                .unwrap_or_else(|| client.connected.clone()),
+        }
+    };
+    let mut target = route_of(client);
+    let mut asking = false;
+    let mut redirects = 0u32;
+    let mut tryagains = 0u32;
+    let name = typed_form(args.get(..1).unwrap_or(&[]));
+    loop {
+        if asking {
+            let asking_args = vec![b"ASKING".to_vec()];
+            events.push(Event {
+                kind: EventKind::Asking,
+                ..request(
+                    Endpoint::Client,
+                    &target,
+                    &asking_args,
+                    format!("The client sends ASKING to {target}: the next command is for the slot it is importing."),
+                )
+            });
+            let reply = cluster.exec(&target, &asking_args, client.session(&target));
+            let narration = format!("{target} accepts: it will serve the next command even though it does not own the slot yet.");
+            events.push(reply_event(
+                &target,
+                Endpoint::Client,
+                &asking_args,
+                reply,
+                narration,
+            ));
+        }
+        let why = match (client.policy, slot) {
+            _ if asking => "as the ASK said".to_owned(),
+            (Policy::RedisCliC, _) => "the node redis-cli is connected to".to_owned(),
+            (_, Some(s)) => format!("its slot table says {target} serves slot {s}"),
+            (_, None) => "the command has no key, so any node will do".to_owned(),
+        };
+        events.push(request(
+            Endpoint::Client,
+            &target,
+            args,
+            format!("The client sends {name} to {target} ({why})."),
+        ));
+        let reply = cluster.exec(&target, args, client.session(&target));
+        asking = false;
+        let mut ev = reply_event(
+            &target,
+            Endpoint::Client,
+            args,
+            reply.clone(),
+            explain_reply(&reply, &target),
+        );
+        if let Some(r) = Redirect::parse(&reply) {
+            if redirects >= client.max_redirects {
+                events.push(ev);
+                events.push(self_event(
+                    EventKind::GiveUp {
+                        reason: format!(
+                            "too many redirections: it followed {} and the limit is {}",
+                            redirects, client.max_redirects
+                        ),
+                    },
+                    format!(
+                        "The client has followed {} redirections, its limit: it gives up and returns the last error to the application.",
+                        redirects
+                    ),
+                ));
+                return events;
+            }
+            redirects += 1;
+            match client.policy {
+                Policy::RedisCliC => {
+                    ev.cli = format!("-> Redirected to slot [{}] located at {}\n", r.slot, r.addr);
+                    events.push(ev);
+                    client.connected = r.addr.clone();
+                    // redis-cli opens a new connection: the old one's flags are gone.
+                    client.sessions.remove(&r.addr);
+                    asking = r.ask;
+                    target = r.addr;
+                }
+                Policy::Smart if r.ask => {
+                    events.push(ev);
+                    asking = true;
+                    target = r.addr;
+                }
+                Policy::Smart | Policy::MovedOnly => {
+                    events.push(ev);
+                    let old = client.route(r.slot).map(str::to_owned);
+                    client.set_route(r.slot, &r.addr);
+                    let treated = if r.ask {
+                        " It does not understand ASK and takes it for MOVED."
+                    } else {
+                        ""
+                    };
+                    events.push(self_event(
+                        EventKind::TableUpdate {
+                            slot: r.slot,
+                            old: old.clone(),
+                            new: r.addr.clone(),
+                        },
+                        format!(
+                            "The client updates its slot table: slot {} now points to {} (was {}).{treated}",
+                            r.slot,
+                            r.addr,
+                            old.as_deref().unwrap_or("nothing")
+                        ),
+                    ));
+                    target = r.addr;
+                }
+            }
+            continue;
+        }
+        let tryagain = matches!(&reply, Reply::Error(e) if e.starts_with("TRYAGAIN"));
+        events.push(ev);
+        if tryagain && client.policy != Policy::RedisCliC {
+            if tryagains >= client.max_tryagain {
+                events.push(self_event(
+                    EventKind::GiveUp {
+                        reason: format!(
+                            "TRYAGAIN after {} retries: the slot's keys are still split between two nodes",
+                            tryagains
+                        ),
+                    },
+                    format!("The client has retried {tryagains} times and the keys are still split: it returns TRYAGAIN to the application."),
+                ));
+                return events;
+            }
+            tryagains += 1;
+            events.push(self_event(
+                EventKind::Backoff { attempt: tryagains },
+                format!("The client backs off before retry {tryagains}: the migration may finish moving the keys meanwhile."),
+            ));
+            target = route_of(client);
+            continue;
+        }
+        return events;
+    }
+}
+
+/// One thing that happens in a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// The operator's plain redis-cli sends a command to one node (`CLUSTER SETSLOT`,
+    /// `MIGRATE`, or a direct command to show what a node answers). One connection per node
+    /// lasts the whole scenario, so `ASKING` on it covers the next command there.
+    Operator {
+        /// The node's address.
+        addr: String,
+        /// The command.
+        args: Vec<Vec<u8>>,
+    },
+    /// The application's client sends a command, following its policy.
+    Client {
+        /// The command.
+        args: Vec<Vec<u8>>,
+    },
+}
+
+/// One step of a scenario: an action and the arrows it caused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// What was done.
+    pub action: Action,
+    /// What it caused, in order.
+    pub events: Vec<Event>,
+}
+
+/// A ready-made story for the Redirections view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scenario {
+    /// A stable identifier for links (`live-migration`).
+    pub id: &'static str,
+    /// A short title.
+    pub title: &'static str,
+    /// The client's policy.
+    pub policy: Policy,
+    /// The client's redirect budget.
+    pub max_redirects: u32,
+    /// The client's slot table before the first step (ranges and addresses); table updates in
+    /// the events change it step by step, and undoing them in reverse steps back.
+    pub start_table: Vec<(SlotRange, String)>,
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+}
+
+impl Scenario {
+    /// Every event of every step, in order (the timeline the page scrubs through).
+    pub fn events(&self) -> impl Iterator<Item = &Event> {
+        self.steps.iter().flat_map(|s| s.events.iter())
+    }
+}
+
+fn words(line: &str) -> Vec<Vec<u8>> {
+    command::split_args(line).unwrap_or_default()
+}
+
+/// Runs `actions` on `cluster` with `client`, and records what each caused.
+pub fn play(cluster: &mut Cluster, client: &mut Client, actions: Vec<Action>) -> Vec<Step> {
+    let mut operator: BTreeMap<String, Session> = BTreeMap::new();
+    actions
+        .into_iter()
+        .map(|action| {
+            let events = match &action {
+                Action::Client { args } => run(cluster, client, args),
+                Action::Operator { addr, args } => {
+                    let session = operator.entry(addr.clone()).or_default();
+                    let req = request(
+                        Endpoint::Operator,
+                        addr,
+                        args,
+                        format!(
+                            "The operator's redis-cli sends {} to {addr}.",
+                            typed_form(args)
+                        ),
+                    );
+                    let reply = cluster.exec(addr, args, session);
+                    let narration = explain_reply(&reply, addr);
+                    vec![
+                        req,
+                        reply_event(addr, Endpoint::Operator, args, reply, narration),
+                    ]
+                }
+            };
+            Step { action, events }
+        })
+        .collect()
+}
+
+/// Node ids of the fixtures' masters, as in transcript 07.
+const ID_7001: &str = "f7c6b5d608aefdd517b33641eb638ce56252d0b4";
+const ID_7002: &str = "44084a172411812451c56a0a3330ec6daa733083";
+const M0: &str = "127.0.0.1:7000";
+const M1: &str = "127.0.0.1:7001";
+const M2: &str = "127.0.0.1:7002";
+
+fn op(addr: &str, line: &str) -> Action {
+    Action::Operator {
+        addr: addr.to_owned(),
+        args: words(line),
+    }
+}
+
+fn cl(line: &str) -> Action {
+    Action::Client { args: words(line) }
+}
+
+/// Transcript 07 up to the MIGRATE of `{user:1001}:profile`: the two keys written on 7001,
+/// slot 5712 opened on both sides, one key moved.
+fn migration_start() -> Vec<Action> {
+    vec![
+        cl("SET {user:1001}:profile alice"),
+        cl("SET {user:1001}:orders 3"),
+        op(M2, &format!("CLUSTER SETSLOT 5712 IMPORTING {ID_7001}")),
+        op(M1, &format!("CLUSTER SETSLOT 5712 MIGRATING {ID_7002}")),
+        op(M1, "MIGRATE 127.0.0.1 7002 {user:1001}:profile 0 5000"),
+    ]
+}
+
+#[allow(clippy::too_many_arguments)]
+fn scenario(
+    id: &'static str,
+    title: &'static str,
+    policy: Policy,
+    max_redirects: u32,
+    mut cluster: Cluster,
+    mut client: Client,
+    actions: Vec<Action>,
+) -> Scenario {
+    let start_table = client.table();
+    let steps = play(&mut cluster, &mut client, actions);
+    Scenario {
+        id,
+        title,
+        policy,
+        max_redirects,
+        start_table,
+        steps,
+    }
+}
+
+/// The page's scenarios, each run on the fixtures' cluster (recorded node ids), with key names
+/// from transcripts 02-07.
+pub fn scenarios() -> Vec<Scenario> {
+    let fixture = SlotMap::fixture_cluster();
+    let smart = |map: &SlotMap| Client::new(Policy::Smart, 16, map);
+    let mut out = Vec::new();
+
+    // (a) A stale route: the client's table still says 7000 serves slot 9779 (as before a
+    // reshard moved it); 7001 owns it and holds user:1002.
+    {
+        let mut cluster = Cluster::new(fixture.clone());
+        let mut session = Session::new();
+        cluster.exec(M1, &words("SET user:1002 alice"), &mut session);
+        let mut client = smart(&fixture);
+        client.set_route(9779, M0);
+        out.push(scenario(
+            "stale-route",
+            "Stale route after a reshard: MOVED, table updated, then direct",
+            Policy::Smart,
+            16,
+            cluster,
+            client,
+            vec![cl("GET user:1002"), cl("GET user:1002")],
+        ));
+    }
+
+    // (b) A live migration of slot 5712 from 7001 to 7002, key by key.
+    {
+        let mut actions = migration_start();
+        actions.extend([
+            cl("GET {user:1001}:profile"),
+            cl("GET {user:1001}:orders"),
+            op(M2, "GET {user:1001}:profile"),
+            op(M2, "ASKING"),
+            op(M2, "GET {user:1001}:profile"),
+            op(M2, "GET {user:1001}:profile"),
+        ]);
+        out.push(scenario(
+            "live-migration",
+            "A live migration: ASK, ASKING, the source still serving, MOVED back from the target",
+            Policy::Smart,
+            16,
+            Cluster::new(fixture.clone()),
+            smart(&fixture),
+            actions,
+        ));
+    }
+
+    // (c) TRYAGAIN: an MGET whose keys are split between source and target, until the last
+    // key moves.
+    {
+        let mut actions = migration_start();
+        actions.extend([
+            cl("MGET {user:1001}:profile {user:1001}:orders"),
+            op(
+                M1,
+                "MIGRATE 127.0.0.1 7002 \"\" 0 5000 KEYS {user:1001}:orders",
+            ),
+            cl("MGET {user:1001}:profile {user:1001}:orders"),
+        ]);
+        out.push(scenario(
+            "tryagain",
+            "TRYAGAIN: a multi-key command split across source and target",
+            Policy::Smart,
+            16,
+            Cluster::new(fixture.clone()),
+            smart(&fixture),
+            actions,
+        ));
+    }
+
+    // (d) CROSSSLOT, as in transcript 04.
+    out.push(scenario(
+        "crossslot",
+        "CROSSSLOT: keys in different slots",
+        Policy::Smart,
+        16,
+        Cluster::new(fixture.clone()),
+        smart(&fixture),
+        vec![cl("MSET hello 1 bar 2"), cl("MGET hello bar")],
+    ));
+
+    // (e) The end of the migration: SETSLOT NODE everywhere, then the old owner answers MOVED.
+    {
+        let mut actions = migration_start();
+        actions.extend([
+            op(
+                M1,
+                "MIGRATE 127.0.0.1 7002 \"\" 0 5000 KEYS {user:1001}:orders",
+            ),
+            op(M2, &format!("CLUSTER SETSLOT 5712 NODE {ID_7002}")),
+            op(M1, &format!("CLUSTER SETSLOT 5712 NODE {ID_7002}")),
+            op(M0, &format!("CLUSTER SETSLOT 5712 NODE {ID_7002}")),
+            cl("GET {user:1001}:profile"),
+            cl("GET {user:1001}:orders"),
+        ]);
+        out.push(scenario(
+            "end-of-migration",
+            "The end of a migration: SETSLOT NODE, MOVED from the old owner, table updated",
+            Policy::Smart,
+            16,
+            Cluster::new(fixture.clone()),
+            smart(&fixture),
+            actions,
+        ));
+    }
+
+    // (f) A MOVED-only client (go-redis's budget of 3) during the same migration.
+    {
+        let budget = PRESETS
+            .iter()
+            .find(|(name, _)| *name == "go-redis")
+            .map_or(3, |(_, n)| *n);
+        let mut actions = migration_start();
+        actions.push(cl("GET {user:1001}:profile"));
+        out.push(scenario(
+            "moved-only-client",
+            "A MOVED-only client during a migration bounces until its redirects run out",
+            Policy::MovedOnly,
+            budget,
+            Cluster::new(fixture.clone()),
+            Client::new(Policy::MovedOnly, budget, &fixture),
+            actions,
+        ));
+    }
+
+    // (g) An uncovered slot: nobody serves slot 866 (hello).
+    {
+        let mut map = fixture.clone();
+        map.assign(866, None);
+        let client = smart(&map);
+        out.push(scenario(
+            "uncovered-slot",
+            "An uncovered slot: CLUSTERDOWN Hash slot not served",
+            Policy::Smart,
+            16,
+            Cluster::new(map),
+            client,
+            vec![cl("GET hello")],
+        ));
+    }
+    out
+}

@@ -1,0 +1,314 @@
+//! The redirections view: scenarios of MOVED / ASK / ASKING / TRYAGAIN / CROSSSLOT played as
+//! a sequence diagram, with the client's slot table beside it, step by step, forward and back.
+
+use crate::ui::components::sequence::{Arrow, Sequence};
+use crate::ui::messages::{fill, use_messages};
+use crate::ui::redirect_view::{scenario_views, ScenarioView};
+use gloo_timers::callback::Interval;
+use std::rc::Rc;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// Milliseconds per step at 1× speed.
+const STEP_MS: f64 = 1400.0;
+/// Speeds offered, slowest first.
+const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+
+/// The player's state: which scenario, how many steps are shown, playing or not, how fast.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    /// Index of the scenario.
+    pub scenario: usize,
+    /// Steps shown (0: none yet).
+    pub step: usize,
+    /// Steps in the scenario.
+    pub n_steps: usize,
+    /// Playing.
+    pub playing: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+}
+
+/// What the player can be told.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerAction {
+    /// Open scenario `idx` with `n_steps` steps at `step`.
+    Open {
+        /// The scenario.
+        idx: usize,
+        /// Its steps.
+        n_steps: usize,
+        /// Where to start.
+        step: usize,
+    },
+    /// One step on (stops playing at the end).
+    Next,
+    /// One step back.
+    Prev,
+    /// Jump to a step.
+    Seek(usize),
+    /// Start playing (from the start if at the end).
+    Play,
+    /// Stop playing.
+    Pause,
+    /// Faster (+1) or slower (−1).
+    Speed(i32),
+}
+
+impl Reducible for Player {
+    type Action = PlayerAction;
+    fn reduce(self: Rc<Self>, action: PlayerAction) -> Rc<Self> {
+        let mut p = (*self).clone();
+        match action {
+            PlayerAction::Open { idx, n_steps, step } => {
+                p = Player {
+                    scenario: idx,
+                    step: step.min(n_steps),
+                    n_steps,
+                    playing: false,
+                    speed: p.speed,
+                };
+            }
+            PlayerAction::Next => {
+                p.step = (p.step + 1).min(p.n_steps);
+                if p.step == p.n_steps {
+                    p.playing = false;
+                }
+            }
+            PlayerAction::Prev => {
+                p.step = p.step.saturating_sub(1);
+                p.playing = false;
+            }
+            PlayerAction::Seek(s) => {
+                p.step = s.min(p.n_steps);
+                p.playing = false;
+            }
+            PlayerAction::Play => {
+                if p.step >= p.n_steps {
+                    p.step = 0;
+                }
+                p.playing = p.n_steps > 0;
+            }
+            PlayerAction::Pause => p.playing = false,
+            PlayerAction::Speed(d) => {
+                p.speed = (p.speed as i32 + d).clamp(0, SPEEDS.len() as i32 - 1) as usize;
+            }
+        }
+        Rc::new(p)
+    }
+}
+
+/// Reads `#redirect=<scenario id>:<step>` from the page's address.
+pub fn parse_link(hash: &str, scenarios: &[ScenarioView]) -> Option<(usize, usize)> {
+    let rest = hash.trim_start_matches('#').strip_prefix("redirect=")?;
+    let (id, step) = rest.split_once(':').unwrap_or((rest, "0"));
+    let idx = scenarios.iter().position(|s| s.id == id)?;
+    let step = step.parse::<usize>().ok()?.min(scenarios[idx].arrows.len());
+    Some((idx, step))
+}
+
+fn current_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Writes the deep link into the address without scrolling or adding history entries.
+fn write_link(id: &str, step: usize) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("#redirect={id}:{step}")),
+        );
+    }
+}
+
+/// The view.
+#[function_component(Redirections)]
+pub fn redirections() -> Html {
+    let t = use_messages();
+    let scenarios = use_memo((), |_| scenario_views());
+    let first = {
+        let scenarios = scenarios.clone();
+        move || {
+            let (idx, step) = parse_link(&current_hash(), &scenarios).unwrap_or((0, 0));
+            Player {
+                scenario: idx,
+                step,
+                n_steps: scenarios.get(idx).map_or(0, |s| s.arrows.len()),
+                playing: false,
+                speed: 2,
+            }
+        }
+    };
+    let player = use_reducer(first);
+    let wire = use_state(|| false);
+    let linked = use_mut_ref(|| false);
+
+    // Play: one step per tick; the interval is dropped when playing stops or the speed changes.
+    {
+        let player = player.clone();
+        use_effect_with((player.playing, player.speed), move |&(playing, speed)| {
+            let interval = playing.then(|| {
+                let p = player.clone();
+                Interval::new((STEP_MS / SPEEDS[speed]) as u32, move || {
+                    p.dispatch(PlayerAction::Next)
+                })
+            });
+            move || drop(interval)
+        });
+    }
+    // Keep the deep link in step (only once the reader has moved, so a plain visit keeps its URL).
+    {
+        let scenarios = scenarios.clone();
+        let linked = linked.clone();
+        use_effect_with((player.scenario, player.step), move |&(idx, step)| {
+            if *linked.borrow() {
+                if let Some(s) = scenarios.get(idx) {
+                    write_link(&s.id, step);
+                }
+            }
+            *linked.borrow_mut() = true;
+        });
+    }
+
+    let Some(sc) = scenarios.get(player.scenario) else {
+        return Html::default();
+    };
+    let step = player.step;
+    let act = |a: PlayerAction| {
+        let p = player.clone();
+        Callback::from(move |_: MouseEvent| p.dispatch(a.clone()))
+    };
+    let on_select = {
+        let (p, scenarios) = (player.clone(), scenarios.clone());
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            if let Some(idx) = scenarios.iter().position(|s| s.id == v) {
+                p.dispatch(PlayerAction::Open {
+                    idx,
+                    n_steps: scenarios[idx].arrows.len(),
+                    step: 0,
+                });
+            }
+        })
+    };
+    let on_seek = {
+        let p = player.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Ok(s) = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value()
+                .parse()
+            {
+                p.dispatch(PlayerAction::Seek(s));
+            }
+        })
+    };
+    let onkeydown = {
+        let p = player.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let action = match e.key().as_str() {
+                " " => Some(if p.playing {
+                    PlayerAction::Pause
+                } else {
+                    PlayerAction::Play
+                }),
+                "ArrowRight" => Some(PlayerAction::Next),
+                "ArrowLeft" => Some(PlayerAction::Prev),
+                "Home" => Some(PlayerAction::Seek(0)),
+                "End" => Some(PlayerAction::Seek(usize::MAX)),
+                "+" | "=" => Some(PlayerAction::Speed(1)),
+                "-" | "_" => Some(PlayerAction::Speed(-1)),
+                _ => None,
+            };
+            if let Some(a) = action {
+                e.prevent_default();
+                p.dispatch(a);
+            }
+        })
+    };
+    let narration = if step == 0 {
+        sc.intro.clone()
+    } else {
+        sc.narrations.get(step - 1).cloned().unwrap_or_default()
+    };
+    let table = if step == 0 {
+        sc.table_before.clone()
+    } else {
+        sc.tables.get(step - 1).cloned().unwrap_or_default()
+    };
+    let changed = step
+        .checked_sub(1)
+        .and_then(|i| sc.changed.get(i).copied().flatten());
+    let wire_lines = sc
+        .arrows
+        .iter()
+        .take(step)
+        .filter(|a| a.reply)
+        .map(|a: &Arrow| html! { <li class="mono" data-testid="wire-line">{ if *wire { &a.wire } else { &a.label } }</li> });
+
+    html! {
+        <section class="card redirections" aria-labelledby="redir-title">
+            <h2 id="redir-title" class="section-title">{ t.redir_title }</h2>
+            <p class="section-help">{ t.redir_help }</p>
+            <div class="lab__row lab__form">
+                <label for="scenario">{ t.redir_scenario }</label>
+                <select id="scenario" data-testid="scenario-select" onchange={on_select}>
+                    { for scenarios.iter().map(|s| html! {
+                        <option value={s.id.clone()} selected={s.id == sc.id}>{ &s.title }</option>
+                    }) }
+                </select>
+                <label class="lab__check">
+                    <input type="checkbox" checked={*wire}
+                           onchange={ let w = wire.clone(); Callback::from(move |_: Event| w.set(!*w)) } />
+                    { " " }{ t.redir_wire }
+                </label>
+            </div>
+            <div class="redir__player" tabindex="0" {onkeydown} aria-label={t.redir_keys}>
+                <div class="lab__row redir__controls">
+                    <button type="button" class="button button--quiet" onclick={act(PlayerAction::Seek(0))} aria-label={t.redir_start}>{ "«" }</button>
+                    <button type="button" class="button button--quiet" data-testid="step-prev" onclick={act(PlayerAction::Prev)} aria-label={t.redir_prev}>{ "◀" }</button>
+                    if player.playing {
+                        <button type="button" class="button" data-testid="pause" onclick={act(PlayerAction::Pause)}>{ t.redir_pause }</button>
+                    } else {
+                        <button type="button" class="button" data-testid="play" onclick={act(PlayerAction::Play)}>{ t.redir_play }</button>
+                    }
+                    <button type="button" class="button button--quiet" data-testid="step-next" onclick={act(PlayerAction::Next)} aria-label={t.redir_next}>{ "▶" }</button>
+                    <button type="button" class="button button--quiet" onclick={act(PlayerAction::Seek(usize::MAX))} aria-label={t.redir_end}>{ "»" }</button>
+                    <button type="button" class="button button--quiet" onclick={act(PlayerAction::Speed(-1))} aria-label={t.redir_slower}>{ "−" }</button>
+                    <span class="mono">{ format!("{}×", SPEEDS[player.speed]) }</span>
+                    <button type="button" class="button button--quiet" onclick={act(PlayerAction::Speed(1))} aria-label={t.redir_faster}>{ "+" }</button>
+                    <input type="range" class="redir__timeline" min="0" max={sc.arrows.len().to_string()}
+                           value={step.to_string()} data-testid="timeline" data-step={step.to_string()}
+                           data-steps={sc.arrows.len().to_string()} oninput={on_seek} aria-label={t.redir_timeline} />
+                    <span class="mono">{ fill(t.redir_step, &[&step, &sc.arrows.len()]) }</span>
+                </div>
+                <p class="redir__narration" data-testid="narration" aria-live="polite">{ narration }</p>
+                <div class="redir__body">
+                    <Sequence lanes={sc.lanes.clone()} lane_colours={sc.lane_colours.clone()}
+                              arrows={sc.arrows.clone()} shown={step} wire={*wire} />
+                    <aside class="redir__table" data-testid="client-slot-table">
+                        <h3 class="lab__title">{ t.redir_table }</h3>
+                        <table>
+                            <thead><tr><th scope="col">{ "slot" }</th><th scope="col">{ t.redir_table_node }</th></tr></thead>
+                            <tbody>
+                                { for table.iter().map(|(slot, node)| html! {
+                                    <tr key={format!("{slot}-{step}")}
+                                        class={classes!((changed == Some(*slot)).then_some("is-flashing"))}
+                                        data-slot={slot.to_string()} data-node={node.clone()}>
+                                        <td class="mono">{ slot }</td><td class="mono">{ node }</td>
+                                    </tr>
+                                }) }
+                            </tbody>
+                        </table>
+                        <p class="section-help">{ t.redir_table_help }</p>
+                    </aside>
+                </div>
+                <h3 class="lab__title">{ t.redir_replies }</h3>
+                <ol class="redir__wire">{ for wire_lines }</ol>
+            </div>
+        </section>
+    }
+}
