@@ -104,3 +104,26 @@ test('a deep link opens a scenario at a step; keys step and play', async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('free mode: set up a migration by hand and watch a smart client follow ASK', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  const input = page.getByTestId('free-command-input');
+  const send = async (line) => {
+    await input.fill(line);
+    await input.press('Enter');
+    await page.waitForFunction(() => document.querySelector('[data-testid=free-command-input]').value === '');
+  };
+  await send('@127.0.0.1:7002 SET foo 1');
+  await send('@127.0.0.1:7000 CLUSTER SETSLOT 12182 IMPORTING 44084a172411812451c56a0a3330ec6daa733083');
+  await send('@127.0.0.1:7002 CLUSTER SETSLOT 12182 MIGRATING d3bede0cd4ba07708f552c2e44e8211e0d571a39');
+  await send('@127.0.0.1:7002 MIGRATE 127.0.0.1 7000 foo 0 5000');
+  await send('GET foo');
+  const replies = await page.getByTestId('free-replies').locator('li').allTextContents();
+  assert.deepEqual(replies.slice(-3), ['(error) ASK 12182 127.0.0.1:7000', 'OK', '"1"']);
+  // A bad line is refused where the reader typed it; nothing is sent.
+  await input.fill('GET "unclosed');
+  await input.press('Enter');
+  await page.locator('.redir__free [role=alert]').waitFor();
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -99,7 +99,7 @@ pub fn app() -> Html {
                 <Planner map={state.map.clone()} colours={state.colours.clone()} />
                 <TagGenerator map={state.map.clone()} colours={state.colours.clone()} />
                 <HotSpotView map={state.map.clone()} colours={state.colours.clone()} />
-                <Redirections />
+                <Redirections map={state.map.clone()} />
                 <CompareView />
             </main>
             <footer class="footer">{ t.footer }</footer>

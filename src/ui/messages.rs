@@ -345,6 +345,22 @@ pub struct Messages {
     pub redir_table_help: &'static str,
     /// Replies heading.
     pub redir_replies: &'static str,
+    /// Free mode heading.
+    pub free_title: &'static str,
+    /// Free mode help.
+    pub free_help: &'static str,
+    /// Client select.
+    pub free_client: &'static str,
+    /// Smart client.
+    pub free_smart: &'static str,
+    /// MOVED-only client.
+    pub free_moved_only: &'static str,
+    /// Preset select.
+    pub free_preset: &'static str,
+    /// Command box.
+    pub free_input: &'static str,
+    /// Send button.
+    pub free_send: &'static str,
     /// Label of the cluster picker.
     pub cluster_label: &'static str,
     /// The fixtures' cluster, as a choice.
@@ -531,6 +547,14 @@ pub const EN: Messages = Messages {
     redir_table_node: "node",
     redir_table_help: "Only the slots this scenario touches. A smart client rewrites an entry on MOVED; on ASK it does not.",
     redir_replies: "Replies so far, as redis-cli prints them",
+    free_title: "Try it yourself",
+    free_help: "Type a command for the client and press Enter; it runs against the cluster above, including any migration the topology lab set up. Start a line with @host:port to send it straight to that node, as an operator would (CLUSTER SETSLOT, MIGRATE).",
+    free_client: "client",
+    free_smart: "smart client (MOVED updates the table, ASK does not)",
+    free_moved_only: "MOVED-only client (treats ASK as MOVED)",
+    free_preset: "redirect limit",
+    free_input: "A command for the client, or @host:port and a command for one node",
+    free_send: "Send",
     cluster_label: "Cluster",
     cluster_fixture: "The fixtures' cluster (3 masters + 3 replicas)",
     cluster_created: "redis-cli --cluster create with {0} masters",

@@ -1,6 +1,8 @@
 //! The redirections view: scenarios of MOVED / ASK / ASKING / TRYAGAIN / CROSSSLOT played as
 //! a sequence diagram, with the client's slot table beside it, step by step, forward and back.
 
+use crate::core::SlotMap;
+use crate::ui::components::free_mode::FreeMode;
 use crate::ui::components::sequence::{Arrow, Sequence};
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::redirect_view::{scenario_views, ScenarioView};
@@ -124,9 +126,16 @@ fn write_link(id: &str, step: usize) {
     }
 }
 
+/// Props of [`Redirections`].
+#[derive(Properties, PartialEq)]
+pub struct RedirectionsProps {
+    /// The current cluster, for free mode.
+    pub map: Rc<SlotMap>,
+}
+
 /// The view.
 #[function_component(Redirections)]
-pub fn redirections() -> Html {
+pub fn redirections(props: &RedirectionsProps) -> Html {
     let t = use_messages();
     let scenarios = use_memo((), |_| scenario_views());
     let first = {
@@ -309,6 +318,7 @@ pub fn redirections() -> Html {
                 <h3 class="lab__title">{ t.redir_replies }</h3>
                 <ol class="redir__wire">{ for wire_lines }</ol>
             </div>
+            <FreeMode map={props.map.clone()} />
         </section>
     }
 }

@@ -1,0 +1,187 @@
+//! Free mode of the redirections view: the reader types commands and watches a chosen client
+//! (smart, redis-cli -c, MOVED-only; library redirect limits) run them against the current
+//! cluster, migrations set up in the topology lab included; `@addr CMD` goes straight to a
+//! node as an operator would, to set up a migration by hand.
+
+use crate::core::command::split_args;
+use crate::core::engine::Cluster;
+use crate::core::redirect::{play, Action, Client, Policy, Scenario, Step, PRESETS};
+use crate::core::SlotMap;
+use crate::ui::components::sequence::Sequence;
+use crate::ui::messages::use_messages;
+use crate::ui::redirect_view::view_of;
+use std::cell::RefCell;
+use std::rc::Rc;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// Steps kept (older ones scroll away), so a long session stays light.
+const MAX_STEPS: usize = 40;
+
+/// Props of [`FreeMode`].
+#[derive(Properties, PartialEq)]
+pub struct FreeModeProps {
+    /// The cluster the commands run against (the topology lab's).
+    pub map: Rc<SlotMap>,
+}
+
+/// A line typed by the reader: an operator command to one node (`@127.0.0.1:7001 CLUSTER
+/// SETSLOT …`) or a command for the client.
+pub fn action_of(line: &str) -> Result<Action, String> {
+    let line = line.trim();
+    let (addr, rest) = match line.strip_prefix('@') {
+        Some(r) => match r.split_once(char::is_whitespace) {
+            Some((addr, rest)) => (Some(addr.to_string()), rest),
+            None => return Err("write @host:port followed by a command".to_string()),
+        },
+        None => (None, line),
+    };
+    let args = split_args(rest).map_err(|e| e.to_string())?;
+    if args.is_empty() {
+        return Err("type a command".to_string());
+    }
+    Ok(match addr {
+        Some(addr) => Action::Operator { addr, args },
+        None => Action::Client { args },
+    })
+}
+
+fn policy_of(s: &str) -> Policy {
+    match s {
+        "cli" => Policy::RedisCliC,
+        "moved-only" => Policy::MovedOnly,
+        _ => Policy::Smart,
+    }
+}
+
+/// The free mode panel.
+#[function_component(FreeMode)]
+pub fn free_mode(props: &FreeModeProps) -> Html {
+    let t = use_messages();
+    let policy = use_state(|| "smart".to_string());
+    let preset = use_state(|| 0usize);
+    let line = use_state(String::new);
+    let error = use_state(|| None::<String>);
+    let steps = use_state(Vec::<Step>::new);
+    // The cluster and the client live across commands; they start again when the topology,
+    // the policy or the preset changes.
+    let world = use_mut_ref(|| None::<(Cluster, Client, Vec<(crate::core::SlotRange, String)>)>);
+    {
+        let (world, steps) = (world.clone(), steps.clone());
+        use_effect_with(
+            (props.map.clone(), (*policy).clone(), *preset),
+            move |(map, policy, preset)| {
+                let max = PRESETS.get(*preset).map_or(16, |p| p.1);
+                let client = Client::new(policy_of(policy), max, map);
+                let table = client.table();
+                *world.borrow_mut() = Some((Cluster::new((**map).clone()), client, table));
+                steps.set(Vec::new());
+            },
+        );
+    }
+    let send = {
+        let (world, steps, line, error) =
+            (world.clone(), steps.clone(), line.clone(), error.clone());
+        move || match action_of(&line) {
+            Ok(action) => {
+                let mut guard: std::cell::RefMut<'_, _> = RefCell::borrow_mut(&world);
+                if let Some((cluster, client, _)) = guard.as_mut() {
+                    let mut all = (*steps).clone();
+                    all.extend(play(cluster, client, vec![action]));
+                    let skip = all.len().saturating_sub(MAX_STEPS);
+                    steps.set(all.split_off(skip));
+                    error.set(None);
+                    line.set(String::new());
+                }
+            }
+            Err(e) => error.set(Some(e)),
+        }
+    };
+    let onclick = {
+        let send = send.clone();
+        Callback::from(move |_: MouseEvent| send())
+    };
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" {
+            e.prevent_default();
+            send();
+        }
+    });
+    let view = {
+        let guard = world.borrow();
+        guard.as_ref().map(|(_, client, table)| {
+            view_of(&Scenario {
+                id: "free",
+                title: "Your commands",
+                policy: client.policy(),
+                max_redirects: client.max_redirects(),
+                start_table: table.clone(),
+                steps: (*steps).clone(),
+            })
+        })
+    };
+    let replies = view.as_ref().map(|v| {
+        v.arrows
+            .iter()
+            .filter(|a| a.reply)
+            .map(|a| html! { <li class="mono">{ &a.label }</li> })
+            .collect::<Html>()
+    });
+    html! {
+        <div class="redir__free">
+            <h3 class="lab__title">{ t.free_title }</h3>
+            <p class="section-help">{ t.free_help }</p>
+            <div class="lab__row lab__form">
+                <label for="free-policy">{ t.free_client }</label>
+                <select id="free-policy" onchange={ let s = policy.clone(); Callback::from(move |e: Event| s.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }>
+                    <option value="smart" selected={*policy == "smart"}>{ t.free_smart }</option>
+                    <option value="cli" selected={*policy == "cli"}>{ "redis-cli -c" }</option>
+                    <option value="moved-only" selected={*policy == "moved-only"}>{ t.free_moved_only }</option>
+                </select>
+                <label for="free-preset">{ t.free_preset }</label>
+                <select id="free-preset" onchange={ let s = preset.clone(); Callback::from(move |e: Event| s.set(e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or(0))) }>
+                    { for PRESETS.iter().enumerate().map(|(i, (name, max))| html! {
+                        <option value={i.to_string()} selected={*preset == i}>{ format!("{name} ({max})") }</option>
+                    }) }
+                </select>
+            </div>
+            <div class="lab__row lab__form">
+                <input class="mono lab__free-input" type="text" data-testid="free-command-input"
+                       placeholder="GET {user:1001}:profile   ·   @127.0.0.1:7001 CLUSTER SETSLOT 5712 MIGRATING <id>"
+                       value={(*line).clone()} spellcheck="false" aria-label={t.free_input}
+                       oninput={ let s = line.clone(); Callback::from(move |e: InputEvent| s.set(e.target_unchecked_into::<HtmlInputElement>().value())) }
+                       {onkeydown} />
+                <button type="button" class="button" data-testid="free-send" {onclick}>{ t.free_send }</button>
+            </div>
+            if let Some(e) = &*error { <p class="lab__error" role="alert">{ e }</p> }
+            if let Some(v) = view {
+                if !v.arrows.is_empty() {
+                    <p class="redir__narration" aria-live="polite">{ v.narrations.last().cloned().unwrap_or_default() }</p>
+                    <Sequence lanes={v.lanes.clone()} lane_colours={v.lane_colours.clone()}
+                              arrows={v.arrows.clone()} shown={v.arrows.len()} wire={false} />
+                    <ol class="redir__wire" data-testid="free-replies">{ replies.unwrap_or_default() }</ol>
+                }
+            }
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_become_client_or_operator_actions() {
+        assert!(matches!(action_of("GET foo"), Ok(Action::Client { .. })));
+        match action_of("@127.0.0.1:7001 CLUSTER SETSLOT 5712 STABLE") {
+            Ok(Action::Operator { addr, args }) => {
+                assert_eq!(addr, "127.0.0.1:7001");
+                assert_eq!(args.len(), 4);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(action_of("@127.0.0.1:7001").is_err());
+        assert!(action_of("   ").is_err());
+        assert!(action_of("GET \"x").is_err());
+    }
+}
