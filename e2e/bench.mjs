@@ -4,6 +4,7 @@
 //!    list DOM and the full 16384-slot canvas repaint), for 3 and 1000 masters;
 //!  - hover: a pointer move over the map until the next frame (overlay repaint + readout);
 //!  - keystroke: typing one character into the key field until the next frame;
+//!  - redirections playing at 4x: frame times from requestAnimationFrame (median, p95, slow);
 //!  - map repaint: the time the page spends repainting all 16384 slots of the base canvas
 //!    (from its clearRect to its last fillRect in the same task), for 3 and 1000 masters.
 import { serveDist, launch } from './harness.mjs';
@@ -88,9 +89,30 @@ try {
   const hot = [];
   for (let i = 0; i < RUNS; i++) hot.push(await timeInput('[data-testid=hotspot-k]', String(60 + i)));
   rows.push(['hot spot, 100,000 keys recomputed for a new k, input to painted frame', median(hot)]);
+  // Frame times while the redirections view plays at 4x, with the travel animation on.
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await page.getByTestId('scenario-select').selectOption('live-migration');
+  await page.locator('.redir__player').focus();
+  for (let i = 0; i < 2; i++) await page.keyboard.press('+');
+  const frames = await page.evaluate(() => new Promise((done) => {
+    const times = [];
+    let last = performance.now();
+    document.querySelector('[data-testid=play]').click();
+    const tick = (now) => {
+      times.push(now - last);
+      last = now;
+      if (times.length < 240) requestAnimationFrame(tick); else done(times);
+    };
+    requestAnimationFrame(tick);
+  }));
+  const sortedFrames = [...frames].sort((a, b) => a - b);
+  rows.push(['redirections playing: median frame', median(frames)]);
+  rows.push(['redirections playing: 95th percentile frame', sortedFrames[Math.floor(frames.length * 0.95)]]);
+  const slow = frames.filter((f) => f > 20).length;
   await n.fill('3');
   console.log('median of', RUNS, 'runs, Chromium', browser.version());
   for (const [what, ms] of rows) console.log(`${ms.toFixed(1).padStart(8)} ms  ${what}`);
+  console.log(`${String(slow).padStart(8)}     redirections playing: frames over 20 ms, of ${frames.length}`);
 } finally {
   await browser.close();
   await server.close();
