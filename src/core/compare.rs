@@ -573,21 +573,40 @@ pub fn ring_outcome<'a>(
     let before = Ring::new(addrs_before, vnodes)?;
     let mut after = before.clone();
     let new = after.add(new_addr)?;
-    let mut before_counts = vec![0u64; before.masters.len()];
-    let mut after_counts = vec![0u64; after.masters.len()];
+    Ok(tally(
+        keys,
+        before.masters.len(),
+        after.masters.len(),
+        |key| {
+            let point = ring_point(key);
+            let a = after.owner_of_point(point);
+            // `after` holds every point of `before` plus the new master's, in the same order, so
+            // when the first point clockwise in `after` is an old master's it is the first in
+            // `before` too: only keys now on the new master need the second lookup, and only
+            // they can have moved. (Masters keep their index, so equal indices are one address.)
+            let b = if a == new {
+                before.owner_of_point(point)
+            } else {
+                a
+            };
+            (b, a)
+        },
+    ))
+}
+
+/// Counts keys per master before and after (by the indices `place` gives each key) and how
+/// many changed master.
+fn tally<'a>(
+    keys: impl IntoIterator<Item = &'a [u8]>,
+    n_before: usize,
+    n_after: usize,
+    mut place: impl FnMut(&[u8]) -> (usize, usize),
+) -> Outcome {
+    let mut before_counts = vec![0u64; n_before];
+    let mut after_counts = vec![0u64; n_after];
     let (mut moved, mut total) = (0u64, 0u64);
     for key in keys {
-        let point = ring_point(key);
-        let a = after.owner_of_point(point);
-        // `after` holds every point of `before` plus the new master's, in the same order, so
-        // when the first point clockwise in `after` is an old master's it is the first in
-        // `before` too: only keys now on the new master need the second lookup, and only
-        // they can have moved. (Masters keep their index, so equal indices are one address.)
-        let b = if a == new {
-            before.owner_of_point(point)
-        } else {
-            a
-        };
+        let (b, a) = place(key);
         if let Some(c) = before_counts.get_mut(b) {
             *c += 1;
         }
@@ -599,12 +618,12 @@ pub fn ring_outcome<'a>(
         }
         total += 1;
     }
-    Ok(Outcome {
+    Outcome {
         moved,
         total,
         before: Balance::from_counts(before_counts),
         after: Balance::from_counts(after_counts),
-    })
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -628,29 +647,10 @@ pub fn mod_n_outcome<'a>(
         });
     }
     let (nb, na) = (n_before as u64, n_before as u64 + 1);
-    let mut before_counts = vec![0u64; n_before];
-    let mut after_counts = vec![0u64; n_before + 1];
-    let (mut moved, mut total) = (0u64, 0u64);
-    for key in keys {
+    Ok(tally(keys, n_before, n_before + 1, |key| {
         let h = hash64(key);
-        let (b, a) = (h % nb, h % na);
-        if let Some(c) = before_counts.get_mut(b as usize) {
-            *c += 1;
-        }
-        if let Some(c) = after_counts.get_mut(a as usize) {
-            *c += 1;
-        }
-        if a != b {
-            moved += 1;
-        }
-        total += 1;
-    }
-    Ok(Outcome {
-        moved,
-        total,
-        before: Balance::from_counts(before_counts),
-        after: Balance::from_counts(after_counts),
-    })
+        ((h % nb) as usize, (h % na) as usize)
+    }))
 }
 
 /// The master [`mod_n_outcome`] puts `key` on among `n`: `hash64(key) % n` (`None` for
