@@ -96,6 +96,10 @@ test('a deep link opens a scenario at a step; keys step and play', async () => {
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=timeline]').dataset.step) > 12);
   await page.getByTestId('pause').click();
   await page.getByTestId('play').waitFor();
+  // A link pasted into the open page (only the hash changes) is followed too.
+  await page.evaluate(() => { location.hash = '#redirect=tryagain:3'; });
+  await page.waitForFunction(() => document.querySelector('[data-testid=scenario-select]').value === 'tryagain');
+  assert.equal(await step(page), 3);
   // A tampered link is ignored: the first scenario opens at its start.
   const { page: p2, context: c2, problems: pr2 } = await openPage(browser, `${server.url}#redirect=nope:99999`);
   assert.equal(await step(p2), 0);

@@ -3,7 +3,7 @@
 
 use crate::core::command::key_positions;
 use crate::core::escape::format_key;
-use crate::core::redirect::{scenarios, Endpoint, Event, EventKind, Scenario};
+use crate::core::redirect::{scenarios, Endpoint, Event, EventKind, Policy, Scenario};
 use crate::core::{key_slot, SlotMap};
 use crate::ui::components::sequence::Arrow;
 use crate::ui::palette::ColourBook;
@@ -111,6 +111,17 @@ fn tracked_slots(sc: &Scenario) -> Vec<u16> {
     slots
 }
 
+/// The client, in words.
+fn policy_name(p: Policy) -> &'static str {
+    match p {
+        Policy::Smart => "a smart client",
+        Policy::RedisCliC => "redis-cli -c",
+        Policy::MovedOnly => "a client that only understands MOVED",
+        #[allow(unreachable_patterns)]
+        _ => "a client",
+    }
+}
+
 /// One scenario, ready to draw.
 pub fn view_of(sc: &Scenario) -> ScenarioView {
     let mut lanes = vec!["client".to_string()];
@@ -182,8 +193,10 @@ pub fn view_of(sc: &Scenario) -> ScenarioView {
         id: sc.id.to_string(),
         title: sc.title.to_string(),
         intro: format!(
-            "{} — a {:?} client that follows at most {} redirects. Press Play, or step with the arrow keys.",
-            sc.title, sc.policy, sc.max_redirects
+            "{} — {} that follows at most {} redirects. Press Play, or step with the arrow keys.",
+            sc.title,
+            policy_name(sc.policy),
+            sc.max_redirects
         ),
         lanes,
         lane_colours,

@@ -168,6 +168,24 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
             move || drop(interval)
         });
     }
+    // A link pasted into the address bar of the open page changes only the hash: follow it.
+    {
+        let (player, scenarios) = (player.clone(), scenarios.clone());
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                gloo_events::EventListener::new(&w, "hashchange", move |_| {
+                    if let Some((idx, step)) = parse_link(&current_hash(), &scenarios) {
+                        player.dispatch(PlayerAction::Open {
+                            idx,
+                            n_steps: scenarios[idx].arrows.len(),
+                            step,
+                        });
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
     // Keep the deep link in step (only once the reader has moved, so a plain visit keeps its URL).
     {
         let scenarios = scenarios.clone();
