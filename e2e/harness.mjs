@@ -5,6 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const root = resolve(here, '..');
@@ -42,6 +43,24 @@ export async function serveDist() {
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address();
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/**
+ * One static server and one browser for a whole test file: call at the top level; the
+ * returned object's `server` and `browser` are set before the first test and closed after the
+ * last.
+ */
+export function sharedBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await serveDist();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
 }
 
 /** Debian's Chromium, never a downloaded one. */

@@ -1,19 +1,14 @@
 //! The pipeline as a reader uses it, against the fixtures recorded from Redis 7.0.15.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, launch, openPage, keyslotByDisplay, typeKey, readPipeline, masterRows, fixtures } from './harness.mjs';
+import { sharedBrowser, openPage, keyslotByDisplay, typeKey, readPipeline, masterRows, fixtures } from './harness.mjs';
 
-let server, browser, fixture;
+const env = sharedBrowser();
+let fixture;
 before(async () => {
-  server = await serveDist();
-  browser = await launch();
   fixture = await keyslotByDisplay();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 /** CRC-16/XMODEM, bit by bit: an oracle for the two bits the slot drops. */
@@ -64,7 +59,7 @@ const OWNERS = [[0, 5460, '127.0.0.1:7000'], [5461, 10922, '127.0.0.1:7001'], [1
 const ownerOf = (slot) => OWNERS.find(([a, b]) => slot >= a && slot <= b)[2];
 
 test('each edge-case key shows the slot, CRC16, hashed part and master Redis gives', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   for (const c of CASES) {
     await typeKey(page, c.typed);
     // The fixtures give the slot of the whole key; where the key itself is not there, the slot
@@ -87,7 +82,7 @@ test('each edge-case key shows the slot, CRC16, hashed part and master Redis giv
 test('the CLUSTER KEYSLOT line the page prints is the one redis-cli was typed, with the same reply', async () => {
   const transcript = await readFile(join(fixtures, 'transcripts/01_keyslot_edge_cases.txt'), 'utf8');
   const lines = transcript.split('\n');
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   let checked = 0;
   for (let i = 0; i < lines.length; i++) {
     const m = lines[i].match(/^127\.0\.0\.1:7000> (CLUSTER KEYSLOT (.*))$/);
@@ -109,7 +104,7 @@ test('the CLUSTER KEYSLOT line the page prints is the one redis-cli was typed, w
 });
 
 test('{user1}:profile lands on slot 8106 on 127.0.0.1:7001, and the rule is named', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await typeKey(page, 'foo');
   await typeKey(page, '{user1}:profile');
   assert.deepEqual(await readPipeline(page), { hashed: 'user1', crc: '0xDFAA', slot: 8106, node: '127.0.0.1:7001' });
@@ -121,7 +116,7 @@ test('{user1}:profile lands on slot 8106 on 127.0.0.1:7001, and the rule is name
 });
 
 test('a malformed escape is pointed at by column and the last good result stays', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await typeKey(page, 'foo');
   const good = await readPipeline(page);
   // Pasted (not typed key by key), so the last key that parsed is foo, not a prefix of the paste.
@@ -144,7 +139,7 @@ test('a malformed escape is pointed at by column and the last good result stays'
 });
 
 test('a 10 MB paste is refused with a clear message and the last key stays', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await typeKey(page, 'foo');
   const good = await readPipeline(page);
   await page.getByTestId('key-input').fill('x'.repeat(10 * 1024 * 1024));
@@ -163,7 +158,7 @@ test('a 10 MB paste is refused with a clear message and the last key stays', asy
 });
 
 test('user text is shown as text, never parsed as HTML', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await typeKey(page, '<img src=x onerror=alert(1)>');
   assert.equal(await page.getByTestId('hashed-part').textContent(), '<img src=x onerror=alert(1)>');
   assert.equal(await page.locator('.pipeline img').count(), 0);
@@ -172,7 +167,7 @@ test('user text is shown as text, never parsed as HTML', async () => {
 });
 
 test('hovering the map names the slot and its owner; the legend lists the fixture ranges', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   const canvas = page.getByTestId('slot-map');
   await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
@@ -202,7 +197,7 @@ test('hovering the map names the slot and its owner; the legend lists the fixtur
 test('a created cluster of N masters has redis-cli\'s ranges; a bad N is refused and the map kept', async () => {
   const alloc = (await readFile(join(fixtures, 'create_allocation.tsv'), 'utf8'))
     .trimEnd().split('\n').slice(1).map((l) => l.split('\t').map(Number)).filter(([n]) => n === 7);
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('cluster-select').selectOption('create');
   const n = page.getByTestId('n-masters');
   await n.fill('7');
@@ -217,7 +212,7 @@ test('a created cluster of N masters has redis-cli\'s ranges; a bad N is refused
 });
 
 test('at phone width nothing overflows sideways', async () => {
-  const { page, context, problems } = await openPage(browser, server.url, { width: 390, height: 844 });
+  const { page, context, problems } = await openPage(env.browser, env.server.url, { width: 390, height: 844 });
   await typeKey(page, '{user1}:profile');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);

@@ -1,21 +1,13 @@
 //! The fan-out planner, the tag generator and the hot-spot experiment as a reader uses them,
 //! against the fixtures (transcripts 04-05, distribution.tsv) and the `keyslot` CLI.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { serveDist, launch, openPage, fixtures, root } from './harness.mjs';
+import { sharedBrowser, openPage, fixtures, root } from './harness.mjs';
 
-let server, browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = sharedBrowser();
 
 async function paste(page, text, command = 'commands') {
   await page.getByTestId('command-select').selectOption(command);
@@ -25,7 +17,7 @@ async function paste(page, text, command = 'commands') {
 const verdicts = (page) => page.getByTestId('verdict').allTextContents();
 
 test('MSET a 1 b 2 c 3 is CROSSSLOT', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await paste(page, 'MSET a 1 b 2 c 3');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=verdict]').length === 1);
   assert.deepEqual(await verdicts(page), ["CROSSSLOT Keys in request don't hash to the same slot"]);
@@ -48,7 +40,7 @@ test('the MULTI blocks of 05_multi_exec_crossslot.txt get the replies redis-cli 
     replies.push(reply.join('\n').replace(/^\(error\) /, ''));
   }
   assert.equal(commands.length, 12);
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await paste(page, commands.join('\n'));
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=verdict]').length === n, commands.length);
   assert.deepEqual(await verdicts(page), replies);
@@ -57,7 +49,7 @@ test('the MULTI blocks of 05_multi_exec_crossslot.txt get the replies redis-cli 
 });
 
 test('unknown commands and unbalanced quotes get a message on their line; the rest still run', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await paste(page, 'FOO bar\nGET "unclosed\nMSET a 1 b 2');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=verdict]').length === 3);
   const [unknown, quotes, mset] = await verdicts(page);
@@ -84,7 +76,7 @@ test('04 and 06 (MSET/MGET/DEL/EVAL) one-shot commands from 7000 get the replies
   assert.ok(pairs.length >= 10);
   // In the recorded session 05 had left hello = 2 (SET hello 1, INCR hello) before 06 read it.
   const setup = 'SET hello 2';
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await paste(page, [setup, ...pairs.map(([c]) => c)].join('\n'));
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=verdict]').length === n, pairs.length + 1);
   assert.deepEqual((await verdicts(page)).slice(1), pairs.map(([, r]) => r));
@@ -93,7 +85,7 @@ test('04 and 06 (MSET/MGET/DEL/EVAL) one-shot commands from 7000 get the replies
 });
 
 test('keys for one MGET: verdict, and round trips per strategy', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await paste(page, '{user1}:a\n{user1}:b\nfoo', 'MGET');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=plan]').length === 4);
   assert.deepEqual(await verdicts(page), ["CROSSSLOT Keys in request don't hash to the same slot"]);
@@ -110,7 +102,7 @@ test('keys for one MGET: verdict, and round trips per strategy', async () => {
 });
 
 test('a million generated route-cache keys plan without freezing the tab', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.locator('.planner__gen select').selectOption('h3');
   await page.getByTestId('gen-count').fill('1000000');
   const t0 = Date.now();
@@ -124,7 +116,7 @@ test('a million generated route-cache keys plan without freezing the tab', async
 });
 
 test('4 tags per master for routing:v1:%d: every tag lands where the page says (checked with keyslot)', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('tag-template').fill('routing:v1:%d');
   await page.getByTestId('tags-per-master').fill('4');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=tag-row]').length === 12);
@@ -151,7 +143,7 @@ test('the hot-spot experiment reproduces distribution.tsv: k = 1, k = 64, no tag
   const tsv = await readFile(join(fixtures, 'distribution.tsv'), 'utf8');
   const want = (exp) => tsv.trim().split('\n').map((l) => l.split('\t'))
     .filter(([e, row]) => e === exp && row === 'master').map(([, , name, , , count]) => ({ addr: name, count }));
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   const read = () => page.getByTestId('hotspot-master').evaluateAll((rows) =>
     rows.map((r) => ({ addr: r.dataset.addr, count: r.dataset.count })));
   assert.deepEqual(await read(), want('tag_user1_100k'));
@@ -166,7 +158,7 @@ test('the hot-spot experiment reproduces distribution.tsv: k = 1, k = 64, no tag
 });
 
 test('copied as the route cache fixed it: one EVAL per master with per-master tags', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('gen-template').fill('user:%d');
   await page.getByTestId('gen-count').fill('300');
   await page.getByTestId('generate').click();

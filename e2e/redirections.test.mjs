@@ -1,21 +1,16 @@
 //! The redirections view as a reader uses it: step through a live migration to the ASK, its
 //! value and the MOVED; watch the client's table change on MOVED and not on ASK; TRYAGAIN;
 //! a deep link; the keyboard. Reply texts are compared with the transcripts.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, launch, openPage, fixtures } from './harness.mjs';
+import { sharedBrowser, openPage, fixtures } from './harness.mjs';
 
-let server, browser, t07;
+const env = sharedBrowser();
+let t07;
 before(async () => {
-  server = await serveDist();
-  browser = await launch();
   t07 = await readFile(join(fixtures, 'transcripts', '07_slot_migration_ask_tryagain.txt'), 'utf8');
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 const step = async (page) => Number(await page.getByTestId('timeline').getAttribute('data-step'));
@@ -37,7 +32,7 @@ async function stepUntil(page, pred, what) {
 test('live migration: ASK 5712 as redis-cli printed it, then the value, and the table never changes', async () => {
   const askLine = t07.split('\n').find((l) => /^\(error\) ASK 5712 /.test(l));
   assert.ok(askLine, '07 records an ASK for slot 5712');
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('scenario-select').selectOption('live-migration');
   const before = await tableRow(page, 5712);
   await stepUntil(page, (ls) => ls.includes(askLine), askLine);
@@ -54,7 +49,7 @@ test('live migration: ASK 5712 as redis-cli printed it, then the value, and the 
 });
 
 test('stale route: the table changes on MOVED', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('scenario-select').selectOption('stale-route');
   const slots = await page.locator('[data-testid=client-slot-table] tr[data-slot]').evaluateAll((r) => r.map((x) => x.dataset.slot));
   const before = await tableRow(page, slots[0]);
@@ -69,7 +64,7 @@ test('stale route: the table changes on MOVED', async () => {
 
 test('TRYAGAIN for a multi-key command split across source and target', async () => {
   const tryagain = t07.split('\n').find((l) => /^\(error\) TRYAGAIN /.test(l));
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('scenario-select').selectOption('tryagain');
   await stepUntil(page, (ls) => ls.includes(tryagain), tryagain);
   assert.deepEqual(problems, []);
@@ -77,7 +72,7 @@ test('TRYAGAIN for a multi-key command split across source and target', async ()
 });
 
 test('a deep link opens a scenario at a step; keys step and play', async () => {
-  const { page, context, problems } = await openPage(browser, `${server.url}#redirect=live-migration:12`);
+  const { page, context, problems } = await openPage(env.browser, `${env.server.url}#redirect=live-migration:12`);
   assert.equal(await page.getByTestId('scenario-select').inputValue(), 'live-migration');
   assert.equal(await step(page), 12);
   const player = page.locator('.redir__player');
@@ -101,7 +96,7 @@ test('a deep link opens a scenario at a step; keys step and play', async () => {
   await page.waitForFunction(() => document.querySelector('[data-testid=scenario-select]').value === 'tryagain');
   assert.equal(await step(page), 3);
   // A tampered link is ignored: the first scenario opens at its start.
-  const { page: p2, context: c2, problems: pr2 } = await openPage(browser, `${server.url}#redirect=nope:99999`);
+  const { page: p2, context: c2, problems: pr2 } = await openPage(env.browser, `${env.server.url}#redirect=nope:99999`);
   assert.equal(await step(p2), 0);
   assert.deepEqual(pr2, []);
   await c2.close();
@@ -110,7 +105,7 @@ test('a deep link opens a scenario at a step; keys step and play', async () => {
 });
 
 test('free mode: set up a migration by hand and watch a smart client follow ASK', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   const input = page.getByTestId('free-command-input');
   const send = async (line) => {
     await input.fill(line);

@@ -1,20 +1,12 @@
 //! The topology lab as a reader uses it: import real CLUSTER NODES output, add a master and
 //! reshard through the page, and check the result against what redis-cli 7.0.15 recorded.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, launch, openPage, nodeRows, masterRows, fixtures } from './harness.mjs';
+import { sharedBrowser, openPage, nodeRows, masterRows, fixtures } from './harness.mjs';
 
-let server, browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = sharedBrowser();
 
 /** The nodes of a CLUSTER NODES fixture as the file itself lists them (the truth to compare with). */
 async function nodesFixture(name) {
@@ -42,7 +34,7 @@ const byAddr = (a, b) => a.addr.localeCompare(b.addr);
 
 test('pasting CLUSTER NODES after the reshard shows exactly its nodes and ranges', async () => {
   const want = await nodesFixture('14_after_reshard_cluster_nodes.txt');
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await importText(page, want[0].text);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 4);
   const got = await nodeRows(page);
@@ -54,7 +46,7 @@ test('pasting CLUSTER NODES after the reshard shows exactly its nodes and ranges
 
 test('adding a master and resharding 1000 slots from all gives the ranges redis-cli gave', async () => {
   const want = (await nodesFixture('14_after_reshard_cluster_nodes.txt')).filter((r) => r.role === 'master');
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('add-master').click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 4);
   // The new master joins with no slots: the classic surprise.
@@ -79,7 +71,7 @@ test('adding a master and resharding 1000 slots from all gives the ranges redis-
 
 test('then a rebalance gives the ranges of 16_after_rebalance', async () => {
   const want = (await nodesFixture('16_after_rebalance_cluster_nodes.txt')).filter((r) => r.role === 'master');
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('add-master').click();
   await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7006' });
   await page.getByTestId('reshard').click();
@@ -93,7 +85,7 @@ test('then a rebalance gives the ranges of 16_after_rebalance', async () => {
 });
 
 test('garbage pasted gets topology-error naming the line, and the cluster stays as it was', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   const before = await nodeRows(page);
   for (const garbage of ['hello world\nthis is not a cluster', 'd3bede0cd4ba07708f552c2e44e8211e0d571a39 127.0.0.1:7000@17000 myself,master - 0 0 1 connected 5-3']) {
     await importText(page, garbage);
@@ -108,7 +100,7 @@ test('garbage pasted gets topology-error naming the line, and the cluster stays 
 });
 
 test('removing a master that owns slots is refused, then offered as drain-and-remove', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.locator('[data-testid=node-row][data-addr="127.0.0.1:7000"] button', { hasText: 'remove' }).click();
   const error = page.getByTestId('topology-error');
   await error.waitFor();
@@ -124,7 +116,7 @@ test('removing a master that owns slots is refused, then offered as drain-and-re
 });
 
 test('failing over a master promotes its replica, which keeps the slots', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.locator('[data-testid=node-row][data-addr="127.0.0.1:7001"] button', { hasText: 'fail over' }).click();
   await page.waitForFunction(() => document.querySelector('[data-testid=node-row][data-addr="127.0.0.1:7005"]')?.dataset.role === 'master');
   const rows = await nodeRows(page);
@@ -140,7 +132,7 @@ test('a CLUSTER NODES taken mid-migration shows slot 5712 migrating 7001 → 700
   const lines = text.split('\n');
   const start = lines.findIndex((l) => l === '$ redis-cli -p 7001 CLUSTER NODES');
   const end = lines.findIndex((l, i) => i > start && l.startsWith('$ '));
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await importText(page, lines.slice(start, end).join('\n'));
   const source = page.locator('[data-testid=node-row][data-addr="127.0.0.1:7001"]');
   await source.locator('.node-row__open').waitFor();
@@ -161,7 +153,7 @@ test('a CLUSTER NODES taken mid-migration shows slot 5712 migrating 7001 → 700
 });
 
 test('the last change lists its moves and the redis-cli commands, which copy without errors', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('add-master').click();
   await page.getByTestId('reshard-slots').fill('100');
   await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7006' });
@@ -185,7 +177,7 @@ test('the last change lists its moves and the redis-cli commands, which copy wit
 });
 
 test('slots vs ring vs mod N: mod N moves about N/(N+1) of the keys, slots about 1/(N+1)', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   const table = page.getByTestId('compare-table');
   await table.scrollIntoViewIfNeeded();
   const pcts = async () => (await table.locator('tbody tr td:nth-child(2)').allTextContents()).map((t) => parseFloat(t));
@@ -212,7 +204,7 @@ test('resharding 1500 slots from two chosen masters splits them as redis-cli did
     .filter(([c]) => c === 'd_from_two_sources_1500')
     .map(([, , source, , first, last, slots]) => `${port(source)} → 127.0.0.1:7003: ${first}-${last} (${slots})`);
   assert.equal(want.length, 2);
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   // The same cluster as case d: --cluster create of 3 masters, then one empty master added.
   await page.getByTestId('cluster-select').selectOption('create');
   await page.getByTestId('n-masters').fill('3');
@@ -237,7 +229,7 @@ test('a weighted rebalance (--cluster-weight master0=2) gives what redis-cli gav
     .filter(([c, state]) => c === 'f_rebalance_weight_threshold' && state === '05_nodes_after_weighted_rebalance')
     .map(([, , node, , , slots, , ranges]) => ({ addr: port(node), slots, ranges }));
   assert.equal(want.length, 3);
-  const { page, context, problems } = await openPage(browser, server.url);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('cluster-select').selectOption('create');
   await page.getByTestId('n-masters').fill('3');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 3
