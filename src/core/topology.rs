@@ -380,6 +380,17 @@ impl SlotMap {
         self.masters.iter().position(|m| m.id == id)
     }
 
+    /// The address of the master with node id `id`, if this map has it.
+    pub fn addr_of_id(&self, id: &str) -> Option<&str> {
+        self.master_by_id(id).map(|m| self.masters[m].addr.as_str())
+    }
+
+    /// [`SlotMap::addr_of_id`], falling back to the id's first eight characters.
+    pub fn name_of_id(&self, id: &str) -> String {
+        self.addr_of_id(id)
+            .map_or_else(|| id.chars().take(8).collect(), str::to_owned)
+    }
+
     /// The masters, in the order they were given.
     pub fn masters(&self) -> &[Master] {
         &self.masters
@@ -618,6 +629,17 @@ mod tests {
         assert_eq!(map.owner_master(5461).unwrap().addr, "127.0.0.1:7001");
         assert_eq!(map.owner_master(16383).unwrap().addr, "127.0.0.1:7002");
         assert_eq!(map.n_unowned(), 0);
+    }
+
+    #[test]
+    fn ids_name_their_master_or_are_abbreviated() {
+        let map = SlotMap::fixture_cluster();
+        assert_eq!(
+            map.name_of_id("f7c6b5d608aefdd517b33641eb638ce56252d0b4"),
+            "127.0.0.1:7001"
+        );
+        assert_eq!(map.name_of_id("0123456789abcdef"), "01234567");
+        assert_eq!(map.addr_of_id("nope"), None);
     }
 
     #[test]

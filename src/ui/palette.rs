@@ -69,10 +69,13 @@ pub const UNOWNED: &str = "#d8d4cc";
 /// The same, in the dark scheme.
 pub const UNOWNED_DARK: &str = "#3a3835";
 
-/// Whether text on `master_idx`'s colour should be dark (true) or light.
-pub fn dark_text_on(master_idx: usize) -> bool {
-    // Blue (4) and vermillion (5) are too dark for black text; the OKLCH hues at L=0.7 are light.
-    !matches!(master_idx, 4 | 5)
+/// The colour of unowned slots in the current scheme.
+pub fn unowned(dark: bool) -> &'static str {
+    if dark {
+        UNOWNED_DARK
+    } else {
+        UNOWNED
+    }
 }
 
 #[cfg(test)]

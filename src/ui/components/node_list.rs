@@ -43,12 +43,6 @@ pub fn node_list(props: &NodeListProps) -> Html {
     let all_ranges = use_memo(props.map.clone(), |map| map.ranges_by_master());
     let n = map.n_masters();
     let unowned = map.n_unowned();
-    let addr_of_id = |id: &str| {
-        map.masters()
-            .iter()
-            .find(|m| m.id == id)
-            .map_or_else(|| id.chars().take(8).collect(), |m| m.addr.clone())
-    };
     let rows = map.masters().iter().enumerate().map(|(idx, m)| {
         let ranges = &all_ranges[idx];
         let all: Vec<String> = ranges.iter().map(|r| r.to_string()).collect();
@@ -68,8 +62,8 @@ pub fn node_list(props: &NodeListProps) -> Html {
         let open_slots = m
             .migrating
             .iter()
-            .map(|(slot, to)| fill(t.node_migrating, &[slot, &addr_of_id(to)]))
-            .chain(m.importing.iter().map(|(slot, from)| fill(t.node_importing, &[slot, &addr_of_id(from)])))
+            .map(|(slot, to)| fill(t.node_migrating, &[slot, &map.name_of_id(to)]))
+            .chain(m.importing.iter().map(|(slot, from)| fill(t.node_importing, &[slot, &map.name_of_id(from)])))
             .collect::<Vec<_>>();
         html! {
             <>

@@ -75,6 +75,18 @@ pub fn slot_at(fx: f64, fy: f64) -> Option<u16> {
     Some(row * COLS + col)
 }
 
+/// The slots `first..=last` cut at row ends: `(row, first column, cells)` per row they cross.
+pub fn row_segments(first: u16, last: u16) -> impl Iterator<Item = (u16, u16, u16)> {
+    let mut next = (first <= last).then_some(first);
+    core::iter::from_fn(move || {
+        let s = next?;
+        let (row, col) = cell_of(s);
+        let e = last.min((row + 1) * COLS - 1);
+        next = (e < last).then(|| e + 1);
+        Some((row, col, e - s + 1))
+    })
+}
+
 /// Where the keyboard cursor goes from `slot` on `key`, or `None` if the key is not ours.
 pub fn step_cursor(slot: u16, key: &str) -> Option<u16> {
     let last = N_SLOTS as i32 - 1;
@@ -130,48 +142,29 @@ fn paint_base(canvas: &HtmlCanvasElement, map: &Slots, colours: &[String], dark:
     let cell = fit(canvas);
     let side = canvas.width() as f64;
     ctx.clear_rect(0.0, 0.0, side, side);
-    let unowned = if dark {
-        palette::UNOWNED_DARK
-    } else {
-        palette::UNOWNED
-    };
+    let unowned = palette::unowned(dark);
     for run in map.runs() {
         let colour = run
             .owner
             .and_then(|m| colours.get(m))
             .map_or(unowned, String::as_str);
         ctx.set_fill_style_str(colour);
-        let mut s = run.range.first;
-        loop {
-            let (row, col) = cell_of(s);
-            let row_end = (row + 1) * COLS - 1;
-            let e = run.range.last.min(row_end);
+        for (row, col, len) in row_segments(run.range.first, run.range.last) {
             ctx.fill_rect(
                 col as f64 * cell,
                 row as f64 * cell,
-                (e - s + 1) as f64 * cell,
+                len as f64 * cell,
                 cell,
             );
-            if e == run.range.last {
-                break;
-            }
-            s = e + 1;
         }
     }
     // Uncovered slots are struck through in red: a cluster with them answers CLUSTERDOWN.
     ctx.set_fill_style_str(if dark { "#ffb4ab" } else { "#b3261e" });
     let stroke = (cell / 3.0).max(1.0);
     for run in map.runs().filter(|r| r.owner.is_none()) {
-        let mut s = run.range.first;
-        loop {
-            let (row, col) = cell_of(s);
-            let e = run.range.last.min((row + 1) * COLS - 1);
+        for (row, col, len) in row_segments(run.range.first, run.range.last) {
             let y = row as f64 * cell + (cell - stroke) / 2.0;
-            ctx.fill_rect(col as f64 * cell, y, (e - s + 1) as f64 * cell, stroke);
-            if e == run.range.last {
-                break;
-            }
-            s = e + 1;
+            ctx.fill_rect(col as f64 * cell, y, len as f64 * cell, stroke);
         }
     }
     // Slots being migrated get a square in the accent colour around them, on both sides.
@@ -211,11 +204,7 @@ fn paint_slots(
         return;
     };
     let cell = fit(canvas);
-    let unowned = if dark {
-        palette::UNOWNED_DARK
-    } else {
-        palette::UNOWNED
-    };
+    let unowned = palette::unowned(dark);
     for &slot in slots {
         let colour = map
             .owner(slot)
@@ -269,20 +258,13 @@ fn paint_overlay(
             "rgba(0,0,0,0.38)"
         });
         let (first, last) = (a.min(b), a.max(b).min(N_SLOTS as u16 - 1));
-        let mut s = first;
-        loop {
-            let (row, col) = cell_of(s);
-            let e = last.min((row + 1) * COLS - 1);
+        for (row, col, len) in row_segments(first, last) {
             ctx.fill_rect(
                 col as f64 * cell,
                 row as f64 * cell,
-                (e - s + 1) as f64 * cell,
+                len as f64 * cell,
                 cell,
             );
-            if e == last {
-                break;
-            }
-            s = e + 1;
         }
     }
     if let Some(slot) = marked {
@@ -501,15 +483,9 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
             .map(|r| r.range.to_string())
             .unwrap_or_default();
         let mut text = fill(t.map_readout, &[&slot, &name, &range]);
-        let addr_of = |id: &str| {
-            map.masters()
-                .iter()
-                .find(|m| m.id == id)
-                .map_or_else(|| id.chars().take(8).collect(), |m| m.addr.clone())
-        };
         for m in map.masters() {
             for (_, to) in m.migrating.iter().filter(|(s, _)| *s == slot) {
-                text.push_str(&fill(t.map_migrating, &[&m.addr, &addr_of(to)]));
+                text.push_str(&fill(t.map_migrating, &[&m.addr, &map.name_of_id(to)]));
             }
         }
         if props.marked == Some(slot) {
@@ -583,6 +559,22 @@ mod tests {
             let fy = (row as f64 + 0.5) / 128.0;
             assert_eq!(slot_at(fx, fy), Some(slot));
         }
+    }
+
+    #[test]
+    fn ranges_split_at_row_ends() {
+        assert_eq!(row_segments(0, 127).collect::<Vec<_>>(), vec![(0, 0, 128)]);
+        assert_eq!(
+            row_segments(120, 300).collect::<Vec<_>>(),
+            vec![(0, 120, 8), (1, 0, 128), (2, 0, 45)]
+        );
+        assert_eq!(
+            row_segments(16383, 16383).collect::<Vec<_>>(),
+            vec![(127, 127, 1)]
+        );
+        assert_eq!(row_segments(5, 4).count(), 0);
+        let cells: u32 = row_segments(0, 16383).map(|(_, _, n)| n as u32).sum();
+        assert_eq!(cells, 16384);
     }
 
     #[test]
