@@ -5,6 +5,7 @@
 pub mod app;
 pub mod clipboard;
 pub mod components;
+pub mod forms;
 pub mod messages;
 pub mod palette;
 pub mod redirect_view;

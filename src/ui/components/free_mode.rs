@@ -8,11 +8,12 @@ use crate::core::engine::Cluster;
 use crate::core::redirect::{play, Action, Client, Policy, Scenario, Step, PRESETS};
 use crate::core::SlotMap;
 use crate::ui::components::sequence::Sequence;
+use crate::ui::forms::{bind_input, bind_select};
 use crate::ui::messages::use_messages;
 use crate::ui::redirect_view::view_of;
 use std::cell::RefCell;
 use std::rc::Rc;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 /// Steps kept (older ones scroll away), so a long session stays light.
@@ -133,7 +134,7 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
             <p class="section-help">{ t.free_help }</p>
             <div class="lab__row lab__form">
                 <label for="free-policy">{ t.free_client }</label>
-                <select id="free-policy" onchange={ let s = policy.clone(); Callback::from(move |e: Event| s.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }>
+                <select id="free-policy" onchange={bind_select(&policy)}>
                     <option value="smart" selected={*policy == "smart"}>{ t.free_smart }</option>
                     <option value="cli" selected={*policy == "cli"}>{ "redis-cli -c" }</option>
                     <option value="moved-only" selected={*policy == "moved-only"}>{ t.free_moved_only }</option>
@@ -149,7 +150,7 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
                 <input class="mono lab__free-input" type="text" data-testid="free-command-input"
                        placeholder="GET {user:1001}:profile   ·   @127.0.0.1:7001 CLUSTER SETSLOT 5712 MIGRATING <id>"
                        value={(*line).clone()} spellcheck="false" aria-label={t.free_input}
-                       oninput={ let s = line.clone(); Callback::from(move |e: InputEvent| s.set(e.target_unchecked_into::<HtmlInputElement>().value())) }
+                       oninput={bind_input(&line)}
                        {onkeydown} />
                 <button type="button" class="button" data-testid="free-send" {onclick}>{ t.free_send }</button>
             </div>

@@ -13,9 +13,10 @@ use crate::core::plan::{
 use crate::core::tags::{generate_tags, retag};
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
+use crate::ui::forms::{bind_input, bind_select};
 use crate::ui::messages::{fill, use_messages, Messages};
 use std::rc::Rc;
-use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 /// Keys one command is checked with by the engine; larger batches get the plan's verdict.
@@ -174,11 +175,12 @@ fn fan_out(p: &Plan, map: &SlotMap, colours: &[String]) -> Html {
 /// The batch as redis-cli commands in the style chosen: MGET per slot, EVAL SET … EX per
 /// slot, or (the route cache's fix) keys rewritten with one tag per master so each master gets
 /// one EVAL.
-fn copy_plan(keys: &KeySample, map: &SlotMap, style: &str) -> String {
+/// `planned` is `keys` already planned on `map`, so the per-slot styles reuse it.
+fn copy_plan(keys: &KeySample, planned: &Plan, map: &SlotMap, style: &str) -> String {
     const TTL: u32 = 3600;
     let eval = CommandStyle::EvalSetEx { ttl: TTL };
     let lines = match style {
-        "eval" => slot_commands(&plan(keys, map), keys, map, eval, MAX_COPIED_COMMANDS),
+        "eval" => slot_commands(planned, keys, map, eval, MAX_COPIED_COMMANDS),
         "tagged" => match generate_tags(ROUTE_TAG_TEMPLATE, 1, map, 1_000_000) {
             Ok(set) => {
                 let retagged = retag(keys, map, &set);
@@ -191,13 +193,7 @@ fn copy_plan(keys: &KeySample, map: &SlotMap, style: &str) -> String {
             }
             Err(e) => vec![format!("# {e}")],
         },
-        _ => slot_commands(
-            &plan(keys, map),
-            keys,
-            map,
-            CommandStyle::Mget,
-            MAX_COPIED_COMMANDS,
-        ),
+        _ => slot_commands(planned, keys, map, CommandStyle::Mget, MAX_COPIED_COMMANDS),
     };
     lines.join("\n")
 }
@@ -283,12 +279,6 @@ pub fn planner(props: &PlannerProps) -> Html {
             node.set(Some(e.target_unchecked_into::<HtmlSelectElement>().value()))
         })
     };
-    let input = |s: &UseStateHandle<String>| {
-        let s = s.clone();
-        Callback::from(move |e: InputEvent| {
-            s.set(e.target_unchecked_into::<HtmlInputElement>().value())
-        })
-    };
     let on_generate = {
         let (generated, gen_error, gen_template, gen_count, gen_kind) = (
             generated.clone(),
@@ -357,9 +347,15 @@ pub fn planner(props: &PlannerProps) -> Html {
         }
     });
     let (unsorted, sorted) = &*chunks;
+    // Keyed on the plan too: it is recomputed only when the keys or the cluster change.
     let copied = use_memo(
-        (keys.clone(), props.map.clone(), (*style).clone()),
-        |(keys, map, style)| copy_plan(keys, map, style),
+        (
+            keys.clone(),
+            the_plan.clone(),
+            props.map.clone(),
+            (*style).clone(),
+        ),
+        |(keys, planned, map, style)| copy_plan(keys, planned, map, style),
     );
     let copied = (*copied).clone();
     let nodes = map.masters().iter().flat_map(|m| {
@@ -390,16 +386,16 @@ pub fn planner(props: &PlannerProps) -> Html {
                       oninput={on_text} spellcheck="false" aria-label={t.plan_batch_label} />
             <div class="lab__row lab__form planner__gen">
                 <span>{ t.plan_or_generate }</span>
-                <select aria-label={t.plan_generator} onchange={ let s = gen_kind.clone(); Callback::from(move |e: Event| s.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }>
+                <select aria-label={t.plan_generator} onchange={bind_select(&gen_kind)}>
                     <option value="template" selected={*gen_kind == "template"}>{ t.plan_gen_template }</option>
                     <option value="h3" selected={*gen_kind == "h3"}>{ t.plan_gen_h3 }</option>
                 </select>
                 if *gen_kind == "template" {
                     <input class="mono lab__weights" type="text" data-testid="gen-template" value={(*gen_template).clone()}
-                           oninput={input(&gen_template)} aria-label={t.plan_gen_template} />
+                           oninput={bind_input(&gen_template)} aria-label={t.plan_gen_template} />
                 }
                 <input class="lab__number" type="number" min="1" max={MAX_KEYS.to_string()} data-testid="gen-count"
-                       value={(*gen_count).clone()} oninput={input(&gen_count)} aria-label={t.plan_gen_count} />
+                       value={(*gen_count).clone()} oninput={bind_input(&gen_count)} aria-label={t.plan_gen_count} />
                 <button type="button" class="button" data-testid="generate" onclick={on_generate}>{ t.plan_generate }</button>
             </div>
             if let Some(e) = &*gen_error { <p class="lab__error" role="alert">{ e }</p> }
@@ -428,14 +424,14 @@ pub fn planner(props: &PlannerProps) -> Html {
                 }
                 <div class="lab__row lab__form">
                     <label for="chunk">{ t.plan_chunk }</label>
-                    <input id="chunk" class="lab__number" type="number" min="1" value={(*chunk).clone()} oninput={input(&chunk)} />
+                    <input id="chunk" class="lab__number" type="number" min="1" value={(*chunk).clone()} oninput={bind_input(&chunk)} />
                     <span data-testid="chunk-stats">{ fill(t.plan_chunk_stats, &[
                         &format!("{:.2}", unsorted.mean_masters), &unsorted.max_masters,
                         &format!("{:.2}", sorted.mean_masters), &sorted.max_masters]) }</span>
                 </div>
                 <div class="lab__row lab__form">
                     <label for="copy-style">{ t.plan_copy_as }</label>
-                    <select id="copy-style" onchange={ let s = style.clone(); Callback::from(move |e: Event| s.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }>
+                    <select id="copy-style" onchange={bind_select(&style)}>
                         <option value="mget" selected={*style == "mget"}>{ t.plan_copy_mget }</option>
                         <option value="eval" selected={*style == "eval"}>{ t.plan_copy_eval }</option>
                         <option value="tagged" selected={*style == "tagged"}>{ t.plan_copy_tagged }</option>

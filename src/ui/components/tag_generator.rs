@@ -4,9 +4,9 @@
 use crate::core::tags::{generate_tags, shortest_tag_for_slot};
 use crate::core::{SlotMap, N_SLOTS};
 use crate::ui::clipboard::CopyButton;
+use crate::ui::forms::bind_input;
 use crate::ui::messages::{fill, use_messages};
 use std::rc::Rc;
-use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// Integers tried at most before the page gives up (a bound, so a bad request cannot freeze the tab).
@@ -40,12 +40,6 @@ pub fn tag_generator(props: &TagGeneratorProps) -> Html {
             Err(_) => Err(format!("\"{per_master}\" is not a whole number of tags")),
         },
     );
-    let input = |s: &UseStateHandle<String>| {
-        let s = s.clone();
-        Callback::from(move |e: InputEvent| {
-            s.set(e.target_unchecked_into::<HtmlInputElement>().value())
-        })
-    };
     let body = match &*result {
         Ok(set) => {
             let groups = props.map.masters().iter().enumerate().take(64).map(|(idx, m)| {
@@ -91,10 +85,10 @@ pub fn tag_generator(props: &TagGeneratorProps) -> Html {
             <div class="lab__row lab__form">
                 <label for="tag-template">{ t.tags_template }</label>
                 <input id="tag-template" class="mono lab__weights" type="text" data-testid="tag-template"
-                       value={(*template).clone()} oninput={input(&template)} spellcheck="false" />
+                       value={(*template).clone()} oninput={bind_input(&template)} spellcheck="false" />
                 <label for="tags-per-master">{ t.tags_per_master }</label>
                 <input id="tags-per-master" class="lab__number" type="number" min="0" max="10000"
-                       data-testid="tags-per-master" value={(*per_master).clone()} oninput={input(&per_master)}
+                       data-testid="tags-per-master" value={(*per_master).clone()} oninput={bind_input(&per_master)}
                        aria-invalid={n.is_err().to_string()} />
             </div>
             { body }
@@ -102,7 +96,7 @@ pub fn tag_generator(props: &TagGeneratorProps) -> Html {
             <div class="lab__row lab__form">
                 <label for="pin-slot">{ t.tags_pin_slot }</label>
                 <input id="pin-slot" class="lab__number" type="number" min="0" max="16383" data-testid="pin-slot"
-                       value={(*slot_text).clone()} oninput={input(&slot_text)} />
+                       value={(*slot_text).clone()} oninput={bind_input(&slot_text)} />
                 if let Some(tag) = pinned {
                     <span>{ t.tags_pin_use }{ " " }<code data-testid="pin-tag">{ &tag }</code>
                         { " — " }<span class="mono">{ format!("{tag}:anything") }</span></span>

@@ -4,10 +4,11 @@
 
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
+use crate::ui::forms::{bind_input, bind_textarea};
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::state::{Action, Change};
 use std::rc::Rc;
-use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 /// How many moved ranges the change panel lists before summarising the rest.
@@ -61,11 +62,6 @@ fn selected_sources(e: &Event) -> Vec<usize> {
         return Vec::new();
     }
     picked.iter().filter_map(|v| v.parse().ok()).collect()
-}
-
-fn input_value(e: &InputEvent) -> String {
-    let el: HtmlInputElement = e.target_unchecked_into();
-    el.value()
 }
 
 /// `<option>`s naming each master by address.
@@ -158,13 +154,11 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
         let addr = |id: &Option<String>| -> String {
             match id {
                 None => t.unowned.to_string(),
+                // A removed master is only in `before`; an added one only in the current map.
                 Some(id) => c
                     .before
-                    .masters()
-                    .iter()
-                    .chain(map.masters())
-                    .find(|m| &m.id == id)
-                    .map_or_else(|| id.chars().take(8).collect(), |m| m.addr.clone()),
+                    .addr_of_id(id)
+                    .map_or_else(|| map.name_of_id(id), str::to_owned),
             }
         };
         let lines = c.moves.iter().take(MAX_MOVES_SHOWN).map(|m| {
@@ -209,10 +203,7 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
                     <p class="section-help">{ t.lab_import_help }</p>
                     <textarea class="lab__paste mono" rows="8" data-testid="topology-input"
                               placeholder={t.lab_import_placeholder} value={(*paste).clone()}
-                              oninput={ let s = paste.clone(); Callback::from(move |e: InputEvent| {
-                                  let el: HtmlTextAreaElement = e.target_unchecked_into();
-                                  s.set(el.value());
-                              }) } />
+                              oninput={bind_textarea(&paste)} />
                     <div class="lab__row">
                         <button type="button" class="button" data-testid="topology-apply" onclick={on_import}>{ t.lab_import_go }</button>
                         <button type="button" class="button button--quiet" data-testid="topology-export" onclick={on_export}>
@@ -245,7 +236,7 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
                 <label for="reshard-n">{ t.lab_reshard }</label>
                 <input id="reshard-n" class="lab__number" type="number" min="1" max="16384"
                        data-testid="reshard-slots" value={(*n_slots).clone()}
-                       oninput={ let s = n_slots.clone(); Callback::from(move |e: InputEvent| s.set(input_value(&e))) } />
+                       oninput={bind_input(&n_slots)} />
                 <label for="reshard-from">{ t.lab_from }</label>
                 <select id="reshard-from" data-testid="reshard-from" multiple=true size="3"
                         class="lab__sources" title={t.lab_from_help}
@@ -273,12 +264,12 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
                 <label for="threshold">{ t.lab_threshold }</label>
                 <input id="threshold" class="lab__number" type="number" min="0" step="0.5"
                        value={(*threshold).clone()}
-                       oninput={ let s = threshold.clone(); Callback::from(move |e: InputEvent| s.set(input_value(&e))) } />
+                       oninput={bind_input(&threshold)} />
                 <span>{ "%" }</span>
                 <label for="weights">{ t.lab_weights }</label>
                 <input id="weights" class="lab__weights mono" type="text" data-testid="weights"
                        placeholder="127.0.0.1:7000=2" value={(*weights).clone()}
-                       oninput={ let s = weights.clone(); Callback::from(move |e: InputEvent| s.set(input_value(&e))) } />
+                       oninput={bind_input(&weights)} />
             </div>
 
             if let Some((first, last)) = props.selection {
