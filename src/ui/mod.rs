@@ -10,5 +10,6 @@ pub mod messages;
 pub mod palette;
 pub mod redirect_view;
 pub mod state;
+pub mod styled;
 
 pub use app::App;

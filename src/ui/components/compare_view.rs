@@ -3,6 +3,7 @@
 
 use crate::core::compare::{add_one_master, Outcome};
 use crate::ui::messages::{fill, use_messages};
+use crate::ui::styled::StyledSpan;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -19,8 +20,8 @@ fn row(name: &str, note: &str, o: &Outcome, ideal: f64) -> Html {
     let bars = o.after.per_master.iter().enumerate().map(|(i, &n)| {
         let h = (n as f64 / max * 100.0).round();
         html! {
-            <span class="compare__bar" style={format!("height:{h}%")}
-                  title={format!("master {}: {n} keys", i + 1)}></span>
+            <StyledSpan class="compare__bar" style={format!("height:{h}%")}
+                  title={format!("master {}: {n} keys", i + 1)} />
         }
     });
     html! {

@@ -4,6 +4,7 @@
 use crate::core::plan::{hot_spot, Tagging, MAX_SUB_TAGS};
 use crate::core::SlotMap;
 use crate::ui::messages::{fill, use_messages};
+use crate::ui::styled::StyledSpan;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -66,7 +67,7 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
                         data-count={n.to_string()}>
                         <span class="hotspot__addr mono">{ &m.addr }</span>
                         <span class="hotspot__bar-wrap">
-                            <span class="hotspot__bar" style={format!("width:{width:.2}%;background:{colour}")}></span>
+                            <StyledSpan class="hotspot__bar" style={format!("width:{width:.2}%;background:{colour}")} />
                         </span>
                         <span class="hotspot__count mono">{ n.to_string() }</span>
                         <span class="hotspot__tags">{ fill(t.hot_tags, &[&tags]) }</span>

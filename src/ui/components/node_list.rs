@@ -4,6 +4,7 @@
 use crate::core::{SlotMap, N_SLOTS};
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::state::Action;
+use crate::ui::styled::StyledSpan;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -71,7 +72,7 @@ pub fn node_list(props: &NodeListProps) -> Html {
                     data-testid="node-row" data-addr={m.addr.clone()} data-role="master"
                     data-slots={counts[idx].to_string()} data-ranges={all.join(",")}
                     aria-current={current.then_some("true")}>
-                    <span class="swatch" style={format!("background:{colour}")}></span>
+                    <StyledSpan class="swatch" style={format!("background:{colour}")} />
                     <span class="node-row__addr mono">{ &m.addr }{ badges(&m.flags) }</span>
                     <span class="node-row__count">{ fill(t.legend_slots, &[&counts[idx], &pct]) }</span>
                     <span class="node-row__ranges mono">

@@ -6,6 +6,7 @@ use crate::core::escape::{format_key, push_formatted};
 use crate::core::slot::SLOT_MASK;
 use crate::core::{Explanation, SlotMap, TagRule};
 use crate::ui::messages::{fill, use_messages, Messages};
+use crate::ui::styled::StyledSpan;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -168,7 +169,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
             html! {
                 <>
                     <div class="stage__value stage__value--master mono">
-                        <span class="swatch swatch--large" style={format!("background:{colour}")}></span>
+                        <StyledSpan class="swatch swatch--large" style={format!("background:{colour}")} />
                         <span data-testid="node">{ &master.addr }</span>
                     </div>
                     <p class="stage__rule">

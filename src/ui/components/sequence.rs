@@ -58,7 +58,7 @@ pub fn sequence(props: &SequenceProps) -> Html {
             <g class="seq__lane">
                 <line x1={format!("{x:.1}")} y1="40" x2={format!("{x:.1}")} y2={format!("{height:.1}")} class="seq__life" />
                 <rect x={format!("{:.1}", x - 62.0)} y="8" width="124" height="28" rx="6" class="seq__head"
-                      style={colour.map(|c| format!("stroke:{c};stroke-width:3"))} />
+                      stroke-width={colour.is_some().then_some("3")} stroke={colour} />
                 <text x={format!("{x:.1}")} y="27" text-anchor="middle" class="seq__head-text">{ name }</text>
             </g>
         }
@@ -89,7 +89,7 @@ pub fn sequence(props: &SequenceProps) -> Html {
         html! {
             <g class={class}>
                 <line x1={format!("{x1:.1}")} y1={format!("{y:.1}")} x2={format!("{tip:.1}")} y2={format!("{y:.1}")} class="seq__shaft"
-                      style={format!("--len:{:.0}", (x2 - x1).abs())} />
+                      pathLength={current.then_some("100")} />
                 <path d={format!("M{tip:.1},{:.1} L{x2:.1},{y:.1} L{tip:.1},{:.1} z", y - 5.0, y + 5.0)} class="seq__tip" />
                 <text x={format!("{mid:.1}")} y={format!("{:.1}", y - 8.0)} text-anchor="middle" class="seq__label">{ text }</text>
             </g>

@@ -9,6 +9,7 @@ use crate::core::{SlotMap as Slots, N_SLOTS};
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::palette;
 use crate::ui::state::Change;
+use crate::ui::styled::StyledSpan;
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -509,11 +510,11 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
         };
         let swatch = owner.and_then(|m| props.colours.get(m).cloned());
         html! {
-            <div class="slot-map__tip" aria-hidden="true"
+            <StyledSpan class="slot-map__tip" aria_hidden=true
                  style={format!("left:{left:.3}%;top:{top:.3}%;--tip-shift:{shift}")}>
-                <span class="swatch" style={swatch.map(|c| format!("background:{c}"))}></span>
+                <StyledSpan class="swatch" style={swatch.map(|c| format!("background:{c}")).unwrap_or_default()} />
                 { text }
-            </div>
+            </StyledSpan>
         }
     });
 

@@ -6,6 +6,7 @@ use crate::core::{SlotMap, N_SLOTS};
 use crate::ui::clipboard::CopyButton;
 use crate::ui::forms::bind_input;
 use crate::ui::messages::{fill, use_messages};
+use crate::ui::styled::StyledSpan;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -46,7 +47,7 @@ pub fn tag_generator(props: &TagGeneratorProps) -> Html {
                 let colour = props.colours.get(idx).cloned().unwrap_or_default();
                 html! {
                     <li class="tags__master">
-                        <span class="swatch" style={format!("background:{colour}")}></span>
+                        <StyledSpan class="swatch" style={format!("background:{colour}")} />
                         <span class="mono tags__addr">{ &m.addr }</span>
                         <span class="tags__list">
                             { for set.for_master(idx).map(|tag| html! {
