@@ -57,6 +57,7 @@
 
 use super::compare::{push_decimal, KeySample};
 use super::escape::format_key;
+use super::hashtag::{hashed_span, TagRule};
 use super::slot::{key_slot, N_SLOTS};
 use super::topology::SlotMap;
 use core::fmt;
@@ -1015,32 +1016,34 @@ pub fn hot_spot(tagging: Tagging, n_keys: u32, map: &SlotMap) -> Result<HotSpot,
         })
         .collect();
 
-    // The same bytes as `Tagging::write_key`, built faster: each tag is copied from `tags`,
-    // `<i>` is a decimal counter incremented in place, and `i mod k` is a wrapping counter.
     let mut per_slot = vec![0u64; N_SLOTS];
     let mut per_tag = vec![0u64; tags.len()];
-    let mut counter = DecimalCounter::default();
-    let mut j = 0usize;
-    for _ in 0..n_keys {
-        buf.clear();
-        match tags.get(j) {
-            Some(t) => {
-                buf.extend_from_slice(t.tag.as_bytes());
-                buf.extend_from_slice(b":item:");
+    if tags.is_empty() {
+        // Untagged keys (`key:<i>`): every key is hashed whole. The same bytes as
+        // `Tagging::write_key`, built faster: `<i>` is a decimal counter incremented in place.
+        let mut counter = DecimalCounter::default();
+        for _ in 0..n_keys {
+            buf.clear();
+            buf.extend_from_slice(b"key:");
+            buf.extend_from_slice(counter.digits());
+            if let Some(c) = per_slot.get_mut(key_slot(&buf) as usize) {
+                *c += 1;
             }
-            None => buf.extend_from_slice(b"key:"),
+            counter.increment();
         }
-        buf.extend_from_slice(counter.digits());
-        if let Some(c) = per_slot.get_mut(key_slot(&buf) as usize) {
-            *c += 1;
-        }
-        if let Some(c) = per_tag.get_mut(j) {
-            *c += 1;
-        }
-        counter.increment();
-        j += 1;
-        if j >= tags.len() {
-            j = 0;
+    } else {
+        // Key `i` is `{tag i mod k}:item:<i>`. Its first `{` and the first `}` after it both lie
+        // in the tag, so Redis hashes the tag alone and every key of a tag shares its slot
+        // (`tag_fixes_slot` checks this rather than assuming it). Tag `j` gets the keys
+        // `i ≡ j (mod k)`: ⌊n/k⌋ of them, one more for the first n mod k tags.
+        let k = tags.len() as u64;
+        let (base, extra) = (u64::from(n_keys) / k, u64::from(n_keys) % k);
+        for (j, (t, count)) in (0u64..).zip(tags.iter().zip(per_tag.iter_mut())) {
+            debug_assert!(tag_fixes_slot(t.tag.as_bytes()));
+            *count = base + u64::from(j < extra);
+            if let Some(c) = per_slot.get_mut(t.slot as usize) {
+                *c += *count;
+            }
         }
     }
     for (t, &c) in tags.iter_mut().zip(per_tag.iter()) {
@@ -1077,6 +1080,12 @@ pub fn hot_spot(tagging: Tagging, n_keys: u32, map: &SlotMap) -> Result<HotSpot,
     })
 }
 
+/// Whether every key that starts with `prefix` hashes exactly as `prefix` does: true when the
+/// prefix holds a complete, non-empty hash tag (its first `{` and the first `}` after it).
+pub fn tag_fixes_slot(prefix: &[u8]) -> bool {
+    matches!(hashed_span(prefix).0, TagRule::Tag { .. })
+}
+
 /// The hot-spot experiment's keys themselves, for planning or display.
 ///
 /// ```
@@ -1095,6 +1104,40 @@ pub fn hot_spot_keys(tagging: Tagging, n_keys: u32) -> Result<KeySample, PlanErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hot_spot_counts_equal_hashing_every_key() {
+        let map = SlotMap::fixture_cluster();
+        for tagging in [
+            Tagging::NoTag,
+            Tagging::SubTags(1),
+            Tagging::SubTags(2),
+            Tagging::SubTags(7),
+            Tagging::SubTags(64),
+        ] {
+            for n in [0u32, 1, 99, 1000, 4099] {
+                let h = hot_spot(tagging, n, &map).unwrap();
+                let mut want = vec![0u64; map.n_masters()];
+                for key in hot_spot_keys(tagging, n).unwrap().iter() {
+                    want[map.owner(key_slot(key)).unwrap()] += 1;
+                }
+                assert_eq!(h.keys_per_master, want, "{tagging:?} n={n}");
+                assert_eq!(
+                    h.tags.iter().map(|t| t.keys).sum::<u64>(),
+                    u64::from(n) * u64::from(tagging.n_tags() > 0)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_prefix_fixes_the_slot_only_with_a_complete_tag() {
+        assert!(tag_fixes_slot(b"{user1}"));
+        assert!(tag_fixes_slot(b"x{a}{b"));
+        assert!(!tag_fixes_slot(b"{user1"));
+        assert!(!tag_fixes_slot(b"{}x"));
+        assert!(!tag_fixes_slot(b"plain"));
+    }
 
     #[test]
     fn h3_layout_matches_the_case_study_ids() {
