@@ -5,6 +5,7 @@ mod common;
 
 use common::read_tsv;
 use slotscope::core::escape::{format_key, from_hex, parse_key};
+use slotscope::core::slot::key_slots_into;
 use slotscope::core::topology::{create_allocation, SlotMap, SlotRange};
 use slotscope::core::{crc16, explain, key_slot};
 
@@ -182,5 +183,31 @@ fn distribution_counts_match_dbsize() {
             checked += 1;
         }
         assert_eq!(checked, 3, "{name}");
+    }
+}
+
+/// The batch path (`key_slots_into`, what the page's wasm batch calls) over every key of
+/// keyslot.tsv and keyslot_64k.tsv packed into one buffer gives Redis's slot for each.
+#[test]
+fn batch_key_slots_agree_with_redis() {
+    let mut rows = read_tsv("keyslot.tsv", &["key_hex", "key_display", "slot"]);
+    rows.extend(
+        read_tsv("keyslot_64k.tsv", &["key_hex", "key_len", "slot", "note"])
+            .into_iter()
+            .map(|r| vec![r[0].clone(), String::new(), r[2].clone()]),
+    );
+    assert_eq!(rows.len(), 2127);
+    let mut buf = Vec::new();
+    let mut offsets = vec![0u32];
+    let mut want = Vec::new();
+    for row in &rows {
+        buf.extend_from_slice(&from_hex(&row[0]).unwrap());
+        offsets.push(u32::try_from(buf.len()).unwrap());
+        want.push(row[2].parse::<u16>().unwrap());
+    }
+    let mut out = vec![u16::MAX; rows.len()];
+    assert_eq!(key_slots_into(&buf, &offsets, &mut out), rows.len());
+    for (i, (got, want)) in out.iter().zip(&want).enumerate() {
+        assert_eq!(got, want, "row {i} of the keyslot fixtures");
     }
 }

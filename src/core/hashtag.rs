@@ -77,8 +77,69 @@ pub fn hash_tag(key: &[u8]) -> Option<&[u8]> {
 }
 
 /// The bytes Redis hashes for `key`: the tag if there is one, else the whole key.
+///
+/// The hot path of [`super::slot::key_slot`]: one scan for the first `{`, then one scan of
+/// the bytes after it for the first `}`, no allocation, no rule to build. It agrees with
+/// [`hashed_span`] on every key (a test checks it).
+///
+/// ```
+/// use slotscope::core::hashtag::hashed_part;
+/// assert_eq!(hashed_part(b"user:{12345}:profile"), b"12345");
+/// assert_eq!(hashed_part(b"x{}{y}"), b"x{}{y}");
+/// ```
+#[inline]
 pub fn hashed_part(key: &[u8]) -> &[u8] {
-    &key[hashed_span(key).1]
+    let Some(open) = find_byte(key, b'{') else {
+        return key;
+    };
+    // `open` is an index into `key`, so `open + 1 <= key.len()` and `get` always succeeds.
+    let after = key.get(open + 1..).unwrap_or_default();
+    match find_byte(after, b'}') {
+        // `Some(0)` is the empty tag `{}`: the whole key is hashed.
+        Some(close) if close > 0 => after.get(..close).unwrap_or(key),
+        _ => key,
+    }
+}
+
+/// Index of the first `needle` in `haystack`, eight bytes at a time.
+///
+/// Each 8-byte word is XORed with `needle` repeated eight times, so the bytes equal to
+/// `needle` become zero, and [`zero_bytes`] finds those with a few integer operations: no
+/// per-byte branch, and the same code on wasm32 (which has 64-bit integers). The last
+/// `len % 8` bytes are checked by reading the last 8 bytes again, with the bytes already
+/// checked shifted out. Keys shorter than 8 bytes are scanned a byte at a time.
+#[inline(always)]
+fn find_byte(haystack: &[u8], needle: u8) -> Option<usize> {
+    let n = haystack.len();
+    let Some(last) = haystack.last_chunk::<8>() else {
+        return haystack.iter().position(|&b| b == needle);
+    };
+    let pattern = u64::from_le_bytes([needle; 8]);
+    let first_zero = |word: &[u8; 8]| zero_bytes(u64::from_le_bytes(*word) ^ pattern);
+    let (words, tail) = haystack.as_chunks::<8>();
+    for (i, word) in words.iter().enumerate() {
+        let found = first_zero(word);
+        if found != 0 {
+            return Some(i * 8 + (found.trailing_zeros() / 8) as usize);
+        }
+    }
+    if tail.is_empty() {
+        return None;
+    }
+    // `last` starts `8 - tail.len()` bytes before the tail; those bytes were already checked.
+    let seen_bits = 8 * (8 - tail.len() as u32);
+    let found = first_zero(last) >> seen_bits << seen_bits;
+    (found != 0).then(|| n - 8 + (found.trailing_zeros() / 8) as usize)
+}
+
+/// The high bit of each byte of `x` that is zero, and no other bit. (Adding 0x7f to the low
+/// seven bits of a byte carries into its high bit unless they are all zero; OR-ing in `x`
+/// sets it if the high bit itself was set. This form is exact: unlike the shorter
+/// `(x - 0x01..) & !x & 0x80..`, a zero byte cannot make its neighbour look zero.)
+#[inline(always)]
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
 }
 
 #[cfg(test)]
@@ -112,11 +173,72 @@ mod tests {
         }
     }
 
+    /// The fast path and the rule-naming path agree on every key built from the bytes that
+    /// matter (`{`, `}`, `a`) up to length 9 (past one 8-byte word of [`find_byte`]).
+    #[test]
+    fn hashed_part_agrees_with_hashed_span() {
+        let alphabet = [b'{', b'}', b'a'];
+        for len in 0..=9u32 {
+            for mut code in 0..3usize.pow(len) {
+                let key: Vec<u8> = (0..len)
+                    .map(|_| {
+                        let b = alphabet[code % 3];
+                        code /= 3;
+                        b
+                    })
+                    .collect();
+                assert_eq!(hashed_part(&key), &key[hashed_span(&key).1], "{key:?}");
+            }
+        }
+    }
+
+    /// A brace at every position of keys of every length up to 40 (whole words, a tail, a
+    /// tail that overlaps the brace's own word).
+    #[test]
+    fn find_byte_finds_every_position() {
+        for len in 0..40 {
+            let mut key = vec![b'x'; len];
+            assert_eq!(find_byte(&key, b'{'), None, "len {len}");
+            for at in 0..len {
+                key[at] = b'{';
+                assert_eq!(find_byte(&key, b'{'), Some(at), "len {len} at {at}");
+                // A second brace later changes nothing; every byte value before it is passed.
+                if at + 1 < len {
+                    key[len - 1] = b'{';
+                    assert_eq!(find_byte(&key, b'{'), Some(at), "len {len} at {at}");
+                    key[len - 1] = b'x';
+                }
+                key[at] = b'x';
+            }
+        }
+        let all: Vec<u8> = (0..=255u8).collect();
+        for b in 0..=255u8 {
+            assert_eq!(find_byte(&all, b), Some(b as usize));
+            assert_eq!(find_byte(&all[..b as usize], b), None);
+        }
+    }
+
     #[test]
     fn rules_are_named() {
         assert_eq!(hashed_span(b"foo").0, TagRule::NoOpenBrace);
         assert_eq!(hashed_span(b"a{b").0, TagRule::NoCloseBrace { open: 1 });
         assert_eq!(hashed_span(b"{}a").0, TagRule::EmptyTag { open: 0 });
         assert_eq!(hashed_span(b"a{b}c").0, TagRule::Tag { open: 1, close: 3 });
+    }
+}
+
+/// Random keys against [`hashed_span`] (native only: proptest is a native dev-dependency).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod proptests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn hashed_part_agrees_with_hashed_span(
+            key in proptest::collection::vec(prop_oneof![Just(b'{'), Just(b'}'), any::<u8>()], 0..80),
+        ) {
+            prop_assert_eq!(hashed_part(&key), &key[hashed_span(&key).1]);
+        }
     }
 }

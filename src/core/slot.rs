@@ -1,7 +1,7 @@
 //! Key → slot, and the explanation of how a key got its slot.
 
 use super::crc16::crc16;
-use super::hashtag::{hashed_span, TagRule};
+use super::hashtag::{hashed_part, hashed_span, TagRule};
 use core::ops::Range;
 
 /// Number of hash slots in a Redis Cluster.
@@ -17,8 +17,38 @@ pub const SLOT_MASK: u16 = 0x3FFF;
 /// assert_eq!(key_slot(b"foo"), 12182);
 /// assert_eq!(key_slot(b"{user1}:profile"), key_slot(b"user1"));
 /// ```
+#[inline]
 pub fn key_slot(key: &[u8]) -> u16 {
-    crc16(&key[hashed_span(key).1]) & SLOT_MASK
+    crc16(hashed_part(key)) & SLOT_MASK
+}
+
+/// The slots of many keys packed in one buffer: key `i` is `buf[offsets[i]..offsets[i + 1]]`
+/// and its slot goes to `out[i]`. This is what the page's batch path calls, so a million keys
+/// cross from JavaScript as two arrays rather than a million strings.
+///
+/// It never panics. It fills `n = min(offsets.len() - 1, out.len())` slots (0 if `offsets` is
+/// empty) and returns `n`; the rest of `out` is left as it was. A key whose range is not
+/// inside `buf` (an offset past the end, or an end before its start) is taken as the empty
+/// key, which is slot 0.
+///
+/// ```
+/// use slotscope::core::slot::{key_slot, key_slots_into};
+/// let buf = b"foo{user1}:profilebar";
+/// let offsets = [0, 3, 18, 21];
+/// let mut out = [0u16; 3];
+/// assert_eq!(key_slots_into(buf, &offsets, &mut out), 3);
+/// assert_eq!(out, [12182, 8106, key_slot(b"bar")]);
+/// ```
+pub fn key_slots_into(buf: &[u8], offsets: &[u32], out: &mut [u16]) -> usize {
+    let mut n = 0;
+    for (pair, slot) in offsets.windows(2).zip(out.iter_mut()) {
+        let key = buf
+            .get(pair[0] as usize..pair[1] as usize)
+            .unwrap_or_default();
+        *slot = key_slot(key);
+        n += 1;
+    }
+    n
 }
 
 /// Every step from a key to its slot, so the page shows what produced each number instead of
@@ -74,6 +104,66 @@ mod tests {
             assert_eq!(e.slot, key_slot(key));
             assert_eq!(e.crc & SLOT_MASK, e.slot);
         }
+    }
+
+    /// Packs `keys` the way the page's batch path does.
+    fn pack(keys: &[&[u8]]) -> (Vec<u8>, Vec<u32>) {
+        let mut buf = Vec::new();
+        let mut offsets = vec![0u32];
+        for k in keys {
+            buf.extend_from_slice(k);
+            offsets.push(buf.len() as u32);
+        }
+        (buf, offsets)
+    }
+
+    const KEYS: [&[u8]; 7] = [
+        b"foo",
+        b"",
+        b"{user1}:profile",
+        b"x{}{y}",
+        b"\xff\x00{a}",
+        b"user:{12345}:profile",
+        b"key:123456",
+    ];
+
+    #[test]
+    fn batch_agrees_with_key_slot() {
+        let (buf, offsets) = pack(&KEYS);
+        let mut out = vec![u16::MAX; KEYS.len()];
+        assert_eq!(key_slots_into(&buf, &offsets, &mut out), KEYS.len());
+        let one_by_one: Vec<u16> = KEYS.iter().map(|k| key_slot(k)).collect();
+        assert_eq!(out, one_by_one);
+    }
+
+    #[test]
+    fn batch_fills_only_what_both_sides_hold() {
+        let (buf, offsets) = pack(&KEYS);
+        // `out` shorter than the keys: only `out.len()` slots.
+        let mut short = [u16::MAX; 2];
+        assert_eq!(key_slots_into(&buf, &offsets, &mut short), 2);
+        assert_eq!(short, [key_slot(b"foo"), 0]);
+        // Fewer keys than `out`: the tail of `out` is untouched.
+        let mut long = [u16::MAX; 10];
+        assert_eq!(key_slots_into(&buf, &offsets, &mut long), KEYS.len());
+        assert_eq!(long[KEYS.len()..], [u16::MAX; 3]);
+        // No offsets, or one offset: no keys.
+        assert_eq!(key_slots_into(&buf, &[], &mut long), 0);
+        assert_eq!(key_slots_into(&buf, &[0], &mut long), 0);
+    }
+
+    #[test]
+    fn batch_takes_bad_ranges_as_the_empty_key() {
+        let buf = b"foobar";
+        let mut out = [u16::MAX; 4];
+        // Past the end, starting past the end, good, reversed (and a fifth key `out` has no
+        // room for).
+        let offsets = [0, 99, 1, 4, 2, 7000];
+        assert_eq!(key_slots_into(buf, &offsets, &mut out), 4);
+        assert_eq!(out, [0, 0, key_slot(b"oob"), 0]);
+        let mut one = [u16::MAX];
+        assert_eq!(key_slots_into(buf, &[3, 6], &mut one), 1);
+        assert_eq!(one, [key_slot(b"bar")]);
     }
 
     #[test]
