@@ -6,13 +6,28 @@
 //!  - keystroke: typing one character into the key field until the next frame;
 //!  - redirections playing at 4x: frame times from requestAnimationFrame (median, p95, slow);
 //!  - map repaint: the time the page spends repainting all 16384 slots of the base canvas
-//!    (from its clearRect to its last fillRect in the same task), for 3 and 1000 masters.
-import { serveDist, launch } from './harness.mjs';
+//!    (from its clearRect to its last fillRect in the same task), for 3 and 1000 masters;
+//!  - a 64 KB pasted key: one more keystroke until the next frame (p50, p95);
+//!  - the hot-spot recompute of 100,000 keys as the page itself times it;
+//!  - slots of 1,000,000 short keys in the same page: the wasm batch path (keys packed into
+//!    wasm memory, slots read from a Uint16Array view), `cluster-key-slot` 1.1.2 (ioredis's,
+//!    from npm, served from the page's own origin), a hand-written JavaScript CRC16, and keys
+//!    generated inside wasm. All four must agree on every slot, or the run fails.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveDist, launch, here } from './harness.mjs';
 
 const RUNS = 9;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const server = await serveDist();
+// cluster-key-slot is CommonJS: wrap it as an ES module the page can import from its origin.
+const cksSource = await readFile(join(here, 'node_modules', 'cluster-key-slot', 'lib', 'index.js'), 'utf8');
+const server = await serveDist({
+  '/__bench/cluster-key-slot.mjs': {
+    type: 'text/javascript; charset=utf-8',
+    body: `const module = { exports: {} };\n${cksSource}\nexport default module.exports;\n`,
+  },
+});
 const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -109,10 +124,140 @@ try {
   rows.push(['redirections playing: median frame', median(frames)]);
   rows.push(['redirections playing: 95th percentile frame', sortedFrames[Math.floor(frames.length * 0.95)]]);
   const slow = frames.filter((f) => f > 20).length;
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   await n.fill('3');
+
+  // The hot spot as the page times its own recompute (no frame floor in this figure).
+  const hotMs = [];
+  for (let i = 0; i < RUNS; i++) {
+    await timeInput('[data-testid=hotspot-k]', String(40 + i));
+    hotMs.push(Number(await page.getByTestId('hotspot-ms').getAttribute('data-ms')));
+  }
+  rows.push(['hot spot, 100,000 keys, recompute as timed by the page (k sub-tags)', median(hotMs)]);
+  await page.getByTestId('hotspot-untagged').check();
+  const hotUntagged = [];
+  for (let i = 0; i < RUNS; i++) {
+    await page.getByTestId('hotspot-untagged').uncheck();
+    await page.getByTestId('hotspot-untagged').check();
+    hotUntagged.push(Number(await page.getByTestId('hotspot-ms').getAttribute('data-ms')));
+  }
+  rows.push(['hot spot, 100,000 untagged keys, each hashed, as timed by the page', median(hotUntagged)]);
+  await page.getByTestId('hotspot-untagged').uncheck();
+
+  // A 64 KB pasted key, then one more character typed at its end.
+  const big = 'k'.repeat(64 * 1024);
+  await timeInput('[data-testid=key-input]', big);
+  const bigKeys = [];
+  for (let i = 0; i < 21; i++) bigKeys.push(await timeInput('[data-testid=key-input]', big + String.fromCharCode(97 + (i % 26))));
+  const sortedBig = [...bigKeys].sort((a, b) => a - b);
+  rows.push(['keystroke after a 64 KB pasted key, p50', median(bigKeys)]);
+  rows.push(['keystroke after a 64 KB pasted key, p95', sortedBig[Math.floor(bigKeys.length * 0.95)]]);
+
+  // Slots of 1,000,000 keys, four ways, in this page.
+  const crc = await page.evaluate(async ({ runs }) => {
+    const N = 1_000_000;
+    const keys = Array.from({ length: N }, (_, i) => (i % 3 === 0 ? `{user${i % 1000}}:item:${i}` : `user:${i}:profile`));
+    const cks = (await import('/__bench/cluster-key-slot.mjs')).default;
+    const { SlotBatch, wasm_memory, bench_generated_slot_sum } = window.wasmBindings;
+
+    // Hand-written JavaScript: a 256-entry table, the tag scan on UTF-16 code units (the keys
+    // are ASCII, so code units are bytes).
+    const T = new Uint16Array(256);
+    for (let i = 0; i < 256; i++) {
+      let c = i << 8;
+      for (let b = 0; b < 8; b++) c = c & 0x8000 ? ((c << 1) ^ 0x1021) & 0xffff : (c << 1) & 0xffff;
+      T[i] = c;
+    }
+    const jsSlot = (k) => {
+      let s = 0, e = k.length;
+      const o = k.indexOf('{');
+      if (o >= 0) {
+        const c = k.indexOf('}', o + 1);
+        if (c > o + 1) { s = o + 1; e = c; }
+      }
+      let crc = 0;
+      for (let i = s; i < e; i++) crc = ((crc << 8) & 0xffff) ^ T[((crc >> 8) ^ k.charCodeAt(i)) & 0xff];
+      return crc & 0x3fff;
+    };
+
+    // The wasm batch path: chunks of 4096 keys packed into wasm memory, slots read in place.
+    const CHUNK = 4096;
+    const batch = new SlotBatch(CHUNK, CHUNK * 256);
+    const enc = new TextEncoder();
+    let buffer, bytes, offsets, slots;
+    const views = () => {
+      buffer = wasm_memory().buffer;
+      bytes = new Uint8Array(buffer, batch.bytes_ptr(), batch.max_bytes());
+      offsets = new Uint32Array(buffer, batch.offsets_ptr(), batch.max_keys() + 1);
+      slots = new Uint16Array(buffer, batch.slots_ptr(), batch.max_keys());
+    };
+    views();
+    const wasmSlots = (out) => {
+      const cap = bytes.length;
+      let start = 0;
+      while (start < N) {
+        if (wasm_memory().buffer !== buffer) views();
+        let pos = 0, n = 0;
+        offsets[0] = 0;
+        while (n < CHUNK && start + n < N) {
+          const k = keys[start + n];
+          if (pos + k.length * 3 > cap) break;
+          let j = 0;
+          for (; j < k.length; j++) {
+            const c = k.charCodeAt(j);
+            if (c >= 0x80) break;
+            bytes[pos++] = c;
+          }
+          if (j < k.length) pos += enc.encodeInto(k.slice(j), bytes.subarray(pos)).written;
+          offsets[++n] = pos;
+        }
+        batch.run(n);
+        out.set(slots.subarray(0, n), start);
+        start += n;
+      }
+    };
+
+    const outs = { wasm: new Uint16Array(N), cks: new Uint16Array(N), js: new Uint16Array(N) };
+    const ways = {
+      wasm: () => wasmSlots(outs.wasm),
+      cks: () => { const o = outs.cks; for (let i = 0; i < N; i++) o[i] = cks(keys[i]); },
+      js: () => { const o = outs.js; for (let i = 0; i < N; i++) o[i] = jsSlot(keys[i]); },
+      generated: () => { outs.generatedSum = bench_generated_slot_sum(N); },
+    };
+    const times = { wasm: [], cks: [], js: [], generated: [] };
+    for (let r = 0; r < runs; r++) {
+      for (const [name, f] of Object.entries(ways)) {
+        const t0 = performance.now();
+        f();
+        times[name].push(performance.now() - t0);
+      }
+    }
+    let sum = 0, mismatches = 0;
+    for (let i = 0; i < N; i++) {
+      sum += outs.wasm[i];
+      if (outs.wasm[i] !== outs.cks[i] || outs.wasm[i] !== outs.js[i]) mismatches++;
+    }
+    batch.free();
+    return { N, times, mismatches, sum, generatedSum: outs.generatedSum };
+  }, { runs: 5 });
+  if (crc.mismatches !== 0 || crc.sum !== crc.generatedSum) {
+    throw new Error(`the slot paths disagree: ${crc.mismatches} mismatches, sums ${crc.sum} vs ${crc.generatedSum}`);
+  }
+  const nsPerKey = (name) => (median(crc.times[name]) * 1e6) / crc.N;
+  const crcRows = [
+    ['cluster-key-slot 1.1.2 (ioredis), JS strings', nsPerKey('cks')],
+    ['hand-written JavaScript CRC16, JS strings', nsPerKey('js')],
+    ['slotscope wasm batch path, JS strings packed into wasm memory', nsPerKey('wasm')],
+    ['slotscope wasm, keys generated inside wasm', nsPerKey('generated')],
+  ];
   console.log('median of', RUNS, 'runs, Chromium', browser.version());
   for (const [what, ms] of rows) console.log(`${ms.toFixed(1).padStart(8)} ms  ${what}`);
   console.log(`${String(slow).padStart(8)}     redirections playing: frames over 20 ms, of ${frames.length}`);
+  console.log(`\nslots of ${crc.N.toLocaleString('en')} short keys, median of 5 runs, all paths agree:`);
+  const base = nsPerKey('cks');
+  for (const [what, ns] of crcRows) {
+    console.log(`${ns.toFixed(1).padStart(8)} ns/key  ${(base / ns).toFixed(1).padStart(5)}x cluster-key-slot  ${what}`);
+  }
 } finally {
   await browser.close();
   await server.close();

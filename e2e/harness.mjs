@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { before, after } from 'node:test';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
+export const here = fileURLToPath(new URL('.', import.meta.url));
 export const root = resolve(here, '..');
 export const dist = process.env.SLOTSCOPE_DIST ?? join(root, 'dist');
 export const fixtures = process.env.SLOTSCOPE_FIXTURES ?? join(root, '..', 'shared', 'fixtures');
@@ -22,14 +22,22 @@ const MIME = {
   '.ico': 'image/x-icon',
 };
 
-/** Serves dist/ on an ephemeral loopback port. Resolves to { url, close }. */
-export async function serveDist() {
+/**
+ * Serves dist/ on an ephemeral loopback port. Resolves to { url, close }. `extra` maps a path
+ * to { body, type } served beside dist/ (the benchmark's same-origin copy of an npm module).
+ */
+export async function serveDist(extra = {}) {
   await stat(join(dist, 'index.html')).catch(() => {
     throw new Error(`no release build in ${dist}: run trunk build --release first`);
   });
   const server = createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      if (Object.hasOwn(extra, path)) {
+        res.writeHead(200, { 'content-type': extra[path].type });
+        res.end(extra[path].body);
+        return;
+      }
       const file = normalize(join(dist, path.endsWith('/') ? path + 'index.html' : path));
       if (!file.startsWith(dist)) throw new Error('outside dist');
       const body = await readFile(file);

@@ -24,3 +24,6 @@ pub mod core;
 
 #[cfg(feature = "web")]
 pub mod ui;
+
+#[cfg(feature = "web")]
+pub mod wasm_api;

@@ -225,6 +225,10 @@ pub struct Messages {
     pub plan_sent_to: &'static str,
     /// Accessible name of the paste box.
     pub plan_batch_label: &'static str,
+    /// A paste over the limit; {0} its size in MB, {1} the limit in MiB.
+    pub plan_too_big: &'static str,
+    /// A free-mode line over the limit; {0} its size in MB, {1} the limit in KB.
+    pub free_too_long: &'static str,
     /// Before the generator.
     pub plan_or_generate: &'static str,
     /// Accessible name of the generator select.
@@ -287,6 +291,8 @@ pub struct Messages {
     pub hot_more_masters: &'static str,
     /// Hot-spot point.
     pub hot_takeaway: &'static str,
+    /// How long the recompute took in this browser; {0} milliseconds.
+    pub hot_timing: &'static str,
     /// Tag generator heading.
     pub tags_title: &'static str,
     /// Tag generator help.
@@ -309,6 +315,12 @@ pub struct Messages {
     pub tags_pin_bad: &'static str,
     /// Redirections heading.
     pub redir_title: &'static str,
+    /// A link names a scenario the page lacks; {0} the id, {1} the scenario shown instead.
+    pub link_unknown_scenario: &'static str,
+    /// A link's step is not a number; {0} the step, {1} the scenario.
+    pub link_bad_step: &'static str,
+    /// A link's step is past the end; {0} the step, {1} the scenario, {2} its steps.
+    pub link_past_end: &'static str,
     /// Redirections help.
     pub redir_help: &'static str,
     /// Scenario select label.
@@ -487,6 +499,8 @@ pub const EN: Messages = Messages {
     plan_keys_for: "keys for one {0}",
     plan_sent_to: "sent to",
     plan_batch_label: "Commands or keys, one per line",
+    free_too_long: "That command line is {0} MB; free mode takes lines up to {1} KB, since the diagram shows every argument. Nothing was sent.",
+    plan_too_big: "That paste is {0} MB; the planner reads pastes up to {1} MB, so the batch before it is kept. For more keys, use the generator below (up to 1,000,000).",
     plan_or_generate: "or generate",
     plan_generator: "key generator",
     plan_gen_template: "keys from a template with %d",
@@ -517,6 +531,7 @@ pub const EN: Messages = Messages {
     hot_busiest: "The busiest master holds {0} of the keys ({1}).",
     hot_unserved: "{0} keys are in slots nobody serves.",
     hot_more_masters: "and {0} more masters",
+    hot_timing: "Recomputed in {0} ms, in this browser.",
     hot_takeaway: "A tag buys atomicity (MULTI, MGET, Lua across the keys) at the price of spread: choose k as small as your multi-key operations need.",
     tags_title: "Tags per master",
     tags_help: "Try %d = 0, 1, 2, … in the template until every master owns N tags: writing a key as {tag}:rest then puts it on the master you chose, and a batch becomes one command per master.",
@@ -532,6 +547,9 @@ pub const EN: Messages = Messages {
     redir_help: "Pick a scenario and play it, or step through it. The replies are exactly what Redis 7 sends; the client's slot table on the right changes on MOVED and, visibly, not on ASK.",
     redir_scenario: "Scenario",
     redir_wire: "show the RESP wire bytes",
+    link_unknown_scenario: "This link asks for a scenario called \"{0}\", which this page does not have: showing \"{1}\" from the start instead.",
+    link_bad_step: "This link's step \"{0}\" is not a whole number: showing \"{1}\" from the start.",
+    link_past_end: "This link asks for step {0}, but \"{1}\" has {2} steps: showing the last one.",
     redir_keys: "Player: Space plays or pauses, arrow keys step, Home and End jump, + and − change the speed",
     redir_start: "Back to the start",
     redir_prev: "Step back",

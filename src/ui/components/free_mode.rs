@@ -9,7 +9,7 @@ use crate::core::redirect::{play, Action, Client, Policy, Scenario, Step, PRESET
 use crate::core::SlotMap;
 use crate::ui::components::sequence::Sequence;
 use crate::ui::forms::{bind_input, bind_select};
-use crate::ui::messages::use_messages;
+use crate::ui::messages::{fill, use_messages};
 use crate::ui::redirect_view::view_of;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -18,6 +18,8 @@ use yew::prelude::*;
 
 /// Steps kept (older ones scroll away), so a long session stays light.
 const MAX_STEPS: usize = 40;
+/// The longest command line free mode takes: the diagram shows every argument.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// Props of [`FreeMode`].
 #[derive(Properties, PartialEq)]
@@ -83,8 +85,16 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
     let send = {
         let (world, steps, line, error) =
             (world.clone(), steps.clone(), line.clone(), error.clone());
-        move || match action_of(&line) {
-            Ok(action) => {
+        move || match (line.len() <= MAX_LINE_BYTES).then(|| action_of(&line)) {
+            None => {
+                let mb = format!("{:.1}", line.len() as f64 / 1e6);
+                error.set(Some(fill(
+                    t.free_too_long,
+                    &[&mb, &(MAX_LINE_BYTES / 1024)],
+                )));
+            }
+            Some(Err(e)) => error.set(Some(e)),
+            Some(Ok(action)) => {
                 let mut guard: std::cell::RefMut<'_, _> = RefCell::borrow_mut(&world);
                 if let Some((cluster, client, _)) = guard.as_mut() {
                     let mut all = (*steps).clone();
@@ -95,7 +105,6 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
                     line.set(String::new());
                 }
             }
-            Err(e) => error.set(Some(e)),
         }
     };
     let onclick = {
@@ -154,7 +163,7 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
                        {onkeydown} />
                 <button type="button" class="button" data-testid="free-send" {onclick}>{ t.free_send }</button>
             </div>
-            if let Some(e) = &*error { <p class="lab__error" role="alert">{ e }</p> }
+            if let Some(e) = &*error { <p class="lab__error" role="alert" data-testid="free-error">{ e }</p> }
             if let Some(v) = view {
                 if !v.arrows.is_empty() {
                     <p class="redir__narration" aria-live="polite">{ v.narrations.last().cloned().unwrap_or_default() }</p>

@@ -33,9 +33,14 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
         Tagging::SubTags(*k)
     };
     // Keys are formatted and hashed inside wasm; only the counts cross to the page.
-    let result = use_memo((tagging, props.map.clone()), |(tagging, map)| {
-        hot_spot(*tagging, N_KEYS, map).map_err(|e| e.to_string())
+    // Timed with the page's own clock, and shown: the reader sees what the recompute costs.
+    let timed = use_memo((tagging, props.map.clone()), |(tagging, map)| {
+        let clock = web_sys::window().and_then(|w| w.performance());
+        let start = clock.as_ref().map_or(0.0, |c| c.now());
+        let result = hot_spot(*tagging, N_KEYS, map).map_err(|e| e.to_string());
+        (result, clock.map_or(0.0, |c| c.now() - start))
     });
+    let (result, millis) = (&timed.0, timed.1);
     let on_k = {
         let k = k.clone();
         Callback::from(move |e: InputEvent| {
@@ -54,7 +59,7 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
         Tagging::SubTags(1) => "{user1}:item:<i>".to_string(),
         Tagging::SubTags(k) => format!("{{user1:<i mod {k}>}}:item:<i>"),
     };
-    let body = match &*result {
+    let body = match result {
         Ok(h) => {
             let max = h.keys_per_master.iter().copied().max().unwrap_or(1).max(1) as f64;
             let rows = props.map.masters().iter().enumerate().map(|(idx, m)| {
@@ -107,6 +112,9 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
             </div>
             <p class="mono hotspot__pattern" id="hotspot-pattern">{ pattern }</p>
             { body }
+            <p class="hotspot__timing" data-testid="hotspot-ms" data-ms={format!("{millis:.3}")}>
+                { fill(t.hot_timing, &[&format!("{millis:.1}")]) }
+            </p>
             <p class="section-help">{ t.hot_takeaway }</p>
         </section>
     }

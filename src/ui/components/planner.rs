@@ -23,6 +23,9 @@ use yew::prelude::*;
 const MAX_ENGINE_KEYS: usize = 10_000;
 /// Commands shown in the copyable plan.
 const MAX_COPIED_COMMANDS: usize = 500;
+/// The largest paste the batch field takes (about 200,000 short keys); the generator makes up
+/// to a million keys without a paste.
+const MAX_PASTE_BYTES: usize = 4 << 20;
 
 /// Props of [`Planner`].
 #[derive(Properties, PartialEq)]
@@ -259,10 +262,20 @@ pub fn planner(props: &PlannerProps) -> Html {
         },
     );
 
+    let too_big = use_state(|| None::<usize>);
     let on_text = {
-        let (text, generated) = (text.clone(), generated.clone());
+        let (text, generated, too_big) = (text.clone(), generated.clone(), too_big.clone());
         Callback::from(move |e: InputEvent| {
-            text.set(e.target_unchecked_into::<HtmlTextAreaElement>().value());
+            let area = e.target_unchecked_into::<HtmlTextAreaElement>();
+            let value = area.value();
+            if value.len() > MAX_PASTE_BYTES {
+                // Refused before it is read: the batch before it stays, in the field too.
+                area.set_value(&text);
+                too_big.set(Some(value.len()));
+                return;
+            }
+            too_big.set(None);
+            text.set(value);
             generated.set(None);
         })
     };
@@ -399,6 +412,11 @@ pub fn planner(props: &PlannerProps) -> Html {
                 <button type="button" class="button" data-testid="generate" onclick={on_generate}>{ t.plan_generate }</button>
             </div>
             if let Some(e) = &*gen_error { <p class="lab__error" role="alert">{ e }</p> }
+            if let Some(n) = *too_big {
+                <p class="lab__error" role="alert" data-testid="batch-error">
+                    { fill(t.plan_too_big, &[&format!("{:.1}", n as f64 / 1e6), &(MAX_PASTE_BYTES >> 20)]) }
+                </p>
+            }
             { for batch.problems.iter().map(|p| html! { <p class="lab__error" role="alert">{ p }</p> }) }
 
             <ol class="verdicts">{ for verdicts }{ generated_verdict.unwrap_or_default() }</ol>

@@ -4,7 +4,7 @@
 use crate::core::SlotMap;
 use crate::ui::components::free_mode::FreeMode;
 use crate::ui::components::sequence::{Arrow, Sequence};
-use crate::ui::messages::{fill, use_messages};
+use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::redirect_view::{scenario_views, ScenarioView};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
@@ -100,13 +100,55 @@ impl Reducible for Player {
     }
 }
 
-/// Reads `#redirect=<scenario id>:<step>` from the page's address.
-pub fn parse_link(hash: &str, scenarios: &[ScenarioView]) -> Option<(usize, usize)> {
+/// What a `#redirect=` link asked for that the page could not give exactly. The page still
+/// opens something sensible and says what it did instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkProblem {
+    /// No scenario has this id (shown as the link had it, cut to 40 characters).
+    UnknownScenario(String),
+    /// The step is not a whole number.
+    BadStep(String),
+    /// The step is past the scenario's end: the last step is shown.
+    PastEnd {
+        /// The step asked for.
+        asked: usize,
+        /// Steps in the scenario.
+        steps: usize,
+    },
+}
+
+/// Reads `#redirect=<scenario id>:<step>` from the page's address: `None` when the address has
+/// no such link, else the scenario and step to open and what, if anything, had to be changed.
+pub fn parse_link(
+    hash: &str,
+    scenarios: &[ScenarioView],
+) -> Option<(usize, usize, Option<LinkProblem>)> {
     let rest = hash.trim_start_matches('#').strip_prefix("redirect=")?;
     let (id, step) = rest.split_once(':').unwrap_or((rest, "0"));
-    let idx = scenarios.iter().position(|s| s.id == id)?;
-    let step = step.parse::<usize>().ok()?.min(scenarios[idx].arrows.len());
-    Some((idx, step))
+    let Some(idx) = scenarios.iter().position(|s| s.id == id) else {
+        let shown: String = id.chars().take(40).collect();
+        return Some((0, 0, Some(LinkProblem::UnknownScenario(shown))));
+    };
+    let steps = scenarios[idx].arrows.len();
+    match step.parse::<usize>() {
+        Ok(asked) if asked > steps => {
+            Some((idx, steps, Some(LinkProblem::PastEnd { asked, steps })))
+        }
+        Ok(step) => Some((idx, step, None)),
+        Err(_) => {
+            let shown: String = step.chars().take(40).collect();
+            Some((idx, 0, Some(LinkProblem::BadStep(shown))))
+        }
+    }
+}
+
+/// The sentence that tells the reader what a link could not open, and what it shows instead.
+fn link_message(t: &Messages, problem: &LinkProblem, title: &str) -> String {
+    match problem {
+        LinkProblem::UnknownScenario(id) => fill(t.link_unknown_scenario, &[id, &title]),
+        LinkProblem::BadStep(step) => fill(t.link_bad_step, &[step, &title]),
+        LinkProblem::PastEnd { asked, steps } => fill(t.link_past_end, &[asked, &title, steps]),
+    }
 }
 
 fn current_hash() -> String {
@@ -138,10 +180,28 @@ pub struct RedirectionsProps {
 pub fn redirections(props: &RedirectionsProps) -> Html {
     let t = use_messages();
     let scenarios = use_memo((), |_| scenario_views());
+    let opened = use_memo((), {
+        let scenarios = scenarios.clone();
+        move |_| parse_link(&current_hash(), &scenarios)
+    });
+    let problem = use_state(|| (*opened).as_ref().and_then(|o| o.2.clone()));
+    let section = use_node_ref();
+    // Opened from a link: bring the view into sight, with any message about the link.
+    {
+        let (section, linked) = (section.clone(), opened.is_some());
+        use_effect_with((), move |_| {
+            if linked {
+                if let Some(el) = section.cast::<web_sys::Element>() {
+                    el.scroll_into_view();
+                }
+            }
+        });
+    }
     let first = {
         let scenarios = scenarios.clone();
+        let opened = opened.clone();
         move || {
-            let (idx, step) = parse_link(&current_hash(), &scenarios).unwrap_or((0, 0));
+            let (idx, step) = (*opened).as_ref().map_or((0, 0), |o| (o.0, o.1));
             Player {
                 scenario: idx,
                 step,
@@ -171,10 +231,12 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
     // A link pasted into the address bar of the open page changes only the hash: follow it.
     {
         let (player, scenarios) = (player.clone(), scenarios.clone());
+        let problem = problem.clone();
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|w| {
                 gloo_events::EventListener::new(&w, "hashchange", move |_| {
-                    if let Some((idx, step)) = parse_link(&current_hash(), &scenarios) {
+                    if let Some((idx, step, trouble)) = parse_link(&current_hash(), &scenarios) {
+                        problem.set(trouble);
                         player.dispatch(PlayerAction::Open {
                             idx,
                             n_steps: scenarios[idx].arrows.len(),
@@ -210,7 +272,9 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
     };
     let on_select = {
         let (p, scenarios) = (player.clone(), scenarios.clone());
+        let problem = problem.clone();
         Callback::from(move |e: Event| {
+            problem.set(None);
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
             if let Some(idx) = scenarios.iter().position(|s| s.id == v) {
                 p.dispatch(PlayerAction::Open {
@@ -277,9 +341,12 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
         .map(|a: &Arrow| html! { <li class="mono" data-testid="wire-line">{ if *wire { &a.wire } else { &a.label } }</li> });
 
     html! {
-        <section class="card redirections" aria-labelledby="redir-title">
+        <section class="card redirections" aria-labelledby="redir-title" ref={section}>
             <h2 id="redir-title" class="section-title">{ t.redir_title }</h2>
             <p class="section-help">{ t.redir_help }</p>
+            if let Some(p) = &*problem {
+                <p class="lab__error" role="alert" data-testid="link-error">{ link_message(t, p, &sc.title) }</p>
+            }
             <div class="lab__row lab__form">
                 <label for="scenario">{ t.redir_scenario }</label>
                 <select id="scenario" data-testid="scenario-select" onchange={on_select}>
@@ -338,5 +405,58 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
             </div>
             <FreeMode map={props.map.clone()} />
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_open_what_they_can_and_say_what_they_could_not() {
+        let scenarios = scenario_views();
+        let live = scenarios
+            .iter()
+            .position(|s| s.id == "live-migration")
+            .unwrap();
+        let steps = scenarios[live].arrows.len();
+        assert_eq!(parse_link("", &scenarios), None);
+        assert_eq!(parse_link("#other=1", &scenarios), None);
+        assert_eq!(
+            parse_link("#redirect=live-migration:3", &scenarios),
+            Some((live, 3, None))
+        );
+        assert_eq!(
+            parse_link("#redirect=live-migration", &scenarios),
+            Some((live, 0, None))
+        );
+        assert_eq!(
+            parse_link("#redirect=live-migration:99999", &scenarios),
+            Some((
+                live,
+                steps,
+                Some(LinkProblem::PastEnd {
+                    asked: 99999,
+                    steps
+                })
+            ))
+        );
+        assert_eq!(
+            parse_link("#redirect=live-migration:-1", &scenarios),
+            Some((live, 0, Some(LinkProblem::BadStep("-1".into()))))
+        );
+        assert_eq!(
+            parse_link("#redirect=live-migr%E0:2", &scenarios),
+            Some((
+                0,
+                0,
+                Some(LinkProblem::UnknownScenario("live-migr%E0".into()))
+            ))
+        );
+        let long = format!("#redirect={}:1", "x".repeat(5000));
+        match parse_link(&long, &scenarios) {
+            Some((0, 0, Some(LinkProblem::UnknownScenario(id)))) => assert_eq!(id.len(), 40),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -1,0 +1,234 @@
+//! Bad input, everywhere a reader can type or paste: each ends with a clear message where the
+//! reader is looking, the state before it intact, and no console error or panic.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sharedBrowser, openPage, typeKey, masterRows, fixtures } from './harness.mjs';
+
+const env = sharedBrowser();
+const TEN_MB = 10 * 1024 * 1024;
+
+/** A small seeded generator (mulberry32), so a failing shuffle or cut can be replayed. */
+function rng(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The command's output in a transcript: the lines after the `$ redis-cli …` line. */
+async function output(name) {
+  const text = await readFile(join(fixtures, 'transcripts', name), 'utf8');
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l.startsWith('$ '));
+  return lines.slice(start + 1).join('\n').trimEnd();
+}
+
+async function openImport(page) {
+  await page.locator('.lab__import summary').click();
+}
+
+async function importText(page, text) {
+  await page.getByTestId('topology-input').fill(text);
+  await page.getByTestId('topology-apply').click();
+}
+
+/** The page still answers: a trivial round trip, then the key field still explains keys. */
+async function stillAlive(page) {
+  assert.equal(await page.evaluate(() => 1 + 1), 2);
+  await typeKey(page, 'bar');
+  assert.equal(await page.getByTestId('slot').textContent(), '5061');
+}
+
+// Every class of malformed escape (core::escape::EscapeError), with the column each names.
+const MALFORMED = [
+  { typed: 'foo\\x4', column: 4, kind: 'one hex digit' },
+  { typed: 'foo\\xZZ', column: 4, kind: 'not hex' },
+  { typed: 'foo\\x', column: 4, kind: 'no digits' },
+  { typed: 'foo\\q', column: 4, kind: 'unknown escape' },
+  { typed: 'foo\\', column: 4, kind: 'trailing backslash' },
+  { typed: '"foo', column: 1, kind: 'unclosed quote' },
+  { typed: '"foo"bar', column: 6, kind: 'text after the quote' },
+];
+
+test('every malformed escape names its column and keeps the last good key', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  for (const { typed, column, kind } of MALFORMED) {
+    await typeKey(page, 'foo');
+    assert.equal(await page.getByTestId('slot').textContent(), '12182');
+    await page.getByTestId('key-input').fill(typed);
+    const error = page.getByTestId('key-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), new RegExp(`Column ${column}:`), kind);
+    assert.equal(await page.getByTestId('key-input').getAttribute('aria-invalid'), 'true', kind);
+    assert.equal(await page.getByTestId('slot').textContent(), '12182', `${kind}: the last good key stays`);
+    assert.equal(await page.getByTestId('node').textContent(), '127.0.0.1:7002', kind);
+  }
+  await typeKey(page, 'foo\\x41');
+  assert.equal(await page.getByTestId('key-error').count(), 0, 'a fixed key clears the message');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('truncated CLUSTER NODES / SHARDS / SLOTS pastes: refused with a message, or taken with warnings and undoable', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await openImport(page);
+  const before = await masterRows(page);
+  const next = rng(7);
+  for (const name of ['14_after_reshard_cluster_nodes.txt', '14_after_reshard_cluster_shards.txt', '14_after_reshard_cluster_slots.txt']) {
+    const full = await output(name);
+    const cuts = [1, Math.floor(full.length / 3), Math.floor(full.length / 2), full.length - 7,
+      ...Array.from({ length: 4 }, () => 1 + Math.floor(next() * (full.length - 2)))];
+    for (const cut of cuts) {
+      const what = `${name} cut at ${cut} of ${full.length}`;
+      await importText(page, full.slice(0, cut));
+      const error = page.getByTestId('topology-error');
+      if (await error.count()) {
+        assert.ok((await error.textContent()).trim().length > 10, `${what}: the message says something`);
+        assert.deepEqual(await masterRows(page), before, `${what}: the cluster before is kept`);
+      } else {
+        // Parsed as a partial cluster: the page must say what is missing, and undo restores.
+        const notice = await page.getByTestId('topology-notice').textContent();
+        assert.match(notice, /slot|master|replica|node/i, `${what}: the warning names what is missing`);
+        await page.getByTestId('undo').click();
+        assert.deepEqual(await masterRows(page), before, `${what}: undo restores the cluster`);
+      }
+    }
+  }
+  await stillAlive(page);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('shuffled CLUSTER NODES lines import to the same cluster as the original order', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await openImport(page);
+  const full = await output('14_after_reshard_cluster_nodes.txt');
+  await importText(page, full);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 4);
+  const byAddr = (a, b) => a.addr.localeCompare(b.addr);
+  const want = (await masterRows(page)).sort(byAddr);
+  for (const seed of [1, 2, 3]) {
+    const next = rng(seed);
+    const lines = full.split('\n');
+    for (let i = lines.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [lines[i], lines[j]] = [lines[j], lines[i]];
+    }
+    await importText(page, lines.join('\n'));
+    assert.equal(await page.getByTestId('topology-error').count(), 0, `seed ${seed}`);
+    assert.deepEqual((await masterRows(page)).sort(byAddr), want, `seed ${seed}`);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a 10 MB paste is refused at once with its limit, in the key field, the import and the planner', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const huge = 'k'.repeat(TEN_MB);
+
+  await typeKey(page, 'foo');
+  await page.getByTestId('key-input').fill(huge);
+  const keyError = page.getByTestId('key-error');
+  await keyError.waitFor();
+  assert.match(await keyError.textContent(), /bytes/);
+  assert.equal(await page.getByTestId('slot').textContent(), '12182', 'the key before is kept');
+  await stillAlive(page);
+
+  await openImport(page);
+  const before = await masterRows(page);
+  await importText(page, huge);
+  const importError = page.getByTestId('topology-error');
+  await importError.waitFor();
+  assert.match(await importError.textContent(), /MB|MiB|bytes|large/i);
+  assert.deepEqual(await masterRows(page), before, 'the cluster before is kept');
+  await page.getByTestId('topology-input').fill('');
+
+  const batch = page.getByTestId('batch-input');
+  await batch.scrollIntoViewIfNeeded();
+  await page.getByTestId('command-select').selectOption('MGET');
+  await batch.fill('user:1\nuser:2');
+  const plannedBefore = await page.getByTestId('plan').first().getAttribute('data-round-trips');
+  await batch.fill(huge);
+  const batchError = page.getByTestId('batch-error');
+  await batchError.waitFor();
+  assert.match(await batchError.textContent(), /10\.5 MB.*4 MB/);
+  assert.equal(await batch.inputValue(), 'user:1\nuser:2', 'the batch before is back in the field');
+  assert.equal(await page.getByTestId('plan').first().getAttribute('data-round-trips'), plannedBefore);
+  await batch.fill('user:3');
+  assert.equal(await batchError.count(), 0, 'a batch within the limit clears the message');
+
+  // Free mode: a 10 MB command line.
+  const free = page.getByTestId('free-command-input');
+  await free.scrollIntoViewIfNeeded();
+  const repliesBefore = await page.getByTestId('free-replies').allTextContents();
+  await free.fill(`SET k ${huge}`);
+  await page.getByTestId('free-send').click();
+  const freeError = page.getByTestId('free-error');
+  await freeError.waitFor();
+  assert.match(await freeError.textContent(), /MB|bytes|long/i);
+  assert.deepEqual(await page.getByTestId('free-replies').allTextContents(), repliesBefore, 'the session before is kept');
+
+  await stillAlive(page);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a tampered or truncated share link says what it could not open and opens the rest', async () => {
+  const cases = [
+    { hash: '#redirect=no-such-scenario:3', says: /no-such-scenario/, steps: (s) => s === 0 },
+    { hash: '#redirect=live-migration:99999', says: /99999/, steps: (s, n) => s === n },
+    { hash: '#redirect=live-migration:-2', says: /-2/, steps: (s) => s === 0 },
+    { hash: '#redirect=live-migr', says: /live-migr/, steps: (s) => s === 0 },
+    { hash: `#redirect=${'%3Cb%3E'.repeat(3000)}:1`, says: /%3Cb%3E/, steps: (s) => s === 0 },
+  ];
+  for (const { hash, says, steps } of cases) {
+    const { page, context, problems } = await openPage(env.browser, env.server.url + hash);
+    const error = page.getByTestId('link-error');
+    await error.waitFor();
+    const text = await error.textContent();
+    assert.match(text, says, hash.slice(0, 60));
+    assert.ok(text.length < 400, 'the quoted part of the link is cut short');
+    assert.equal(await page.locator('.redirections b').count(), 0, 'link text is shown as text, not HTML');
+    const timeline = page.getByTestId('timeline');
+    const [s, n] = [Number(await timeline.getAttribute('data-step')), Number(await timeline.getAttribute('data-steps'))];
+    assert.ok(steps(s, n), `${hash.slice(0, 60)}: step ${s} of ${n}`);
+    // A good link pasted into the open page replaces the message with what it asks for.
+    await page.evaluate(() => { location.hash = '#redirect=live-migration:2'; });
+    await page.waitForFunction(() => document.querySelector('[data-testid=timeline]').dataset.step === '2');
+    assert.equal(await error.count(), 0);
+    await stillAlive(page);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('rapid typing while the map animates a reshard and the redirections play', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await page.getByTestId('scenario-select').selectOption('live-migration');
+  await page.getByTestId('play').click();
+  await page.getByTestId('add-master').click();
+  await page.getByTestId('reshard-slots').fill('4000');
+  await page.getByTestId('reshard').click();
+  // Type while both animations run: the key field must end up explaining the last text.
+  const input = page.getByTestId('key-input');
+  await input.fill('');
+  await input.pressSequentially('{user1000}.following\\x', { delay: 0 });
+  await input.press('Backspace');
+  await input.press('Backspace');
+  await input.pressSequentially(':followers', { delay: 0 });
+  await page.getByTestId('step-next').click();
+  await input.press('End');
+  await input.pressSequentially('!', { delay: 0 });
+  assert.equal(await input.inputValue(), '{user1000}.following:followers!');
+  assert.equal(await page.getByTestId('hashed-part').textContent(), 'user1000');
+  assert.equal(await page.getByTestId('slot').textContent(), '3443'); // keyslot user1000
+  assert.equal(await page.getByTestId('key-error').count(), 0);
+  assert.equal(await page.locator('[data-testid=node-row][data-role=master]').count(), 4);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1,0 +1,111 @@
+//! The page's JavaScript API for batches: slots of many keys across the JS ↔ wasm boundary in
+//! one call, through buffers that live in wasm memory and are reused.
+//!
+//! From JavaScript (Trunk exposes the exports as `window.wasmBindings`):
+//!
+//! ```text
+//! const { SlotBatch, wasm_memory } = window.wasmBindings;
+//! const batch = new SlotBatch(4096, 1 << 20);          // up to 4096 keys, 1 MiB of key bytes
+//! const mem = () => wasm_memory().buffer;              // re-read after memory grows
+//! const bytes = new Uint8Array(mem(), batch.bytes_ptr(), batch.max_bytes());
+//! const offsets = new Uint32Array(mem(), batch.offsets_ptr(), batch.max_keys() + 1);
+//! // write keys into `bytes` (TextEncoder.encodeInto), key i = bytes[offsets[i]..offsets[i+1]]
+//! const n = batch.run(count);                          // slots of the first `count` keys
+//! const slots = new Uint16Array(mem(), batch.slots_ptr(), n);
+//! ```
+//!
+//! `run` never panics: bad offsets read as the empty key (see
+//! [`crate::core::slot::key_slots_into`]), and a count beyond the capacity is clamped.
+
+use crate::core::slot::{key_slot, key_slots_into};
+use wasm_bindgen::prelude::*;
+
+/// Reusable buffers for one batch of keys: bytes, offsets (one more than keys) and slots.
+#[wasm_bindgen]
+pub struct SlotBatch {
+    bytes: Vec<u8>,
+    offsets: Vec<u32>,
+    slots: Vec<u16>,
+}
+
+#[wasm_bindgen]
+impl SlotBatch {
+    /// Buffers for up to `max_keys` keys holding `max_bytes` bytes in all (each at least 1).
+    #[wasm_bindgen(constructor)]
+    pub fn new(max_keys: u32, max_bytes: u32) -> SlotBatch {
+        let keys = max_keys.clamp(1, 1 << 20) as usize;
+        let bytes = max_bytes.clamp(1, 64 << 20) as usize;
+        SlotBatch {
+            bytes: vec![0; bytes],
+            offsets: vec![0; keys + 1],
+            slots: vec![0; keys],
+        }
+    }
+
+    /// Capacity in keys.
+    pub fn max_keys(&self) -> u32 {
+        self.slots.len() as u32
+    }
+
+    /// Capacity in key bytes.
+    pub fn max_bytes(&self) -> u32 {
+        self.bytes.len() as u32
+    }
+
+    /// Where the key bytes start in wasm memory.
+    pub fn bytes_ptr(&self) -> u32 {
+        self.bytes.as_ptr() as u32
+    }
+
+    /// Where the `max_keys + 1` offsets start in wasm memory.
+    pub fn offsets_ptr(&self) -> u32 {
+        self.offsets.as_ptr() as u32
+    }
+
+    /// Where the slots start in wasm memory.
+    pub fn slots_ptr(&self) -> u32 {
+        self.slots.as_ptr() as u32
+    }
+
+    /// Computes the slots of the first `n` keys (clamped to the capacity); returns how many.
+    pub fn run(&mut self, n: u32) -> u32 {
+        let n = (n as usize).min(self.slots.len());
+        key_slots_into(&self.bytes, &self.offsets[..=n], &mut self.slots[..n]) as u32
+    }
+}
+
+/// The module's memory, for typed-array views on a [`SlotBatch`]'s buffers.
+#[wasm_bindgen]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+/// The benchmark's key `i`, written into `buf`: every third key `{user<i mod 1000>}:item:<i>`,
+/// the others `user:<i>:profile`. `e2e/bench.mjs` builds the same keys as JavaScript strings.
+pub fn bench_key(buf: &mut Vec<u8>, i: u32) {
+    use crate::core::compare::push_decimal;
+    buf.clear();
+    if i.is_multiple_of(3) {
+        buf.extend_from_slice(b"{user");
+        push_decimal(buf, u64::from(i % 1000));
+        buf.extend_from_slice(b"}:item:");
+        push_decimal(buf, u64::from(i));
+    } else {
+        buf.extend_from_slice(b"user:");
+        push_decimal(buf, u64::from(i));
+        buf.extend_from_slice(b":profile");
+    }
+}
+
+/// Generates the benchmark's keys `0..n` inside wasm (never as JavaScript strings) and returns
+/// the sum of their slots, so the result can be checked against the other paths.
+#[wasm_bindgen]
+pub fn bench_generated_slot_sum(n: u32) -> f64 {
+    let mut buf = Vec::with_capacity(32);
+    let mut sum = 0u64;
+    for i in 0..n {
+        bench_key(&mut buf, i);
+        sum += u64::from(key_slot(&buf));
+    }
+    sum as f64
+}
