@@ -12,7 +12,7 @@
 //!  - slots of 1,000,000 short keys in the same page: the wasm batch path (keys packed into
 //!    wasm memory, slots read from a Uint16Array view), `cluster-key-slot` 1.1.2 (ioredis's,
 //!    from npm, served from the page's own origin), a hand-written JavaScript CRC16, and keys
-//!    generated inside wasm. All four must agree on every slot, or the run fails.
+//!    generated inside wasm, and the kernel alone on keys already packed as bytes. All must agree on every slot, or the run fails.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveDist, launch, here } from './harness.mjs';
@@ -192,30 +192,50 @@ try {
       slots = new Uint16Array(buffer, batch.slots_ptr(), batch.max_keys());
     };
     views();
+    // Per chunk: the keys concatenated into one string (with their offsets, from their
+    // lengths) and encoded in one encodeInto call; a chunk with a non-ASCII key (its UTF-8 is
+    // longer than its UTF-16 length) is encoded key by key instead.
     const wasmSlots = (out) => {
-      const cap = bytes.length;
       let start = 0;
       while (start < N) {
         if (wasm_memory().buffer !== buffer) views();
-        let pos = 0, n = 0;
+        const end = Math.min(N, start + CHUNK);
+        let joined = '';
+        let pos = 0;
         offsets[0] = 0;
-        while (n < CHUNK && start + n < N) {
-          const k = keys[start + n];
-          if (pos + k.length * 3 > cap) break;
-          let j = 0;
-          for (; j < k.length; j++) {
-            const c = k.charCodeAt(j);
-            if (c >= 0x80) break;
-            bytes[pos++] = c;
-          }
-          if (j < k.length) pos += enc.encodeInto(k.slice(j), bytes.subarray(pos)).written;
-          offsets[++n] = pos;
+        for (let i = start; i < end; i++) {
+          const k = keys[i];
+          joined += k;
+          pos += k.length;
+          offsets[i - start + 1] = pos;
         }
-        batch.run(n);
-        out.set(slots.subarray(0, n), start);
-        start += n;
+        const { read, written } = pos * 3 <= bytes.length ? enc.encodeInto(joined, bytes) : { read: -1, written: -1 };
+        if (read !== joined.length || written !== pos) {
+          pos = 0;
+          for (let i = start; i < end; i++) {
+            pos += enc.encodeInto(keys[i], bytes.subarray(pos)).written;
+            offsets[i - start + 1] = pos;
+          }
+        }
+        batch.run(end - start);
+        out.set(slots.subarray(0, end - start), start);
+        start = end;
       }
     };
+
+    // The kernel alone: all keys already packed as bytes (as a file or a socket gives them).
+    const whole = new SlotBatch(N, 64 << 20);
+    {
+      const mem = wasm_memory().buffer;
+      const wb = new Uint8Array(mem, whole.bytes_ptr(), whole.max_bytes());
+      const wo = new Uint32Array(mem, whole.offsets_ptr(), N + 1);
+      let pos = 0;
+      for (let i = 0; i < N; i++) {
+        pos += enc.encodeInto(keys[i], wb.subarray(pos)).written;
+        wo[i + 1] = pos;
+      }
+    }
+    views();
 
     const outs = { wasm: new Uint16Array(N), cks: new Uint16Array(N), js: new Uint16Array(N) };
     const ways = {
@@ -223,8 +243,9 @@ try {
       cks: () => { const o = outs.cks; for (let i = 0; i < N; i++) o[i] = cks(keys[i]); },
       js: () => { const o = outs.js; for (let i = 0; i < N; i++) o[i] = jsSlot(keys[i]); },
       generated: () => { outs.generatedSum = bench_generated_slot_sum(N); },
+      packed: () => { whole.run(N); },
     };
-    const times = { wasm: [], cks: [], js: [], generated: [] };
+    const times = { wasm: [], cks: [], js: [], generated: [], packed: [] };
     for (let r = 0; r < runs; r++) {
       for (const [name, f] of Object.entries(ways)) {
         const t0 = performance.now();
@@ -233,11 +254,13 @@ try {
       }
     }
     let sum = 0, mismatches = 0;
+    const packed = new Uint16Array(wasm_memory().buffer, whole.slots_ptr(), N);
     for (let i = 0; i < N; i++) {
       sum += outs.wasm[i];
-      if (outs.wasm[i] !== outs.cks[i] || outs.wasm[i] !== outs.js[i]) mismatches++;
+      if (outs.wasm[i] !== outs.cks[i] || outs.wasm[i] !== outs.js[i] || outs.wasm[i] !== packed[i]) mismatches++;
     }
     batch.free();
+    whole.free();
     return { N, times, mismatches, sum, generatedSum: outs.generatedSum };
   }, { runs: 5 });
   if (crc.mismatches !== 0 || crc.sum !== crc.generatedSum) {
@@ -249,6 +272,7 @@ try {
     ['hand-written JavaScript CRC16, JS strings', nsPerKey('js')],
     ['slotscope wasm batch path, JS strings packed into wasm memory', nsPerKey('wasm')],
     ['slotscope wasm, keys generated inside wasm', nsPerKey('generated')],
+    ['slotscope wasm, keys already packed as bytes (the kernel alone)', nsPerKey('packed')],
   ];
   console.log('median of', RUNS, 'runs, Chromium', browser.version());
   for (const [what, ms] of rows) console.log(`${ms.toFixed(1).padStart(8)} ms  ${what}`);

@@ -13,11 +13,11 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 step "format and lint (native and wasm32)"
 cargo fmt --all -- --check
-cargo clippy --locked --all-targets -- -D warnings
-cargo clippy --locked --target wasm32-unknown-unknown --all-targets -- -D warnings
+cargo clippy --locked --workspace --all-targets -- -D warnings
+cargo clippy --locked --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 step "native tests: core, fixtures, properties, CLI, UI logic"
-cargo test --locked
+cargo test --locked --workspace
 
 step "the core alone (no yew, web-sys or wasm-bindgen)"
 cargo test --locked --no-default-features --lib --tests

@@ -17,7 +17,7 @@
 //! `run` never panics: bad offsets read as the empty key (see
 //! [`crate::core::slot::key_slots_into`]), and a count beyond the capacity is clamped.
 
-use crate::core::slot::{key_slot, key_slots_into};
+use crate::core::slot::key_slots_into;
 use wasm_bindgen::prelude::*;
 
 /// Reusable buffers for one batch of keys: bytes, offsets (one more than keys) and slots.
@@ -80,32 +80,9 @@ pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
-/// The benchmark's key `i`, written into `buf`: every third key `{user<i mod 1000>}:item:<i>`,
-/// the others `user:<i>:profile`. `e2e/bench.mjs` builds the same keys as JavaScript strings.
-pub fn bench_key(buf: &mut Vec<u8>, i: u32) {
-    use crate::core::compare::push_decimal;
-    buf.clear();
-    if i.is_multiple_of(3) {
-        buf.extend_from_slice(b"{user");
-        push_decimal(buf, u64::from(i % 1000));
-        buf.extend_from_slice(b"}:item:");
-        push_decimal(buf, u64::from(i));
-    } else {
-        buf.extend_from_slice(b"user:");
-        push_decimal(buf, u64::from(i));
-        buf.extend_from_slice(b":profile");
-    }
-}
-
 /// Generates the benchmark's keys `0..n` inside wasm (never as JavaScript strings) and returns
 /// the sum of their slots, so the result can be checked against the other paths.
 #[wasm_bindgen]
 pub fn bench_generated_slot_sum(n: u32) -> f64 {
-    let mut buf = Vec::with_capacity(32);
-    let mut sum = 0u64;
-    for i in 0..n {
-        bench_key(&mut buf, i);
-        sum += u64::from(key_slot(&buf));
-    }
-    sum as f64
+    slotscope_kernel::bench::slot_sum(n) as f64
 }

@@ -141,20 +141,7 @@ pub const fn ring_point(bytes: &[u8]) -> u32 {
 // Sample keys
 // ---------------------------------------------------------------------------------------------
 
-/// Appends `n` in decimal to `buf` (no allocation beyond `buf`'s own growth).
-pub fn push_decimal(buf: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    buf.extend_from_slice(&digits[i..]);
-}
+pub use slotscope_kernel::push_decimal;
 
 /// Calls `f` with `prefix0`, `prefix1`, …, `prefix{n-1}` (e.g. `key:0` … `key:99999`), built
 /// one after another in a single reused buffer.

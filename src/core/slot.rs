@@ -1,55 +1,10 @@
 //! Key → slot, and the explanation of how a key got its slot.
 
 use super::crc16::crc16;
-use super::hashtag::{hashed_part, hashed_span, TagRule};
+use super::hashtag::{hashed_span, TagRule};
 use core::ops::Range;
 
-/// Number of hash slots in a Redis Cluster.
-pub const N_SLOTS: usize = 16384;
-
-/// The mask applied to the CRC16: the low 14 bits.
-pub const SLOT_MASK: u16 = 0x3FFF;
-
-/// The slot Redis assigns to `key` (what `CLUSTER KEYSLOT` answers).
-///
-/// ```
-/// use slotscope::core::slot::key_slot;
-/// assert_eq!(key_slot(b"foo"), 12182);
-/// assert_eq!(key_slot(b"{user1}:profile"), key_slot(b"user1"));
-/// ```
-#[inline]
-pub fn key_slot(key: &[u8]) -> u16 {
-    crc16(hashed_part(key)) & SLOT_MASK
-}
-
-/// The slots of many keys packed in one buffer: key `i` is `buf[offsets[i]..offsets[i + 1]]`
-/// and its slot goes to `out[i]`. This is what the page's batch path calls, so a million keys
-/// cross from JavaScript as two arrays rather than a million strings.
-///
-/// It never panics. It fills `n = min(offsets.len() - 1, out.len())` slots (0 if `offsets` is
-/// empty) and returns `n`; the rest of `out` is left as it was. A key whose range is not
-/// inside `buf` (an offset past the end, or an end before its start) is taken as the empty
-/// key, which is slot 0.
-///
-/// ```
-/// use slotscope::core::slot::{key_slot, key_slots_into};
-/// let buf = b"foo{user1}:profilebar";
-/// let offsets = [0, 3, 18, 21];
-/// let mut out = [0u16; 3];
-/// assert_eq!(key_slots_into(buf, &offsets, &mut out), 3);
-/// assert_eq!(out, [12182, 8106, key_slot(b"bar")]);
-/// ```
-pub fn key_slots_into(buf: &[u8], offsets: &[u32], out: &mut [u16]) -> usize {
-    let mut n = 0;
-    for (pair, slot) in offsets.windows(2).zip(out.iter_mut()) {
-        let key = buf
-            .get(pair[0] as usize..pair[1] as usize)
-            .unwrap_or_default();
-        *slot = key_slot(key);
-        n += 1;
-    }
-    n
-}
+pub use slotscope_kernel::slot::{key_slot, key_slots_into, N_SLOTS, SLOT_MASK};
 
 /// Every step from a key to its slot, so the page shows what produced each number instead of
 /// working it out again.
