@@ -61,6 +61,9 @@ use super::hashtag::{hashed_span, TagRule};
 use super::slot::{key_slot, N_SLOTS};
 use super::topology::SlotMap;
 use core::fmt;
+use slotscope_kernel::slot::count_numbered_key_slots;
+#[cfg(test)]
+use slotscope_kernel::DecimalCounter;
 
 /// The most keys a generator makes and [`plan`] or [`chunk_masters`] looks at.
 pub const MAX_KEYS: usize = 1_000_000;
@@ -899,48 +902,6 @@ impl Tagging {
     }
 }
 
-/// A decimal number kept as ASCII digits and incremented in place (the hot-spot loop's `<i>`).
-#[derive(Clone, Debug)]
-struct DecimalCounter {
-    /// Right-aligned digits; `digits[start..]` is the number.
-    buf: [u8; 20],
-    start: usize,
-}
-
-impl Default for DecimalCounter {
-    /// The number 0.
-    fn default() -> Self {
-        let mut buf = [b'0'; 20];
-        buf[19] = b'0';
-        DecimalCounter { buf, start: 19 }
-    }
-}
-
-impl DecimalCounter {
-    fn digits(&self) -> &[u8] {
-        self.buf.get(self.start..).unwrap_or(&[])
-    }
-
-    /// Adds one (stays at `99…9` with 20 digits, far beyond any `u32` counter).
-    fn increment(&mut self) {
-        for i in (0..self.buf.len()).rev() {
-            if i < self.start {
-                self.buf[i] = b'1';
-                self.start = i;
-                return;
-            }
-            if self.buf[i] == b'9' {
-                self.buf[i] = b'0';
-            } else {
-                self.buf[i] += 1;
-                return;
-            }
-        }
-        // All 20 digits were 9: undo the wrap rather than overflow.
-        self.buf = [b'9'; 20];
-    }
-}
-
 /// One tag of the hot-spot experiment and the keys that carry it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TagLoad {
@@ -1019,18 +980,9 @@ pub fn hot_spot(tagging: Tagging, n_keys: u32, map: &SlotMap) -> Result<HotSpot,
     let mut per_slot = vec![0u64; N_SLOTS];
     let mut per_tag = vec![0u64; tags.len()];
     if tags.is_empty() {
-        // Untagged keys (`key:<i>`): every key is hashed whole. The same bytes as
-        // `Tagging::write_key`, built faster: `<i>` is a decimal counter incremented in place.
-        let mut counter = DecimalCounter::default();
-        for _ in 0..n_keys {
-            buf.clear();
-            buf.extend_from_slice(b"key:");
-            buf.extend_from_slice(counter.digits());
-            if let Some(c) = per_slot.get_mut(key_slot(&buf) as usize) {
-                *c += 1;
-            }
-            counter.increment();
-        }
+        // Untagged keys (`key:<i>`, the bytes of `Tagging::write_key`): every key is hashed
+        // whole, in the speed-compiled kernel.
+        count_numbered_key_slots(b"key:", n_keys, &mut per_slot);
     } else {
         // Key `i` is `{tag i mod k}:item:<i>`. Its first `{` and the first `}` after it both lie
         // in the tag, so Redis hashes the tag alone and every key of a tag shares its slot

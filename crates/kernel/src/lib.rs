@@ -53,6 +53,49 @@ pub mod bench {
     }
 }
 
+/// A decimal number kept as ASCII digits and incremented in place (the hot-spot loop's `<i>`).
+#[derive(Clone, Debug)]
+pub struct DecimalCounter {
+    /// Right-aligned digits; `digits[start..]` is the number.
+    buf: [u8; 20],
+    start: usize,
+}
+
+impl Default for DecimalCounter {
+    /// The number 0.
+    fn default() -> Self {
+        let mut buf = [b'0'; 20];
+        buf[19] = b'0';
+        DecimalCounter { buf, start: 19 }
+    }
+}
+
+impl DecimalCounter {
+    /// The number's digits.
+    pub fn digits(&self) -> &[u8] {
+        self.buf.get(self.start..).unwrap_or(&[])
+    }
+
+    /// Adds one (stays at `99…9` with 20 digits, far beyond any `u32` counter).
+    pub fn increment(&mut self) {
+        for i in (0..self.buf.len()).rev() {
+            if i < self.start {
+                self.buf[i] = b'1';
+                self.start = i;
+                return;
+            }
+            if self.buf[i] == b'9' {
+                self.buf[i] = b'0';
+            } else {
+                self.buf[i] += 1;
+                return;
+            }
+        }
+        // All 20 digits were 9: undo the wrap rather than overflow.
+        self.buf = [b'9'; 20];
+    }
+}
+
 /// Appends `n` in decimal to `buf` (no allocation beyond `buf`'s own growth).
 #[inline]
 pub fn push_decimal(buf: &mut Vec<u8>, mut n: u64) {

@@ -2,6 +2,7 @@
 
 use crate::crc16::crc16;
 use crate::hashtag::hashed_part;
+use crate::DecimalCounter;
 
 /// Number of hash slots in a Redis Cluster.
 pub const N_SLOTS: usize = 16384;
@@ -48,4 +49,29 @@ pub fn key_slots_into(buf: &[u8], offsets: &[u32], out: &mut [u16]) -> usize {
         n += 1;
     }
     n
+}
+
+/// Adds one to `per_slot[slot]` for the slot of each key `prefix<i>`, `i` in `0..n` written in
+/// decimal (`key:0`, `key:1`, …): the hot-spot experiment's untagged keys, built in place.
+/// A slot past the end of `per_slot` is not counted.
+///
+/// ```
+/// use slotscope_kernel::slot::{count_numbered_key_slots, key_slot};
+/// let mut per_slot = vec![0u64; 16384];
+/// count_numbered_key_slots(b"key:", 3, &mut per_slot);
+/// assert_eq!(per_slot[key_slot(b"key:2") as usize], 1);
+/// assert_eq!(per_slot.iter().sum::<u64>(), 3);
+/// ```
+pub fn count_numbered_key_slots(prefix: &[u8], n: u32, per_slot: &mut [u64]) {
+    let mut buf = Vec::with_capacity(prefix.len() + 20);
+    let mut counter = DecimalCounter::default();
+    for _ in 0..n {
+        buf.clear();
+        buf.extend_from_slice(prefix);
+        buf.extend_from_slice(counter.digits());
+        if let Some(c) = per_slot.get_mut(key_slot(&buf) as usize) {
+            *c += 1;
+        }
+        counter.increment();
+    }
 }
