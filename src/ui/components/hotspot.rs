@@ -113,7 +113,7 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
             <p class="mono hotspot__pattern" id="hotspot-pattern">{ pattern }</p>
             { body }
             <p class="hotspot__timing" data-testid="hotspot-ms" data-ms={format!("{millis:.3}")}>
-                { fill(t.hot_timing, &[&format!("{millis:.1}")]) }
+                { fill(t.hot_timing, &[&if millis < 0.1 { "< 0.1".to_string() } else { format!("{millis:.1}") }]) }
             </p>
             <p class="section-help">{ t.hot_takeaway }</p>
         </section>
