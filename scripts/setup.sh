@@ -58,8 +58,10 @@ if [ "$WANT_BROWSER" = 1 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
   fi
-  if [ -f "$ROOT/e2e/package-lock.json" ] && ! [ -d "$ROOT/e2e/node_modules/playwright-core" ]; then
-    log "installing e2e dependencies (playwright-core, no browser download)"
+  # Again whenever package-lock.json changed since the last install (npm keeps its own copy).
+  if [ -f "$ROOT/e2e/package-lock.json" ] && { ! [ -f "$ROOT/e2e/node_modules/.package-lock.json" ] \
+       || [ "$ROOT/e2e/package-lock.json" -nt "$ROOT/e2e/node_modules/.package-lock.json" ]; }; then
+    log "installing e2e dependencies (playwright-core, cluster-key-slot; no browser download)"
     (cd "$ROOT/e2e" && npm ci --no-audit --no-fund --silent)
   fi
 fi
