@@ -20,32 +20,26 @@ use yew::prelude::*;
 pub fn app() -> Html {
     let t = use_messages();
     let state = use_reducer(AppState::default);
-    let on_input = {
-        let state = state.clone();
-        Callback::from(move |text: String| state.dispatch(Action::SetKey(text)))
-    };
-    let on_fixture = {
-        let state = state.clone();
-        Callback::from(move |()| state.dispatch(Action::UseFixtureCluster))
-    };
-    let on_create = {
-        let state = state.clone();
-        Callback::from(move |n: String| state.dispatch(Action::CreateCluster(n)))
-    };
-    let on_action = {
-        let state = state.clone();
-        Callback::from(move |action: Action| state.dispatch(action))
-    };
+    // Callbacks that keep their identity across renders (the dispatcher and the selection
+    // setter never change), so a keystroke does not re-render every child that takes one.
+    let dispatcher = state.dispatcher();
+    let on_input = use_callback(dispatcher.clone(), |text: String, d| {
+        d.dispatch(Action::SetKey(text))
+    });
+    let on_fixture = use_callback(dispatcher.clone(), |(), d| {
+        d.dispatch(Action::UseFixtureCluster)
+    });
+    let on_create = use_callback(dispatcher.clone(), |n: String, d| {
+        d.dispatch(Action::CreateCluster(n))
+    });
+    let on_action = use_callback(dispatcher, |action: Action, d| d.dispatch(action));
     // The map selection is the page's own business until the reader moves it somewhere.
     let selection = use_state(|| None::<(u16, u16)>);
-    let on_select = {
-        let selection = selection.clone();
-        Callback::from(move |s: Option<(u16, u16)>| selection.set(s))
-    };
-    let on_clear_selection = {
-        let selection = selection.clone();
-        Callback::from(move |()| selection.set(None))
-    };
+    let set_selection = selection.setter();
+    let on_select = use_callback(set_selection.clone(), |s: Option<(u16, u16)>, set| {
+        set.set(s)
+    });
+    let on_clear_selection = use_callback(set_selection, |(), set| set.set(None));
     let slot = state.explained.slot;
     let lab = |details: bool| {
         html! {

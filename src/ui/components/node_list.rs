@@ -1,7 +1,7 @@
 //! The nodes beside the map: each master's colour, address, flags, ranges and share of slots,
 //! its replicas under it, and the per-master actions (fail over, remove).
 
-use crate::core::{SlotMap, N_SLOTS};
+use crate::core::{SlotMap, SlotRange, N_SLOTS};
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::state::Action;
 use crate::ui::styled::StyledSpan;
@@ -35,6 +35,100 @@ fn badges(flags: &[String]) -> Html {
     }
 }
 
+/// Props of [`MasterRow`]: only what the row shows, so a keystroke that moves the highlight
+/// re-renders two rows, not a thousand.
+#[derive(Properties, PartialEq)]
+pub struct MasterRowProps {
+    /// The cluster (compared by pointer: the map is never mutated in place).
+    pub map: Rc<SlotMap>,
+    /// The master's index.
+    pub idx: usize,
+    /// Its colour.
+    pub colour: AttrValue,
+    /// Its slot count.
+    pub count: usize,
+    /// Every master's ranges (shared; compared by pointer).
+    pub ranges: Rc<Vec<Vec<SlotRange>>>,
+    /// Whether it owns the typed key's slot.
+    pub current: bool,
+    /// Where its actions go.
+    pub on_action: Callback<Action>,
+}
+
+/// One master and its replicas.
+#[function_component(MasterRow)]
+pub fn master_row(props: &MasterRowProps) -> Html {
+    let t = use_messages();
+    let (map, idx) = (&props.map, props.idx);
+    let Some(m) = map.masters().get(idx) else {
+        return Html::default();
+    };
+    let ranges = props.ranges.get(idx).map_or(&[][..], Vec::as_slice);
+    let all: Vec<String> = ranges.iter().map(|r| r.to_string()).collect();
+    let shown = all
+        .iter()
+        .take(MAX_RANGES)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    let more = all.len().saturating_sub(MAX_RANGES);
+    let pct = format!("{:.1}", props.count as f64 * 100.0 / N_SLOTS as f64);
+    let current = props.current;
+    let colour = &props.colour;
+    let on_failover = {
+        let cb = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(Action::Failover(idx)))
+    };
+    let on_remove = {
+        let cb = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(Action::RemoveMaster(idx)))
+    };
+    let open_slots = m
+        .migrating
+        .iter()
+        .map(|(slot, to)| fill(t.node_migrating, &[slot, &map.name_of_id(to)]))
+        .chain(
+            m.importing
+                .iter()
+                .map(|(slot, from)| fill(t.node_importing, &[slot, &map.name_of_id(from)])),
+        )
+        .collect::<Vec<_>>();
+    let count = props.count;
+    html! {
+        <>
+            <li class={classes!("node-row", current.then_some("is-current"), m.is_failed().then_some("is-failed"))}
+                data-testid="node-row" data-addr={m.addr.clone()} data-role="master"
+                data-slots={count.to_string()} data-ranges={all.join(",")}
+                aria-current={current.then_some("true")}>
+                <StyledSpan class="swatch" style={format!("background:{colour}")} />
+                <span class="node-row__addr mono">{ &m.addr }{ badges(&m.flags) }</span>
+                <span class="node-row__count">{ fill(t.legend_slots, &[&count, &pct]) }</span>
+                <span class="node-row__ranges mono">
+                    if all.is_empty() { <em>{ t.node_no_slots }</em> } else { { shown } }
+                    if more > 0 { { " " }{ fill(t.legend_more_ranges, &[&more]) } }
+                </span>
+                if !open_slots.is_empty() {
+                    <span class="node-row__open mono">{ open_slots.join(" · ") }</span>
+                }
+                <span class="node-row__actions">
+                    <button type="button" class="link-button" onclick={on_failover}
+                            title={fill(t.node_failover_title, &[&m.addr])}>{ t.node_failover }</button>
+                    <button type="button" class="link-button" onclick={on_remove}
+                            title={fill(t.node_remove_title, &[&m.addr])}>{ t.node_remove }</button>
+                </span>
+            </li>
+            { for m.replicas.iter().map(|r| html! {
+                <li class={classes!("node-row", "node-row--replica")} data-testid="node-row"
+                    data-addr={r.addr.clone()} data-role="replica" data-slots="0" data-ranges="">
+                    <span class="node-row__arrow" aria-hidden="true">{ "↳" }</span>
+                    <span class="node-row__addr mono">{ &r.addr }{ badges(&r.flags) }</span>
+                    <span class="node-row__count">{ fill(t.node_replica_of, &[&m.addr]) }</span>
+                </li>
+            }) }
+        </>
+    }
+}
+
 /// The list of nodes.
 #[function_component(NodeList)]
 pub fn node_list(props: &NodeListProps) -> Html {
@@ -44,60 +138,12 @@ pub fn node_list(props: &NodeListProps) -> Html {
     let all_ranges = use_memo(props.map.clone(), |map| map.ranges_by_master());
     let n = map.n_masters();
     let unowned = map.n_unowned();
-    let rows = map.masters().iter().enumerate().map(|(idx, m)| {
-        let ranges = &all_ranges[idx];
-        let all: Vec<String> = ranges.iter().map(|r| r.to_string()).collect();
-        let shown = all.iter().take(MAX_RANGES).cloned().collect::<Vec<_>>().join(", ");
-        let more = all.len().saturating_sub(MAX_RANGES);
-        let pct = format!("{:.1}", counts[idx] as f64 * 100.0 / N_SLOTS as f64);
-        let current = props.current == Some(idx);
-        let colour = props.colours.get(idx).cloned().unwrap_or_default();
-        let on_failover = {
-            let cb = props.on_action.clone();
-            Callback::from(move |_: MouseEvent| cb.emit(Action::Failover(idx)))
-        };
-        let on_remove = {
-            let cb = props.on_action.clone();
-            Callback::from(move |_: MouseEvent| cb.emit(Action::RemoveMaster(idx)))
-        };
-        let open_slots = m
-            .migrating
-            .iter()
-            .map(|(slot, to)| fill(t.node_migrating, &[slot, &map.name_of_id(to)]))
-            .chain(m.importing.iter().map(|(slot, from)| fill(t.node_importing, &[slot, &map.name_of_id(from)])))
-            .collect::<Vec<_>>();
+    let rows = (0..n).map(|idx| {
         html! {
-            <>
-                <li class={classes!("node-row", current.then_some("is-current"), m.is_failed().then_some("is-failed"))}
-                    data-testid="node-row" data-addr={m.addr.clone()} data-role="master"
-                    data-slots={counts[idx].to_string()} data-ranges={all.join(",")}
-                    aria-current={current.then_some("true")}>
-                    <StyledSpan class="swatch" style={format!("background:{colour}")} />
-                    <span class="node-row__addr mono">{ &m.addr }{ badges(&m.flags) }</span>
-                    <span class="node-row__count">{ fill(t.legend_slots, &[&counts[idx], &pct]) }</span>
-                    <span class="node-row__ranges mono">
-                        if all.is_empty() { <em>{ t.node_no_slots }</em> } else { { shown } }
-                        if more > 0 { { " " }{ fill(t.legend_more_ranges, &[&more]) } }
-                    </span>
-                    if !open_slots.is_empty() {
-                        <span class="node-row__open mono">{ open_slots.join(" · ") }</span>
-                    }
-                    <span class="node-row__actions">
-                        <button type="button" class="link-button" onclick={on_failover}
-                                title={fill(t.node_failover_title, &[&m.addr])}>{ t.node_failover }</button>
-                        <button type="button" class="link-button" onclick={on_remove}
-                                title={fill(t.node_remove_title, &[&m.addr])}>{ t.node_remove }</button>
-                    </span>
-                </li>
-                { for m.replicas.iter().map(|r| html! {
-                    <li class={classes!("node-row", "node-row--replica")} data-testid="node-row"
-                        data-addr={r.addr.clone()} data-role="replica" data-slots="0" data-ranges="">
-                        <span class="node-row__arrow" aria-hidden="true">{ "↳" }</span>
-                        <span class="node-row__addr mono">{ &r.addr }{ badges(&r.flags) }</span>
-                        <span class="node-row__count">{ fill(t.node_replica_of, &[&m.addr]) }</span>
-                    </li>
-                }) }
-            </>
+            <MasterRow key={idx} map={props.map.clone()} {idx}
+                       colour={AttrValue::from(props.colours.get(idx).cloned().unwrap_or_default())}
+                       count={counts[idx]} ranges={all_ranges.clone()}
+                       current={props.current == Some(idx)} on_action={props.on_action.clone()} />
         }
     });
     html! {
