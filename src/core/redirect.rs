@@ -552,6 +552,27 @@ pub enum Action {
     },
 }
 
+/// A line typed into free mode: an operator command to one node (`@127.0.0.1:7001 CLUSTER
+/// SETSLOT …`) or a command for the client.
+pub fn parse_action(line: &str) -> Result<Action, String> {
+    let line = line.trim();
+    let (addr, rest) = match line.strip_prefix('@') {
+        Some(r) => match r.split_once(char::is_whitespace) {
+            Some((addr, rest)) => (Some(addr.to_string()), rest),
+            None => return Err("write @host:port followed by a command".to_string()),
+        },
+        None => (None, line),
+    };
+    let args = command::split_args(rest).map_err(|e| e.to_string())?;
+    if args.is_empty() {
+        return Err("type a command".to_string());
+    }
+    Ok(match addr {
+        Some(addr) => Action::Operator { addr, args },
+        None => Action::Client { args },
+    })
+}
+
 /// One step of a scenario: an action and the arrows it caused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -816,4 +837,24 @@ pub fn scenarios() -> Vec<Scenario> {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod free_line_tests {
+    use super::*;
+
+    #[test]
+    fn lines_become_client_or_operator_actions() {
+        assert!(matches!(parse_action("GET foo"), Ok(Action::Client { .. })));
+        match parse_action("@127.0.0.1:7001 CLUSTER SETSLOT 5712 STABLE") {
+            Ok(Action::Operator { addr, args }) => {
+                assert_eq!(addr, "127.0.0.1:7001");
+                assert_eq!(args.len(), 4);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(parse_action("@127.0.0.1:7001").is_err());
+        assert!(parse_action("   ").is_err());
+        assert!(parse_action("GET \"x").is_err());
+    }
 }

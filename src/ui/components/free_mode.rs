@@ -3,9 +3,8 @@
 //! cluster, migrations set up in the topology lab included; `@addr CMD` goes straight to a
 //! node as an operator would, to set up a migration by hand.
 
-use crate::core::command::split_args;
 use crate::core::engine::Cluster;
-use crate::core::redirect::{play, Action, Client, Policy, Scenario, Step, PRESETS};
+use crate::core::redirect::{parse_action, play, Client, Policy, Scenario, Step, PRESETS};
 use crate::core::SlotMap;
 use crate::ui::components::sequence::Sequence;
 use crate::ui::forms::{bind_input, bind_select};
@@ -26,27 +25,6 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 pub struct FreeModeProps {
     /// The cluster the commands run against (the topology lab's).
     pub map: Rc<SlotMap>,
-}
-
-/// A line typed by the reader: an operator command to one node (`@127.0.0.1:7001 CLUSTER
-/// SETSLOT …`) or a command for the client.
-pub fn action_of(line: &str) -> Result<Action, String> {
-    let line = line.trim();
-    let (addr, rest) = match line.strip_prefix('@') {
-        Some(r) => match r.split_once(char::is_whitespace) {
-            Some((addr, rest)) => (Some(addr.to_string()), rest),
-            None => return Err("write @host:port followed by a command".to_string()),
-        },
-        None => (None, line),
-    };
-    let args = split_args(rest).map_err(|e| e.to_string())?;
-    if args.is_empty() {
-        return Err("type a command".to_string());
-    }
-    Ok(match addr {
-        Some(addr) => Action::Operator { addr, args },
-        None => Action::Client { args },
-    })
 }
 
 fn policy_of(s: &str) -> Policy {
@@ -85,7 +63,7 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
     let send = {
         let (world, steps, line, error) =
             (world.clone(), steps.clone(), line.clone(), error.clone());
-        move || match (line.len() <= MAX_LINE_BYTES).then(|| action_of(&line)) {
+        move || match (line.len() <= MAX_LINE_BYTES).then(|| parse_action(&line)) {
             None => {
                 let mb = format!("{:.1}", line.len() as f64 / 1e6);
                 error.set(Some(fill(
@@ -173,25 +151,5 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
                 }
             }
         </div>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lines_become_client_or_operator_actions() {
-        assert!(matches!(action_of("GET foo"), Ok(Action::Client { .. })));
-        match action_of("@127.0.0.1:7001 CLUSTER SETSLOT 5712 STABLE") {
-            Ok(Action::Operator { addr, args }) => {
-                assert_eq!(addr, "127.0.0.1:7001");
-                assert_eq!(args.len(), 4);
-            }
-            other => panic!("{other:?}"),
-        }
-        assert!(action_of("@127.0.0.1:7001").is_err());
-        assert!(action_of("   ").is_err());
-        assert!(action_of("GET \"x").is_err());
     }
 }
