@@ -1,0 +1,88 @@
+//! Fuzz target `escape`: `parse_key` on any text never panics and points its errors inside the
+//! input, and bytes -> `format_key` -> `parse_key` (bare and in double quotes) gives the bytes back.
+//! Every key met is also checked against a plain bitwise CRC-16/XMODEM and a naive hash-tag scan
+//! (the fixtures README's rule), so the kernel's table-driven CRC and tag scan are fuzzed too.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use slotscope::core::escape::{format_key, from_hex, parse_key, to_hex};
+use slotscope::core::{crc16, explain, hash_tag, key_slot, N_SLOTS};
+
+/// CRC-16/XMODEM bit by bit (polynomial 0x1021, initial value 0, no reflection).
+fn reference_crc16(bytes: &[u8]) -> u16 {
+    let mut crc = 0u16;
+    for &b in bytes {
+        crc ^= u16::from(b) << 8;
+        for _ in 0..8 {
+            crc = if crc & 0x8000 != 0 {
+                crc << 1 ^ 0x1021
+            } else {
+                crc << 1
+            };
+        }
+    }
+    crc
+}
+
+/// Redis's rule: what lies between the first `{` and the first `}` after it, if not empty.
+fn reference_tag(key: &[u8]) -> Option<&[u8]> {
+    let open = key.iter().position(|&b| b == b'{')?;
+    let len = key[open + 1..].iter().position(|&b| b == b'}')?;
+    (len > 0).then(|| &key[open + 1..open + 1 + len])
+}
+
+/// The kernel agrees with the references on `key`.
+fn check_slot(key: &[u8]) {
+    assert_eq!(crc16(key), reference_crc16(key), "crc16 of {key:?}");
+    let tag = reference_tag(key);
+    assert_eq!(hash_tag(key), tag, "hash tag of {key:?}");
+    let slot = reference_crc16(tag.unwrap_or(key)) & 0x3fff;
+    assert_eq!(key_slot(key), slot, "slot of {key:?}");
+    let e = explain(key);
+    assert_eq!(
+        (e.slot, e.hashed()),
+        (slot, tag.unwrap_or(key)),
+        "explain {key:?}"
+    );
+    assert!(usize::from(e.slot) < N_SLOTS);
+}
+
+fuzz_target!(|data: &[u8]| {
+    // 1. The input as typed text (invalid UTF-8 becomes U+FFFD, as a text field would hold it).
+    let text = String::from_utf8_lossy(data);
+    match parse_key(&text) {
+        Ok(bytes) => check_slot(&bytes),
+        Err(err) => {
+            let column = err.column();
+            let n_chars = text.chars().count();
+            assert!(
+                (1..=n_chars + 1).contains(&column),
+                "column {column} outside the input ({n_chars} chars): {err}"
+            );
+            assert!(err.to_string().starts_with(&format!("column {column}:")));
+        }
+    }
+    let _ = from_hex(&text);
+
+    // 2. The input as raw key bytes: its slot, and what redis-cli prints reads back as the same
+    // bytes.
+    check_slot(data);
+    let shown = format_key(data);
+    assert!(
+        shown.bytes().all(|b| (0x20..0x7f).contains(&b)),
+        "format_key printed a byte outside printable ASCII: {shown:?}"
+    );
+    match parse_key(&shown) {
+        Ok(back) => assert_eq!(
+            back, data,
+            "format_key -> parse_key changed the key ({shown})"
+        ),
+        Err(e) => panic!("parse_key refused format_key's output {shown:?}: {e}"),
+    }
+    let quoted = format!("\"{shown}\"");
+    match parse_key(&quoted) {
+        Ok(back) => assert_eq!(back, data, "quoted round trip changed the key ({quoted})"),
+        Err(e) => panic!("parse_key refused quoted format_key output {quoted:?}: {e}"),
+    }
+    assert_eq!(from_hex(&to_hex(data)).as_deref(), Ok(data));
+});
