@@ -7,4 +7,6 @@ cd "$ROOT"
 TOOLS_PATH="$(SLOTSCOPE_NEED_BROWSER=0 bash scripts/setup.sh)"
 export PATH="$TOOLS_PATH:$PATH"
 echo "[serve] http://127.0.0.1:${PORT:-8080}/ (Ctrl-C to stop)" >&2
-exec trunk serve --address 127.0.0.1 --port "${PORT:-8080}" "$@"
+# No auto-reload: Trunk fills its reload script in at serve time, so its hash cannot be in the
+# page's Content-Security-Policy; the page is served exactly as it is released.
+exec trunk serve --address 127.0.0.1 --port "${PORT:-8080}" --no-autoreload "$@"
