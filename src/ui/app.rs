@@ -4,6 +4,7 @@ use crate::ui::components::cluster_picker::ClusterPicker;
 use crate::ui::components::compare_view::CompareView;
 use crate::ui::components::hotspot::HotSpotView;
 use crate::ui::components::key_input::KeyInput;
+use crate::ui::components::lang_switch::LangSwitch;
 use crate::ui::components::node_list::NodeList;
 use crate::ui::components::pipeline::Pipeline;
 use crate::ui::components::planner::Planner;
@@ -11,14 +12,24 @@ use crate::ui::components::redirections::Redirections;
 use crate::ui::components::slot_map::SlotMap;
 use crate::ui::components::tag_generator::TagGenerator;
 use crate::ui::components::topology_lab::TopologyLab;
-use crate::ui::messages::use_messages;
+use crate::ui::lang::{self, Lang};
 use crate::ui::state::{Action, AppState};
 use yew::prelude::*;
 
 /// The whole page.
 #[function_component(App)]
 pub fn app() -> Html {
-    let t = use_messages();
+    // The language is the page's outermost state: every component reads it from context.
+    let lang = use_state(lang::initial);
+    let t = lang.messages();
+    {
+        let lang = *lang;
+        use_effect_with(lang, move |_| lang::apply(lang));
+    }
+    let on_lang = use_callback(lang.setter(), |l: Lang, set| {
+        lang::remember(l);
+        set.set(l)
+    });
     let state = use_reducer(AppState::default);
     // Callbacks that keep their identity across renders (the dispatcher and the selection
     // setter never change), so a keystroke does not re-render every child that takes one.
@@ -53,6 +64,7 @@ pub fn app() -> Html {
         }
     };
     html! {
+        <ContextProvider<Lang> context={*lang}>
         <div class="page">
             <header class="masthead">
                 <h1 class="masthead__title">
@@ -65,6 +77,7 @@ pub fn app() -> Html {
                     { t.title }
                 </h1>
                 <p class="masthead__tagline">{ t.tagline }</p>
+                <LangSwitch lang={*lang} on_change={on_lang} />
             </header>
             <main>
                 <section class="card key-card">
@@ -98,5 +111,6 @@ pub fn app() -> Html {
             </main>
             <footer class="footer">{ t.footer }</footer>
         </div>
+        </ContextProvider<Lang>>
     }
 }

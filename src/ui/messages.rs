@@ -608,10 +608,15 @@ pub fn fill(template: &str, args: &[&dyn core::fmt::Display]) -> String {
     out
 }
 
-/// The messages table for the reader's language (one language for now).
+/// Simplified Chinese. (Placeholder until the translated table lands.)
+pub const ZH: Messages = EN;
+
+/// The messages table for the reader's language (the [`crate::ui::lang::Lang`] in context).
 #[yew::hook]
 pub fn use_messages() -> &'static Messages {
-    &EN
+    yew::use_context::<crate::ui::lang::Lang>()
+        .unwrap_or_default()
+        .messages()
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ pub mod app;
 pub mod clipboard;
 pub mod components;
 pub mod forms;
+pub mod lang;
 pub mod messages;
 pub mod palette;
 pub mod redirect_view;

@@ -5,6 +5,7 @@ pub mod compare_view;
 pub mod free_mode;
 pub mod hotspot;
 pub mod key_input;
+pub mod lang_switch;
 pub mod node_list;
 pub mod pipeline;
 pub mod planner;
