@@ -12,6 +12,7 @@ use crate::ui::components::redirections::Redirections;
 use crate::ui::components::slot_map::SlotMap;
 use crate::ui::components::tag_generator::TagGenerator;
 use crate::ui::components::topology_lab::TopologyLab;
+use crate::ui::components::tour::Tour;
 use crate::ui::lang::{self, Lang};
 use crate::ui::state::{Action, AppState};
 use yew::prelude::*;
@@ -77,7 +78,10 @@ pub fn app() -> Html {
                     { t.title }
                 </h1>
                 <p class="masthead__tagline">{ t.tagline }</p>
-                <LangSwitch lang={*lang} on_change={on_lang} />
+                <div class="masthead__tools">
+                    <Tour map={state.map.clone()} on_key={on_input.clone()} />
+                    <LangSwitch lang={*lang} on_change={on_lang} />
+                </div>
             </header>
             <main>
                 <section class="card key-card">

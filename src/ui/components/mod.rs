@@ -14,3 +14,4 @@ pub mod sequence;
 pub mod slot_map;
 pub mod tag_generator;
 pub mod topology_lab;
+pub mod tour;

@@ -1,0 +1,539 @@
+//! The guided tour: six narrated stops through the four views, in the order a learner needs them.
+//!
+//! The panel sits at the bottom of the window with Back and Next always in the same place;
+//! Escape leaves it (the page stays as it is, free to explore) and the masthead's button
+//! resumes at the same stop. Each stop quotes the recorded Redis output it relies on
+//! ([`Fact`]), and `tests/tour.rs` checks every quote against `../shared/fixtures`.
+
+use crate::core::SlotMap;
+use crate::ui::lang::Lang;
+use crate::ui::messages::fill;
+use std::rc::Rc;
+use web_sys::KeyboardEvent;
+use yew::prelude::*;
+
+/// A line (or lines) of recorded Redis output a stop relies on, and the fixture it comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fact {
+    /// Path under `shared/fixtures/`.
+    pub file: &'static str,
+    /// Exactly as it appears in that file (tabs and newlines included).
+    pub quote: &'static str,
+}
+
+/// One stop of the tour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stop {
+    /// Stable name (also the `data-stop` hook).
+    pub id: &'static str,
+    /// CSS selector of the part of the page the stop talks about.
+    pub target: &'static str,
+    /// A key to put in the key field when the stop opens, if any.
+    pub key: Option<&'static str>,
+    /// The recorded facts it relies on.
+    pub facts: &'static [Fact],
+}
+
+/// The stops, in order: why 16384, key → slot, hash tags, hot spots, resharding, MOVED vs ASK.
+pub const STOPS: [Stop; 6] = [
+    Stop {
+        id: "why-16384",
+        target: ".map-card",
+        key: None,
+        facts: &[Fact {
+            file: "transcripts/00_cluster_create.txt",
+            quote: "[OK] All 16384 slots covered.",
+        }],
+    },
+    Stop {
+        id: "key-to-slot",
+        target: ".pipeline",
+        key: Some("foo"),
+        facts: &[
+            Fact {
+                file: "transcripts/02_moved.txt",
+                quote: "$ redis-cli -p 7000 CLUSTER KEYSLOT foo\n(integer) 12182",
+            },
+            Fact {
+                file: "transcripts/02_moved.txt",
+                quote: "$ redis-cli -p 7002 GET foo\n\"bar\"",
+            },
+        ],
+    },
+    Stop {
+        id: "hash-tags",
+        target: ".pipeline",
+        key: Some("a{b}c"),
+        facts: &[
+            Fact {
+                file: "transcripts/01_keyslot_edge_cases.txt",
+                quote: "CLUSTER KEYSLOT a{b}c\n(integer) 3300",
+            },
+            Fact {
+                file: "transcripts/01_keyslot_edge_cases.txt",
+                quote: "CLUSTER KEYSLOT b\n(integer) 3300",
+            },
+            Fact {
+                file: "transcripts/01_keyslot_edge_cases.txt",
+                quote: "CLUSTER KEYSLOT {}a\n(integer) 10875",
+            },
+            Fact {
+                file: "transcripts/01_keyslot_edge_cases.txt",
+                quote: "CLUSTER KEYSLOT {a}{b}\n(integer) 15495",
+            },
+            Fact {
+                file: "transcripts/01_keyslot_edge_cases.txt",
+                quote: "CLUSTER KEYSLOT x{}{y}\n(integer) 14166",
+            },
+        ],
+    },
+    Stop {
+        id: "hot-spots",
+        target: ".hotspot",
+        key: None,
+        facts: &[
+            Fact {
+                file: "distribution.tsv",
+                quote: "tag_user1_100k\tmaster\t127.0.0.1:7001\t5461-10922\t127.0.0.1:7001\t100000",
+            },
+            Fact {
+                file: "distribution.tsv",
+                quote: "tags64_user1_100k\tmaster\t127.0.0.1:7000\t0-5460\t127.0.0.1:7000\t28124",
+            },
+        ],
+    },
+    Stop {
+        id: "resharding",
+        target: ".map-card",
+        key: None,
+        facts: &[
+            Fact {
+                file: "transcripts/12_after_add_node_before_reshard_cluster_check.txt",
+                quote: "127.0.0.1:7006 (2d5df5ae...) -> 0 keys | 0 slots | 0 slaves.",
+            },
+            Fact {
+                file: "transcripts/13_reshard_1000_slots.txt",
+                quote: "--cluster-slots 1000",
+            },
+        ],
+    },
+    Stop {
+        id: "moved-vs-ask",
+        target: ".redirections",
+        key: None,
+        facts: &[
+            Fact {
+                file: "transcripts/02_moved.txt",
+                quote: "(error) MOVED 12182 127.0.0.1:7002",
+            },
+            Fact {
+                file: "transcripts/07_slot_migration_ask_tryagain.txt",
+                quote: "(error) ASK 5712 127.0.0.1:7002",
+            },
+        ],
+    },
+];
+
+/// The tour's text in one language.
+pub struct TourText {
+    /// The masthead button that starts the tour.
+    pub start: &'static str,
+    /// The same button once the tour was left part-way: `{0}` = stop number.
+    pub resume: &'static str,
+    /// Accessible name of the panel.
+    pub panel: &'static str,
+    /// `{0}` = this stop, `{1}` = number of stops.
+    pub progress: &'static str,
+    /// Back button.
+    pub back: &'static str,
+    /// Next button.
+    pub next: &'static str,
+    /// Next button on the last stop.
+    pub finish: &'static str,
+    /// Close button's label.
+    pub close: &'static str,
+    /// Under the buttons.
+    pub hint: &'static str,
+    /// Heading of a stop's facts: `{0}` = how many.
+    pub facts: &'static str,
+    /// Title and body of each stop, in [`STOPS`] order. Bodies may hold holes filled per stop.
+    pub stops: [(&'static str, &'static str); 6],
+}
+
+/// English.
+pub const EN: TourText = TourText {
+    start: "Guided tour",
+    resume: "Resume tour (stop {0})",
+    panel: "Guided tour",
+    progress: "Stop {0} of {1}",
+    back: "Back",
+    next: "Next",
+    finish: "Finish",
+    close: "Leave the tour",
+    hint: "Escape leaves the tour and keeps the page as it is; the tour button brings you back here.",
+    facts: "Recorded on Redis 7.0.15 ({0})",
+    stops: [
+        (
+            "Why 16384 slots?",
+            "Every heartbeat between nodes (PING and PONG on the cluster bus) carries its sender's slots as a bitmap: 16384 slots take {0} bytes, 65536 would take {1}. Your cluster has {2} nodes. With the default cluster-node-timeout of 15 s, each node must ping every other at least every 7.5 s, and each ping is answered: at least {3} heartbeats a second, so the bitmaps alone cost {4} a second, and {5} with 65536 slots. Redis Cluster is designed for up to about 1000 masters, so 16384 slots still give each one 16.",
+        ),
+        (
+            "A key becomes a slot",
+            "The key field now holds foo. Redis hashes the key's bytes with CRC16 and keeps the low 14 bits: slot 12182, which 127.0.0.1:7002 serves in the recorded cluster. Each card says which rule produced its number; open the CRC card to watch the register byte by byte.",
+        ),
+        (
+            "Hash tags and their edge cases",
+            "Only the bytes between the first { and the first } after it are hashed, so a{b}c, {b} and b share slot 3300. The edges: {}a has an empty tag, so the whole key is hashed; in {a}{b} only the first tag counts; x{}{y} hashes the whole key. Type them in the key field and watch the rule change.",
+        ),
+        (
+            "Hot spots",
+            "A tag pins every key that carries it to one slot, so to one master: the 100,000 keys {user1}:item:<i> all landed on 127.0.0.1:7001. Split the tag into 64 sub-tags and they spread over all three masters, but multi-key commands then work only within a sub-tag. The experiment here recomputes it for your cluster.",
+        ),
+        (
+            "Resharding, and the empty new node",
+            "redis-cli --cluster add-node joins a master that owns no slots: it serves nothing until you reshard or rebalance. Add an empty master with the lab below the map, then reshard slots to it and watch them walk across the map. Every move is listed as the redis-cli command you would run.",
+        ),
+        (
+            "MOVED or ASK",
+            "MOVED means the slot lives elsewhere for good: a smart client updates its slot table and retries. ASK means the slot is being migrated and this key is already on the target: the client sends ASKING and then the command there, for that one command, and keeps its table. Choose the live-migration scenario and step through it.",
+        ),
+    ],
+};
+
+/// Simplified Chinese.
+pub const ZH: TourText = TourText {
+    start: "导览",
+    resume: "继续导览（第 {0} 站）",
+    panel: "导览",
+    progress: "第 {0} 站，共 {1} 站",
+    back: "上一站",
+    next: "下一站",
+    finish: "完成",
+    close: "离开导览",
+    hint: "按 Escape 离开导览，页面保持原样；点导览按钮可回到这里。",
+    facts: "在 Redis 7.0.15 上记录（{0} 条）",
+    stops: [
+        (
+            "为什么是 16384 个槽？",
+            "节点之间的每次心跳（集群总线上的 PING 和 PONG）都以位图携带发送方负责的槽：16384 个槽占 {0} 字节，65536 个则要 {1} 字节。你的集群有 {2} 个节点。按默认的 cluster-node-timeout 15 秒，每个节点至少每 7.5 秒要 ping 一次其他每个节点，每次 ping 都有回复：每秒至少 {3} 次心跳，仅位图每秒就要 {4}，若是 65536 个槽则要 {5}。Redis Cluster 的设计规模约为 1000 个主节点，16384 个槽仍能让每个主节点分到 16 个。",
+        ),
+        (
+            "键如何变成槽",
+            "键输入框里现在是 foo。Redis 对键的字节做 CRC16，保留低 14 位：得到槽 12182，在记录的集群中由 127.0.0.1:7002 负责。每张卡片都说明了它的数字由哪条规则得出；展开 CRC 卡片可以逐字节查看寄存器。",
+        ),
+        (
+            "哈希标签及其边界情况",
+            "只有第一个 { 与其后第一个 } 之间的字节参与哈希，所以 a{b}c、{b} 和 b 同在槽 3300。边界情况：{}a 的标签为空，于是整个键参与哈希；{a}{b} 只有第一个标签有效；x{}{y} 整个键参与哈希。在键输入框里试试，看规则如何变化。",
+        ),
+        (
+            "热点",
+            "带同一个标签的键都落在同一个槽，也就是同一个主节点：10 万个 {user1}:item:<i> 全部落在 127.0.0.1:7001 上。把标签拆成 64 个子标签，键就分散到三个主节点上，但多键命令只能在同一子标签内使用。这里的实验会按你的集群重新计算。",
+        ),
+        (
+            "重新分片与空的新节点",
+            "redis-cli --cluster add-node 加入的主节点不负责任何槽：在重新分片或再平衡之前，它什么也不服务。用槽位图下方的实验区添加一个空主节点，再把槽重新分片给它，看槽如何在图上移动。每一步都列出了你在真实集群上要运行的 redis-cli 命令。",
+        ),
+        (
+            "MOVED 还是 ASK",
+            "MOVED 表示槽已永久迁到别处：智能客户端会更新槽表并重试。ASK 表示槽正在迁移、这个键已在目标节点上：客户端先向目标发送 ASKING，再发送命令，只对这一条命令有效，且不更新槽表。选择“在线迁移”场景，逐步查看。",
+        ),
+    ],
+};
+
+impl Lang {
+    /// The tour's text in this language.
+    pub fn tour(self) -> &'static TourText {
+        match self {
+            Lang::En => &EN,
+            Lang::Zh => &ZH,
+        }
+    }
+}
+
+/// What the first stop computes from the cluster shown: heartbeat traffic of the slot bitmaps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Heartbeats {
+    /// Nodes (masters and replicas).
+    pub nodes: usize,
+    /// Heartbeat messages a second, at least.
+    pub per_second: f64,
+    /// Bytes a second of 16384-slot bitmaps.
+    pub bitmap_bytes: f64,
+    /// Bytes a second if there were 65536 slots.
+    pub bitmap_bytes_64k: f64,
+}
+
+/// Bytes of a heartbeat's slot bitmap with 16384 slots.
+pub const BITMAP_BYTES: usize = 16384 / 8;
+/// …and with 65536.
+pub const BITMAP_BYTES_64K: usize = 65536 / 8;
+
+/// Every node pings every other at least every `node_timeout / 2` (Redis's `clusterCron`),
+/// and every ping gets a pong, so `2 · n · (n − 1) / (timeout / 2)` messages a second, each
+/// with the sender's slot bitmap.
+pub fn heartbeats(nodes: usize, node_timeout_ms: u32) -> Heartbeats {
+    let n = nodes as f64;
+    let half_timeout_s = f64::from(node_timeout_ms.max(2)) / 2000.0;
+    let per_second = 2.0 * n * (n - 1.0).max(0.0) / half_timeout_s;
+    Heartbeats {
+        nodes,
+        per_second,
+        bitmap_bytes: per_second * BITMAP_BYTES as f64,
+        bitmap_bytes_64k: per_second * BITMAP_BYTES_64K as f64,
+    }
+}
+
+/// Bytes a second, readably (`16 KB`, `2.3 MB`, `1.1 GB`), in decimal units.
+pub fn rate(bytes: f64) -> String {
+    let units = [("B", 1.0), ("KB", 1e3), ("MB", 1e6), ("GB", 1e9)];
+    let (name, size) = units
+        .iter()
+        .rev()
+        .find(|(_, s)| bytes >= *s)
+        .copied()
+        .unwrap_or(("B", 1.0));
+    let v = bytes / size;
+    if v >= 100.0 || name == "B" {
+        format!("{v:.0} {name}")
+    } else {
+        format!("{v:.1} {name}")
+    }
+}
+
+/// Props of [`Tour`].
+#[derive(Properties, PartialEq)]
+pub struct TourProps {
+    /// The cluster shown (the first stop counts its nodes).
+    pub map: Rc<SlotMap>,
+    /// Puts a key in the key field.
+    pub on_key: Callback<String>,
+}
+
+/// The masthead button and, while open, the tour panel.
+#[function_component(Tour)]
+pub fn tour(props: &TourProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let t = lang.tour();
+    let open = use_state(|| false);
+    // The stop the reader is at; kept when the tour is left so it resumes there.
+    let stop = use_state(|| 0usize);
+    let started = use_state(|| false);
+    let next_ref = use_node_ref();
+    let start_ref = use_node_ref();
+
+    // Opening a stop: put its key in the field, bring its part of the page into view, mark it.
+    {
+        let (on_key, next_ref) = (props.on_key.clone(), next_ref.clone());
+        use_effect_with((*open, *stop), move |&(open, stop)| {
+            if open {
+                if let Some(s) = STOPS.get(stop) {
+                    if let Some(key) = s.key {
+                        on_key.emit(key.to_string());
+                    }
+                    spotlight(Some(s.target));
+                }
+                if let Some(el) = next_ref.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            } else {
+                spotlight(None);
+            }
+        });
+    }
+
+    let go = |delta: isize| {
+        let (stop, open) = (stop.clone(), open.clone());
+        Callback::from(move |_: MouseEvent| {
+            let to = *stop as isize + delta;
+            if to >= STOPS.len() as isize {
+                // Finished: close, and start from the top next time.
+                open.set(false);
+                stop.set(0);
+            } else {
+                stop.set(to.max(0) as usize);
+            }
+        })
+    };
+    let on_start = {
+        let (open, started) = (open.clone(), started.clone());
+        Callback::from(move |_: MouseEvent| {
+            started.set(true);
+            open.set(true);
+        })
+    };
+    let close = {
+        let (open, start_ref) = (open.clone(), start_ref.clone());
+        move || {
+            open.set(false);
+            if let Some(el) = start_ref.cast::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        }
+    };
+    let on_close = {
+        let close = close.clone();
+        Callback::from(move |_: MouseEvent| close())
+    };
+    let on_keydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Escape" {
+            e.prevent_default();
+            close();
+        }
+    });
+
+    let n = STOPS.len();
+    let at = (*stop).min(n - 1);
+    let label = if *started && at > 0 && !*open {
+        fill(t.resume, &[&(at + 1)])
+    } else {
+        t.start.to_string()
+    };
+    let panel = (*open).then(|| {
+        panel_view(
+            t,
+            &props.map,
+            at,
+            next_ref.clone(),
+            go(-1),
+            go(1),
+            on_close.clone(),
+            on_keydown.clone(),
+        )
+    });
+    html! {
+        <>
+        // Keyed, so opening the panel beside it does not replace the button (and lose focus).
+        <button key="start" type="button" class="button button--quiet tour-button" data-testid="tour-start" ref={start_ref}
+                aria-expanded={open.to_string()} aria-controls="tour" onclick={on_start}>
+            { label }
+        </button>
+        { for panel }
+        </>
+    }
+}
+
+/// The open panel at stop `at`.
+#[allow(clippy::too_many_arguments)]
+fn panel_view(
+    t: &TourText,
+    map: &SlotMap,
+    at: usize,
+    next_ref: NodeRef,
+    on_back: Callback<MouseEvent>,
+    on_next: Callback<MouseEvent>,
+    on_close: Callback<MouseEvent>,
+    on_keydown: Callback<KeyboardEvent>,
+) -> Html {
+    let n = STOPS.len();
+    let (title, body) = t.stops[at];
+    let body = if at == 0 {
+        let nodes = map
+            .masters()
+            .iter()
+            .map(|m| 1 + m.replicas.len())
+            .sum::<usize>();
+        let h = heartbeats(nodes, 15_000);
+        fill(
+            body,
+            &[
+                &BITMAP_BYTES,
+                &BITMAP_BYTES_64K,
+                &nodes,
+                &format!("{:.0}", h.per_second),
+                &rate(h.bitmap_bytes),
+                &rate(h.bitmap_bytes_64k),
+            ],
+        )
+    } else {
+        body.to_string()
+    };
+    let s = &STOPS[at];
+    let last = at + 1 == n;
+    html! {
+        <section key="panel" id="tour" class="tour" data-testid="tour" data-stop={s.id}
+                 aria-label={t.panel} onkeydown={on_keydown}>
+            <div class="tour__head">
+                <span class="tour__progress" data-testid="tour-progress">{ fill(t.progress, &[&(at + 1), &n]) }</span>
+                <progress class="tour__bar" max={n.to_string()} value={(at + 1).to_string()} aria-hidden="true"></progress>
+                <button type="button" class="tour__close" aria-label={t.close} title={t.close} onclick={on_close}>{ "×" }</button>
+            </div>
+            <h2 class="tour__title" aria-live="polite">{ title }</h2>
+            <p class="tour__body" data-testid="tour-body">{ body }</p>
+            <details class="tour__facts">
+                <summary>{ fill(t.facts, &[&s.facts.len()]) }</summary>
+                <ul>
+                    { for s.facts.iter().map(|f| html! {
+                        <li data-testid="tour-fact" data-file={f.file}>
+                            <code class="tour__file">{ f.file }</code>
+                            <pre class="tour__quote mono">{ f.quote.replace('\t', "    ") }</pre>
+                        </li>
+                    }) }
+                </ul>
+            </details>
+            <div class="tour__nav">
+                <button type="button" class="button button--quiet" data-testid="tour-back" disabled={at == 0} onclick={on_back}>{ t.back }</button>
+                <button type="button" class="button" data-testid="tour-next" ref={next_ref} onclick={on_next}>
+                    { if last { t.finish } else { t.next } }
+                </button>
+            </div>
+            <p class="tour__hint">{ t.hint }</p>
+        </section>
+    }
+}
+
+/// Marks the part of the page a stop talks about (and scrolls to it), or clears the mark.
+fn spotlight(target: Option<&str>) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Ok(marked) = doc.query_selector_all("[data-tour-spot]") {
+        for i in 0..marked.length() {
+            if let Some(el) = marked
+                .item(i)
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+            {
+                let _ = el.remove_attribute("data-tour-spot");
+            }
+        }
+    }
+    if let Some(el) = target.and_then(|t| doc.query_selector(t).ok().flatten()) {
+        let _ = el.set_attribute("data-tour-spot", "");
+        // An instant jump, not a smooth scroll: nothing moves that reduced motion would mind.
+        el.scroll_into_view();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heartbeat_traffic_grows_with_the_square_of_the_nodes() {
+        // The fixtures' cluster: 6 nodes, 15 s timeout: 2·6·5 / 7.5 = 8 messages a second.
+        let h = heartbeats(6, 15_000);
+        assert_eq!(h.per_second, 8.0);
+        assert_eq!(h.bitmap_bytes, 8.0 * 2048.0);
+        assert_eq!(h.bitmap_bytes_64k, 4.0 * h.bitmap_bytes);
+        assert_eq!(heartbeats(1, 15_000).per_second, 0.0);
+        assert_eq!(heartbeats(0, 15_000).per_second, 0.0);
+        assert_eq!(rate(16384.0), "16.4 KB");
+        assert_eq!(rate(65536.0), "65.5 KB");
+        assert_eq!(rate(512.0), "512 B");
+        assert_eq!(rate(2.66e8 * 2048.0), "545 GB");
+    }
+
+    #[test]
+    fn both_languages_fill_every_hole_of_the_first_stop() {
+        for t in [&EN, &ZH] {
+            let body = fill(t.stops[0].1, &[&1, &2, &3, &4, &5, &6]);
+            assert!(!body.contains('{'), "{body}");
+            assert!(fill(t.progress, &[&1, &6]).contains('6'));
+            assert!(!fill(t.resume, &[&2]).contains("{0}"));
+            assert!(!fill(t.facts, &[&2]).contains("{0}"));
+        }
+        for (en, zh) in EN.stops.iter().zip(ZH.stops.iter()) {
+            assert_ne!(en.0, zh.0);
+            assert_ne!(en.1, zh.1);
+        }
+    }
+}
