@@ -2,6 +2,7 @@
 
 use crate::ui::components::cluster_picker::ClusterPicker;
 use crate::ui::components::compare_view::CompareView;
+use crate::ui::components::export_buttons::MapExport;
 use crate::ui::components::hotspot::HotSpotView;
 use crate::ui::components::key_input::KeyInput;
 use crate::ui::components::lang_switch::LangSwitch;
@@ -105,6 +106,7 @@ pub fn app() -> Html {
                         <NodeList map={state.map.clone()} colours={state.colours.clone()}
                                   current={state.map.owner(slot)} on_action={on_action.clone()} />
                     </div>
+                    <MapExport map={state.map.clone()} colours={state.colours.clone()} />
                     { lab(true) }
                 </section>
                 <Planner map={state.map.clone()} colours={state.colours.clone()} />

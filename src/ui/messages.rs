@@ -385,6 +385,14 @@ pub struct Messages {
     pub cluster_n_error: &'static str,
     /// Footer text.
     pub footer: &'static str,
+    /// Before the map's download buttons.
+    pub export_map: &'static str,
+    /// Before the sequence diagram's download buttons.
+    pub export_seq: &'static str,
+    /// Accessible name of a download button: `{0}` = what, `{1}` = format.
+    pub export_button: &'static str,
+    /// The exported legend's last line when it lists only some masters: `{0}` = how many more.
+    pub export_more_masters: &'static str,
 }
 
 /// English.
@@ -579,6 +587,10 @@ pub const EN: Messages = Messages {
     cluster_n_label: "Masters",
     cluster_n_error: "Masters must be a whole number from 1 to 1000 (got \"{0}\"); the cluster shown is unchanged.",
     footer: "Every slot, range and error text on this page is checked against a real Redis 7.0.15 cluster. Runs entirely in your browser.",
+    export_map: "Download the map",
+    export_seq: "Download the diagram",
+    export_button: "{0} as {1}",
+    export_more_masters: "and {0} more masters",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -5,6 +5,7 @@
 pub mod app;
 pub mod clipboard;
 pub mod components;
+pub mod export;
 pub mod forms;
 pub mod lang;
 pub mod messages;

@@ -2,6 +2,7 @@
 
 pub mod cluster_picker;
 pub mod compare_view;
+pub mod export_buttons;
 pub mod free_mode;
 pub mod hotspot;
 pub mod key_input;

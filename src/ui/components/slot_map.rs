@@ -106,7 +106,8 @@ pub fn step_cursor(slot: u16, key: &str) -> Option<u16> {
     Some(next.clamp(0, last) as u16)
 }
 
-fn prefers_dark() -> bool {
+/// Whether the reader's scheme is dark.
+pub fn prefers_dark() -> bool {
     web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
         .map(|m| m.matches())
