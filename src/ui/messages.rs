@@ -3,6 +3,52 @@
 //! Templates hold numbered holes (`{0}`, `{1}`) that [`fill`] replaces; numbers, keys and
 //! replies are passed in and never translated.
 
+pub use super::messages_zh::ZH;
+
+/// A field's text (or, for an array field, its texts), listed by [`Messages::fields`].
+trait Texts {
+    /// Appends `(name, text)` for each text, naming array items `name[i]`.
+    fn push_texts(&self, name: &'static str, out: &mut Vec<(String, &'static str)>);
+}
+
+impl Texts for &'static str {
+    fn push_texts(&self, name: &'static str, out: &mut Vec<(String, &'static str)>) {
+        out.push((name.to_string(), self));
+    }
+}
+
+impl<const N: usize> Texts for [&'static str; N] {
+    fn push_texts(&self, name: &'static str, out: &mut Vec<(String, &'static str)>) {
+        for (i, text) in self.iter().enumerate() {
+            out.push((format!("{name}[{i}]"), text));
+        }
+    }
+}
+
+/// Declares [`Messages`] and its [`Messages::fields`] from one list, so a new field is listed
+/// (and checked by the tests of every table) without anyone having to remember it.
+macro_rules! messages_struct {
+    ($(#[$meta:meta])* pub struct $name:ident {
+        $($(#[$fmeta:meta])* pub $field:ident: $ty:ty,)*
+    }) => {
+        $(#[$meta])*
+        pub struct $name {
+            $($(#[$fmeta])* pub $field: $ty,)*
+        }
+
+        impl $name {
+            /// Every text of the table as `(field name, text)`, in declaration order; the items
+            /// of an array field are named `field[i]`.
+            pub fn fields(&self) -> Vec<(String, &'static str)> {
+                let mut out = Vec::new();
+                $(Texts::push_texts(&self.$field, stringify!($field), &mut out);)*
+                out
+            }
+        }
+    };
+}
+
+messages_struct! {
 /// All user-facing text of the page.
 pub struct Messages {
     /// Page title.
@@ -385,6 +431,7 @@ pub struct Messages {
     pub cluster_n_error: &'static str,
     /// Footer text.
     pub footer: &'static str,
+}
 }
 
 /// English.
