@@ -6,6 +6,7 @@ pub mod app;
 pub mod clipboard;
 pub mod components;
 pub mod forms;
+pub mod localize;
 pub mod messages;
 pub mod messages_zh;
 pub mod palette;
