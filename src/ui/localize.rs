@@ -10,12 +10,12 @@ use crate::core::batch::{BatchError, MAX_LINES};
 use crate::core::compare::{CompareError, MAX_MASTERS};
 use crate::core::escape::{format_key, EscapeError};
 use crate::core::import::{
-    ImportError, ImportErrorKind, ImportWarning, MAX_CLAIMED_SLOTS, MAX_INPUT_BYTES,
+    Format, ImportError, ImportErrorKind, ImportWarning, MAX_CLAIMED_SLOTS, MAX_INPUT_BYTES,
 };
 use crate::core::plan::{PlanError, TemplateError, MAX_KEYS, MAX_SUB_TAGS};
 use crate::core::reshard::ReshardError;
 use crate::core::tags::{TagError, MAX_PER_MASTER};
-use crate::core::topology::TopologyError;
+use crate::core::topology::{SlotRange, TopologyError};
 use crate::core::N_SLOTS;
 
 /// How many uncovered ranges an import warning lists before "and N more".
@@ -229,10 +229,146 @@ pub fn batch_error(t: &Messages, e: &BatchError) -> String {
     }
 }
 
+/// Something the reducer has to say (an error, a notice or a change's label), kept as data so
+/// the page words it in the reader's language when it shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Note {
+    /// A refused change to the slot map.
+    Topology(TopologyError),
+    /// A refused reshard, rebalance, removal or failover.
+    Reshard(ReshardError),
+    /// A paste that could not be imported.
+    Import(ImportError),
+    /// What an import noticed.
+    ImportWarnings(Vec<ImportWarning>),
+    /// redis-cli's own lines (verbatim), and whether to add the empty-masters hint.
+    RedisCli {
+        /// The lines, as redis-cli prints them.
+        lines: Vec<String>,
+        /// Whether some masters are empty and stayed so.
+        empty_masters_hint: bool,
+    },
+    /// A reshard's slot count that is not 1 to 16384, as typed.
+    BadSlotCount(String),
+    /// A rebalance threshold that is not 0 to 100, as typed.
+    BadThreshold(String),
+    /// A weight without `=`.
+    WeightNotPair(String),
+    /// A weight for a master that does not exist.
+    WeightNoMaster {
+        /// The master named.
+        who: String,
+        /// The whole pair.
+        pair: String,
+    },
+    /// A weight that is not a number from 0 up.
+    WeightNotNumber(String),
+    /// A master index that does not exist.
+    NoMasterNumber(usize),
+    /// A change: slots resharded to a master.
+    Resharded {
+        /// How many slots.
+        n_slots: usize,
+        /// The target's address.
+        to: String,
+    },
+    /// A change: a rebalance.
+    Rebalanced,
+    /// A change: a master drained and removed (its address).
+    Drained(String),
+    /// A change: a master failed and its replica took over.
+    Promoted {
+        /// The failed master's address.
+        failed: String,
+        /// The promoted replica's address.
+        promoted: String,
+    },
+    /// A change: a master with no replica failed.
+    FailedUncovered {
+        /// Its address.
+        master: String,
+        /// The slots now unserved.
+        slots: usize,
+    },
+    /// A change: a master with no slots failed (its address).
+    FailedNoSlots(String),
+    /// A change: a failover of another kind.
+    FailedOver,
+    /// A change: back to the fixtures' cluster.
+    Fixture,
+    /// A change: a cluster created with this many masters.
+    Created(usize),
+    /// A change: a master added (its address).
+    AddedMaster(String),
+    /// A change: a master removed (its address).
+    RemovedMaster(String),
+    /// A change: slots moved to a master.
+    Moved {
+        /// The slots.
+        range: SlotRange,
+        /// The target's address.
+        to: String,
+    },
+    /// A change: a cluster imported from this command's output.
+    Imported(Format),
+    /// A change: the last one undone.
+    Undone,
+    /// A change: the last undone one redone.
+    Redone,
+}
+
+impl Note {
+    /// The note in the language of `t`.
+    pub fn text(&self, t: &Messages) -> String {
+        match self {
+            Note::Topology(e) => topology_error(t, e),
+            Note::Reshard(e) => reshard_error(t, e),
+            Note::Import(e) => import_error(t, e),
+            Note::ImportWarnings(w) => {
+                let all: Vec<String> = w.iter().map(|w| import_warning(t, w)).collect();
+                all.join(" ")
+            }
+            Note::RedisCli {
+                lines,
+                empty_masters_hint,
+            } => {
+                let mut text = lines.join("\n");
+                if *empty_masters_hint {
+                    if !lines.is_empty() {
+                        text.push('\n');
+                    }
+                    text.push_str(t.hint_empty_masters);
+                }
+                text
+            }
+            Note::BadSlotCount(typed) => fill(t.note_bad_slot_count, &[typed]),
+            Note::BadThreshold(typed) => fill(t.note_bad_threshold, &[typed]),
+            Note::WeightNotPair(pair) => fill(t.weight_not_pair, &[pair]),
+            Note::WeightNoMaster { who, pair } => fill(t.weight_no_master, &[who, pair]),
+            Note::WeightNotNumber(w) => fill(t.weight_not_number, &[w]),
+            Note::NoMasterNumber(i) => fill(t.err_no_master_number, &[i]),
+            Note::Resharded { n_slots, to } => fill(t.change_reshard, &[n_slots, to]),
+            Note::Rebalanced => t.change_rebalance.to_string(),
+            Note::Drained(addr) => fill(t.change_drain, &[addr]),
+            Note::Promoted { failed, promoted } => fill(t.change_promoted, &[failed, promoted]),
+            Note::FailedUncovered { master, slots } => fill(t.change_uncovered, &[master, slots]),
+            Note::FailedNoSlots(addr) => fill(t.change_no_slots, &[addr]),
+            Note::FailedOver => t.change_failover.to_string(),
+            Note::Fixture => t.change_fixture.to_string(),
+            Note::Created(n) => fill(t.change_created, &[n]),
+            Note::AddedMaster(addr) => fill(t.change_add_master, &[addr]),
+            Note::RemovedMaster(addr) => fill(t.change_remove_master, &[addr]),
+            Note::Moved { range, to } => fill(t.change_move, &[range, to]),
+            Note::Imported(format) => fill(t.change_imported, &[format]),
+            Note::Undone => t.lab_undo.to_string(),
+            Note::Redone => t.lab_redo.to_string(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::topology::SlotRange;
     use crate::ui::messages::{EN, ZH};
 
     fn escapes() -> Vec<EscapeError> {
@@ -508,6 +644,49 @@ mod tests {
         check(&tags(), tag_error, |_| false);
         check(&compares(), compare_error, |_| false);
         check(&batches(), batch_error, |_| false);
+    }
+
+    #[test]
+    fn notes_word_as_the_reducer_did_in_english_and_differ_in_chinese() {
+        let cases: Vec<(Note, &str)> = vec![
+            (Note::BadSlotCount("x".into()), "The number of slots must be a whole number from 1 to 16384 (got \"x\")."),
+            (Note::BadThreshold("200".into()), "The threshold must be a percentage from 0 to 100 (got \"200\")."),
+            (Note::WeightNotPair("a".into()), "\"a\" is not a weight: write node=weight, e.g. 127.0.0.1:7000=2"),
+            (Note::WeightNoMaster { who: "b:1".into(), pair: "b:1=2".into() }, "No master b:1 for the weight \"b:1=2\""),
+            (Note::WeightNotNumber("-1".into()), "\"-1\" is not a weight (a number, 0 or more)"),
+            (Note::NoMasterNumber(7), "no master number 7"),
+            (Note::Resharded { n_slots: 1000, to: "127.0.0.1:7006".into() }, "Reshard 1000 slots to 127.0.0.1:7006"),
+            (Note::Rebalanced, "Rebalance"),
+            (Note::Drained("a:1".into()), "Move every slot off a:1, then remove it"),
+            (Note::Promoted { failed: "a:1".into(), promoted: "b:2".into() }, "a:1 failed: its replica b:2 took over its slots"),
+            (Note::FailedUncovered { master: "a:1".into(), slots: 5461 }, "a:1 failed with no replica: its 5461 slots are served by nobody (CLUSTERDOWN)"),
+            (Note::FailedNoSlots("a:1".into()), "a:1 failed; it owned no slots, so no replica was promoted"),
+            (Note::FailedOver, "Failover"),
+            (Note::Fixture, "The fixtures' cluster"),
+            (Note::Created(3), "--cluster create, 3 masters"),
+            (Note::AddedMaster("a:1".into()), "Add master a:1 (no slots yet)"),
+            (Note::RemovedMaster("a:1".into()), "Remove master a:1"),
+            (Note::Moved { range: SlotRange::new(0, 10), to: "a:1".into() }, "Move slots 0-10 to a:1"),
+            (Note::Imported(Format::Nodes), "Imported CLUSTER NODES"),
+            (Note::Undone, "Undo"),
+            (Note::Redone, "Redo"),
+            (
+                Note::RedisCli { lines: vec!["*** No rebalancing needed! All nodes are within the 2.00% threshold.".into()], empty_masters_hint: true },
+                "*** No rebalancing needed! All nodes are within the 2.00% threshold.\nEmpty masters take part only with --cluster-use-empty-masters: tick \"use empty masters\" to give them slots.",
+            ),
+            (Note::ImportWarnings(warnings()[..2].to_vec()), "line 3: b:2 claims slot 5, which a:1 already claims; the map keeps a:1 line 3: b:2 claims slots 5-9, which a:1 already claims; the map keeps a:1"),
+        ];
+        for (note, english) in cases {
+            assert_eq!(note.text(&EN), english);
+            assert_ne!(note.text(&ZH), english);
+        }
+        let verbatim = Note::RedisCli {
+            lines: vec!["[OK] All 16384 slots covered.".into()],
+            empty_masters_hint: false,
+        };
+        assert_eq!(verbatim.text(&ZH), verbatim.text(&EN));
+        let e = Note::Reshard(ReshardError::ZeroTotalWeight);
+        assert_eq!(e.text(&EN), ReshardError::ZeroTotalWeight.to_string());
     }
 
     #[test]

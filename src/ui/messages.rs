@@ -553,6 +553,44 @@ pub struct Messages {
     pub plan_count_error: &'static str,
     /// A bad tags-per-master count: `{0}` what was typed.
     pub tags_not_a_number: &'static str,
+    /// A reshard's slot count that is not 1 to 16384: `{0}` what was typed.
+    pub note_bad_slot_count: &'static str,
+    /// A rebalance threshold that is not 0 to 100: `{0}` what was typed.
+    pub note_bad_threshold: &'static str,
+    /// A weight without `=`: `{0}`.
+    pub weight_not_pair: &'static str,
+    /// A weight for master `{0}`, which does not exist; `{1}` the pair.
+    pub weight_no_master: &'static str,
+    /// A weight that is not a number from 0 up: `{0}`.
+    pub weight_not_number: &'static str,
+    /// After redis-cli's lines when a plain rebalance leaves empty masters empty.
+    pub hint_empty_masters: &'static str,
+    /// A change: `{0}` slots resharded to `{1}`.
+    pub change_reshard: &'static str,
+    /// A change: a rebalance.
+    pub change_rebalance: &'static str,
+    /// A change: master `{0}` drained and removed.
+    pub change_drain: &'static str,
+    /// A change: `{0}` failed and replica `{1}` took over.
+    pub change_promoted: &'static str,
+    /// A change: `{0}` failed without a replica, leaving `{1}` slots unserved.
+    pub change_uncovered: &'static str,
+    /// A change: `{0}`, with no slots, failed.
+    pub change_no_slots: &'static str,
+    /// A change: a failover of another kind.
+    pub change_failover: &'static str,
+    /// A change: back to the fixtures' cluster.
+    pub change_fixture: &'static str,
+    /// A change: a cluster created with `{0}` masters.
+    pub change_created: &'static str,
+    /// A change: master `{0}` added.
+    pub change_add_master: &'static str,
+    /// A change: master `{0}` removed.
+    pub change_remove_master: &'static str,
+    /// A change: slots `{0}` moved to `{1}`.
+    pub change_move: &'static str,
+    /// A change: a cluster imported from `{0}` output.
+    pub change_imported: &'static str,
 }
 }
 
@@ -809,6 +847,25 @@ pub const EN: Messages = Messages {
     plan_fanout_label: "client fanning out to {0} masters",
     plan_count_error: "The count must be from 1 to {0} (got \"{1}\").",
     tags_not_a_number: "\"{0}\" is not a whole number of tags",
+    note_bad_slot_count: "The number of slots must be a whole number from 1 to 16384 (got \"{0}\").",
+    note_bad_threshold: "The threshold must be a percentage from 0 to 100 (got \"{0}\").",
+    weight_not_pair: "\"{0}\" is not a weight: write node=weight, e.g. 127.0.0.1:7000=2",
+    weight_no_master: "No master {0} for the weight \"{1}\"",
+    weight_not_number: "\"{0}\" is not a weight (a number, 0 or more)",
+    hint_empty_masters: "Empty masters take part only with --cluster-use-empty-masters: tick \"use empty masters\" to give them slots.",
+    change_reshard: "Reshard {0} slots to {1}",
+    change_rebalance: "Rebalance",
+    change_drain: "Move every slot off {0}, then remove it",
+    change_promoted: "{0} failed: its replica {1} took over its slots",
+    change_uncovered: "{0} failed with no replica: its {1} slots are served by nobody (CLUSTERDOWN)",
+    change_no_slots: "{0} failed; it owned no slots, so no replica was promoted",
+    change_failover: "Failover",
+    change_fixture: "The fixtures' cluster",
+    change_created: "--cluster create, {0} masters",
+    change_add_master: "Add master {0} (no slots yet)",
+    change_remove_master: "Remove master {0}",
+    change_move: "Move slots {0} to {1}",
+    change_imported: "Imported {0}",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.
