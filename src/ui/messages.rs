@@ -3,6 +3,52 @@
 //! Templates hold numbered holes (`{0}`, `{1}`) that [`fill`] replaces; numbers, keys and
 //! replies are passed in and never translated.
 
+pub use super::messages_zh::ZH;
+
+/// A field's text (or, for an array field, its texts), listed by [`Messages::fields`].
+trait Texts {
+    /// Appends `(name, text)` for each text, naming array items `name[i]`.
+    fn push_texts(&self, name: &'static str, out: &mut Vec<(String, &'static str)>);
+}
+
+impl Texts for &'static str {
+    fn push_texts(&self, name: &'static str, out: &mut Vec<(String, &'static str)>) {
+        out.push((name.to_string(), self));
+    }
+}
+
+impl<const N: usize> Texts for [&'static str; N] {
+    fn push_texts(&self, name: &'static str, out: &mut Vec<(String, &'static str)>) {
+        for (i, text) in self.iter().enumerate() {
+            out.push((format!("{name}[{i}]"), text));
+        }
+    }
+}
+
+/// Declares [`Messages`] and its [`Messages::fields`] from one list, so a new field is listed
+/// (and checked by the tests of every table) without anyone having to remember it.
+macro_rules! messages_struct {
+    ($(#[$meta:meta])* pub struct $name:ident {
+        $($(#[$fmeta:meta])* pub $field:ident: $ty:ty,)*
+    }) => {
+        $(#[$meta])*
+        pub struct $name {
+            $($(#[$fmeta])* pub $field: $ty,)*
+        }
+
+        impl $name {
+            /// Every text of the table as `(field name, text)`, in declaration order; the items
+            /// of an array field are named `field[i]`.
+            pub fn fields(&self) -> Vec<(String, &'static str)> {
+                let mut out = Vec::new();
+                $(Texts::push_texts(&self.$field, stringify!($field), &mut out);)*
+                out
+            }
+        }
+    };
+}
+
+messages_struct! {
 /// All user-facing text of the page.
 pub struct Messages {
     /// Page title.
@@ -385,6 +431,166 @@ pub struct Messages {
     pub cluster_n_error: &'static str,
     /// Footer text.
     pub footer: &'static str,
+    /// Planner key line, as `EscapeError` says it: `\x` at the end; `{0}` column.
+    pub esc_hex_at_end: &'static str,
+    /// Planner key line: `\x` without two hex digits; `{0}` column, `{1}` what followed.
+    pub esc_bad_hex: &'static str,
+    /// Planner key line: unknown escape; `{0}` column, `{1}` the character.
+    pub esc_unknown: &'static str,
+    /// Planner key line: lone backslash at the end; `{0}` column.
+    pub esc_trailing: &'static str,
+    /// Planner key line: quote never closed; `{0}` column.
+    pub esc_unclosed: &'static str,
+    /// Planner key line: text after the closing quote; `{0}` column.
+    pub esc_after_quote: &'static str,
+    /// A master index that does not exist: `{0}`.
+    pub err_no_master_number: &'static str,
+    /// `{0}` master, `{1}`-`{2}` a range past 16383.
+    pub topo_bad_range: &'static str,
+    /// `{0}` slot claimed by `{1}` and `{2}`.
+    pub topo_overlap: &'static str,
+    /// `{0}` masters, more than the map numbers.
+    pub topo_too_many_masters: &'static str,
+    /// Removing master `{0}`, which owns `{1}` slots.
+    pub topo_not_empty: &'static str,
+    /// Master number `{0}` named twice.
+    pub reshard_duplicate: &'static str,
+    /// `{0}` slots asked for; `{1}` the most.
+    pub reshard_bad_count: &'static str,
+    /// The sources own no slots.
+    pub reshard_sources_empty: &'static str,
+    /// Weight `{0}` given for master number `{1}`.
+    pub reshard_bad_weight: &'static str,
+    /// All weights are 0.
+    pub reshard_zero_weight: &'static str,
+    /// Failover of `{0}`, already failed.
+    pub reshard_already_failed: &'static str,
+    /// A problem on line `{0}`; `{1}` the problem.
+    pub at_line: &'static str,
+    /// A paste of `{0}` bytes; `{1}` the limit.
+    pub imp_too_large: &'static str,
+    /// A paste with no output.
+    pub imp_empty: &'static str,
+    /// Output of another command; `{0}` its first line, quoted.
+    pub imp_unrecognised: &'static str,
+    /// The paste is an error reply: `{0}`.
+    pub imp_redis_error: &'static str,
+    /// `{0}` what should be there, `{1}` what is.
+    pub imp_expected: &'static str,
+    /// Slot `{0}` past 16383.
+    pub imp_slot_out_of_range: &'static str,
+    /// Range `{0}`-`{1}` that ends before it starts.
+    pub imp_backward_range: &'static str,
+    /// Node `{0}` listed again, first on line `{1}`.
+    pub imp_duplicate_node: &'static str,
+    /// Node `{0}` with two roles; `{1}` what clashes.
+    pub imp_inconsistent: &'static str,
+    /// A second command in the paste.
+    pub imp_several_replies: &'static str,
+    /// A paste without a master.
+    pub imp_no_masters: &'static str,
+    /// Arrays nested too deeply.
+    pub imp_too_deep: &'static str,
+    /// More than `{0}` slot claims.
+    pub imp_too_many_slots: &'static str,
+    /// Import warning: `{0}` claims slot `{1}` that `{2}` claimed first.
+    pub imp_overlap_one: &'static str,
+    /// Import warning: `{0}` claims slots `{1}` that `{2}` claimed first.
+    pub imp_overlap_many: &'static str,
+    /// Import warning: `{0}` (one) slot unserved; `{1}` it.
+    pub imp_uncovered_one: &'static str,
+    /// Import warning: `{0}` slots unserved; `{1}` their ranges.
+    pub imp_uncovered_many: &'static str,
+    /// Between the items of a list (ranges, addresses).
+    pub list_sep: &'static str,
+    /// After a shortened list of ranges: `{0}` not shown.
+    pub imp_more_ranges: &'static str,
+    /// Import warning: replica `{0}` of master `{1}`, not in the paste.
+    pub imp_orphan: &'static str,
+    /// Import warning: replica `{0}` of no known master.
+    pub imp_orphan_unknown: &'static str,
+    /// Template `{0}` without `%d`.
+    pub tpl_no_placeholder: &'static str,
+    /// Template `{0}` with `{1}` `%d`.
+    pub tpl_many: &'static str,
+    /// `{0}` keys asked for; `{1}` the most.
+    pub plan_too_many_keys: &'static str,
+    /// `{0}` sub-tags; `{1}` the most.
+    pub plan_sub_tags: &'static str,
+    /// Template `{0}` with a `}` inside the tag.
+    pub tag_close_brace: &'static str,
+    /// No master to give tags to.
+    pub tag_no_masters: &'static str,
+    /// Master `{0}` owns no slots.
+    pub tag_without_slots_one: &'static str,
+    /// Masters `{0}` own no slots.
+    pub tag_without_slots_many: &'static str,
+    /// `{0}` tags per master asked for; `{1}` the most.
+    pub tag_too_many: &'static str,
+    /// Gave up after `{0}` integers: `{1}` of `{2}` tags; `{3}` has `{4}` of `{5}`.
+    pub tag_exhausted: &'static str,
+    /// Comparison with no master.
+    pub cmp_err_no_masters: &'static str,
+    /// `{0}` masters; `{1}` the most.
+    pub cmp_err_too_many: &'static str,
+    /// Address `{0}` given twice.
+    pub cmp_err_duplicate: &'static str,
+    /// The rebalance refused: `{0}` why.
+    pub cmp_err_rebalance: &'static str,
+    /// `{0}` is not a node.
+    pub batch_no_node: &'static str,
+    /// `{0}` lines; `{1}` the most.
+    pub batch_too_many_lines: &'static str,
+    /// Keys moved: `{0}`.
+    pub cmp_keys: &'static str,
+    /// A bar's tooltip: master `{0}`, `{1}` keys.
+    pub cmp_bar_title: &'static str,
+    /// Only `{0}` keys are planned.
+    pub plan_only_first: &'static str,
+    /// Accessible name of the fan-out drawing: `{0}` masters.
+    pub plan_fanout_label: &'static str,
+    /// A bad generator count: `{0}` the most, `{1}` what was typed.
+    pub plan_count_error: &'static str,
+    /// A bad tags-per-master count: `{0}` what was typed.
+    pub tags_not_a_number: &'static str,
+    /// A reshard's slot count that is not 1 to 16384: `{0}` what was typed.
+    pub note_bad_slot_count: &'static str,
+    /// A rebalance threshold that is not 0 to 100: `{0}` what was typed.
+    pub note_bad_threshold: &'static str,
+    /// A weight without `=`: `{0}`.
+    pub weight_not_pair: &'static str,
+    /// A weight for master `{0}`, which does not exist; `{1}` the pair.
+    pub weight_no_master: &'static str,
+    /// A weight that is not a number from 0 up: `{0}`.
+    pub weight_not_number: &'static str,
+    /// After redis-cli's lines when a plain rebalance leaves empty masters empty.
+    pub hint_empty_masters: &'static str,
+    /// A change: `{0}` slots resharded to `{1}`.
+    pub change_reshard: &'static str,
+    /// A change: a rebalance.
+    pub change_rebalance: &'static str,
+    /// A change: master `{0}` drained and removed.
+    pub change_drain: &'static str,
+    /// A change: `{0}` failed and replica `{1}` took over.
+    pub change_promoted: &'static str,
+    /// A change: `{0}` failed without a replica, leaving `{1}` slots unserved.
+    pub change_uncovered: &'static str,
+    /// A change: `{0}`, with no slots, failed.
+    pub change_no_slots: &'static str,
+    /// A change: a failover of another kind.
+    pub change_failover: &'static str,
+    /// A change: back to the fixtures' cluster.
+    pub change_fixture: &'static str,
+    /// A change: a cluster created with `{0}` masters.
+    pub change_created: &'static str,
+    /// A change: master `{0}` added.
+    pub change_add_master: &'static str,
+    /// A change: master `{0}` removed.
+    pub change_remove_master: &'static str,
+    /// A change: slots `{0}` moved to `{1}`.
+    pub change_move: &'static str,
+    /// A change: a cluster imported from `{0}` output.
+    pub change_imported: &'static str,
     /// Before the map's download buttons.
     pub export_map: &'static str,
     /// Before the sequence diagram's download buttons.
@@ -393,6 +599,7 @@ pub struct Messages {
     pub export_button: &'static str,
     /// The exported legend's last line when it lists only some masters: `{0}` = how many more.
     pub export_more_masters: &'static str,
+}
 }
 
 /// English.
@@ -587,6 +794,86 @@ pub const EN: Messages = Messages {
     cluster_n_label: "Masters",
     cluster_n_error: "Masters must be a whole number from 1 to 1000 (got \"{0}\"); the cluster shown is unchanged.",
     footer: "Every slot, range and error text on this page is checked against a real Redis 7.0.15 cluster. Runs entirely in your browser.",
+    esc_hex_at_end: "column {0}: \\x needs two hex digits, and the key ends here",
+    esc_bad_hex: "column {0}: \\x needs two hex digits (0-9, a-f), found \"{1}\"",
+    esc_unknown: "column {0}: \\{1} is not an escape redis-cli knows; write \\\\ for a backslash",
+    esc_trailing: "column {0}: the key ends with a lone backslash; write \\\\ for a backslash",
+    esc_unclosed: "column {0}: this double quote is never closed; end the key with \" or write \\\" for a quote",
+    esc_after_quote: "column {0}: text after the closing quote; write \\\" for a quote inside the key",
+    err_no_master_number: "no master number {0}",
+    topo_bad_range: "{0}: slot range {1}-{2} is not within 0-16383",
+    topo_overlap: "slot {0} is claimed by both {1} and {2}",
+    topo_too_many_masters: "{0} masters is more than this page can draw (65535)",
+    topo_not_empty: "{0} is not empty ({1} slots)! Reshard its slots away first, then remove it",
+    reshard_duplicate: "master number {0} is listed twice",
+    reshard_bad_count: "cannot move {0} slots: the number must be from 1 to {1}",
+    reshard_sources_empty: "the source nodes own no slots: there is nothing to move",
+    reshard_bad_weight: "weight {0} for master number {1}: a weight must be a number from 0 up",
+    reshard_zero_weight: "the weights of the masters add up to 0: there are no shares to compute",
+    reshard_already_failed: "{0} has already failed",
+    at_line: "line {0}: {1}",
+    imp_too_large: "the paste is {0} bytes, and at most {1} (2 MiB) are read; paste one command's output (CLUSTER NODES is the most compact)",
+    imp_empty: "nothing to import: paste the output of CLUSTER NODES, CLUSTER SHARDS or CLUSTER SLOTS",
+    imp_unrecognised: "expected the output of CLUSTER NODES, CLUSTER SHARDS or CLUSTER SLOTS, found {0}",
+    imp_redis_error: "redis answered with an error, not with the cluster's layout: {0}",
+    imp_expected: "expected {0}, found {1}",
+    imp_slot_out_of_range: "slot {0} is out of range: slots are numbered 0-16383",
+    imp_backward_range: "the range {0}-{1} ends before it starts; write it {1}-{0}",
+    imp_duplicate_node: "node {0} already appeared on line {1}; paste one command's output at a time",
+    imp_inconsistent: "node {0} {1}",
+    imp_several_replies: "a second command starts here; paste one command's output at a time",
+    imp_no_masters: "the paste lists no master node",
+    imp_too_deep: "arrays are nested more deeply than in any CLUSTER reply",
+    imp_too_many_slots: "the masters claim more than {0} slots in all, but a cluster has 16384: this is not one cluster's output",
+    imp_overlap_one: "{0} claims slot {1}, which {2} already claims; the map keeps {2}",
+    imp_overlap_many: "{0} claims slots {1}, which {2} already claims; the map keeps {2}",
+    imp_uncovered_one: "no master serves {0} slot: {1}",
+    imp_uncovered_many: "no master serves {0} slots: {1}",
+    list_sep: ", ",
+    imp_more_ranges: " and {0} more ranges",
+    imp_orphan: "{0} is a replica of {1}, which the paste does not list; it is left out",
+    imp_orphan_unknown: "{0} is a replica of an unknown master (-); it is left out",
+    tpl_no_placeholder: "\"{0}\" has no %d: put %d where the number goes",
+    tpl_many: "\"{0}\" has {1} %d: it needs exactly one",
+    plan_too_many_keys: "{0} keys is more than this page generates at once ({1})",
+    plan_sub_tags: "{0} sub-tags: choose between 1 and {1}",
+    tag_close_brace: "\"{0}\" has a } inside the tag, where Redis would end it: leave it out",
+    tag_no_masters: "the cluster has no master to give tags to",
+    tag_without_slots_one: "{0} owns no slots, so no tag can land on it: reshard slots to it first",
+    tag_without_slots_many: "{0} own no slots, so no tag can land on them: reshard slots to them first",
+    tag_too_many: "{0} tags per master is more than this page looks for ({1})",
+    tag_exhausted: "after trying {0} integers, {1} of {2} tags were found; {3} has only {4} of {5}: allow more tries",
+    cmp_err_no_masters: "there must be at least one master",
+    cmp_err_too_many: "{0} masters is more than this comparison takes ({1})",
+    cmp_err_duplicate: "{0} is given twice: every master needs its own address",
+    cmp_err_rebalance: "rebalance: {0}",
+    batch_no_node: "{0} is not a node of this cluster",
+    batch_too_many_lines: "{0} lines is more than the page answers one by one ({1}); paste keys instead to plan them",
+    cmp_keys: "{0} keys",
+    cmp_bar_title: "master {0}: {1} keys",
+    plan_only_first: "only the first {0} keys are planned",
+    plan_fanout_label: "client fanning out to {0} masters",
+    plan_count_error: "The count must be from 1 to {0} (got \"{1}\").",
+    tags_not_a_number: "\"{0}\" is not a whole number of tags",
+    note_bad_slot_count: "The number of slots must be a whole number from 1 to 16384 (got \"{0}\").",
+    note_bad_threshold: "The threshold must be a percentage from 0 to 100 (got \"{0}\").",
+    weight_not_pair: "\"{0}\" is not a weight: write node=weight, e.g. 127.0.0.1:7000=2",
+    weight_no_master: "No master {0} for the weight \"{1}\"",
+    weight_not_number: "\"{0}\" is not a weight (a number, 0 or more)",
+    hint_empty_masters: "Empty masters take part only with --cluster-use-empty-masters: tick \"use empty masters\" to give them slots.",
+    change_reshard: "Reshard {0} slots to {1}",
+    change_rebalance: "Rebalance",
+    change_drain: "Move every slot off {0}, then remove it",
+    change_promoted: "{0} failed: its replica {1} took over its slots",
+    change_uncovered: "{0} failed with no replica: its {1} slots are served by nobody (CLUSTERDOWN)",
+    change_no_slots: "{0} failed; it owned no slots, so no replica was promoted",
+    change_failover: "Failover",
+    change_fixture: "The fixtures' cluster",
+    change_created: "--cluster create, {0} masters",
+    change_add_master: "Add master {0} (no slots yet)",
+    change_remove_master: "Remove master {0}",
+    change_move: "Move slots {0} to {1}",
+    change_imported: "Imported {0}",
     export_map: "Download the map",
     export_seq: "Download the diagram",
     export_button: "{0} as {1}",
@@ -619,9 +906,6 @@ pub fn fill(template: &str, args: &[&dyn core::fmt::Display]) -> String {
     out.push_str(rest);
     out
 }
-
-/// Simplified Chinese. (Placeholder until the translated table lands.)
-pub const ZH: Messages = EN;
 
 /// The messages table for the reader's language (the [`crate::ui::lang::Lang`] in context).
 #[yew::hook]

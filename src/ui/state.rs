@@ -5,6 +5,7 @@
 use crate::core::escape::{parse_key, EscapeError};
 use crate::core::topology::{diff, OwnerChange};
 use crate::core::{explain, import, reshard, Explanation, Master, SlotMap, SlotRange, N_SLOTS};
+use crate::ui::localize::Note;
 use crate::ui::palette::ColourBook;
 use std::rc::Rc;
 use yew::Reducible;
@@ -73,7 +74,7 @@ pub enum ClusterChoice {
 #[derive(Debug, PartialEq)]
 pub struct Change {
     /// What was done, in the reader's words (e.g. "Reshard 1000 slots to 127.0.0.1:7006").
-    pub label: String,
+    pub label: Note,
     /// The cluster before it.
     pub before: Rc<SlotMap>,
     /// The colours of `before`'s masters.
@@ -119,12 +120,12 @@ pub struct AppState {
     /// The last change, if any.
     pub change: Option<Rc<Change>>,
     /// Why the last topology action was refused (the cluster is unchanged).
-    pub topology_error: Option<String>,
+    pub topology_error: Option<Note>,
     /// A master whose removal was just refused (it owns slots): the page offers to drain it.
     pub refused_removal: Option<usize>,
     /// Something worth saying about the last action that is not an error
     /// (e.g. "No rebalancing needed", or warnings of an import).
-    pub notice: Option<String>,
+    pub notice: Option<Note>,
 }
 
 impl Default for AppState {
@@ -152,7 +153,7 @@ impl Default for AppState {
 
 impl AppState {
     /// Makes `after` the cluster, remembering the current one for undo and describing the change.
-    fn commit(&mut self, after: SlotMap, label: String, commands: Vec<String>) {
+    fn commit(&mut self, after: SlotMap, label: Note, commands: Vec<String>) {
         let before = self.map.clone();
         self.undo.push(before.clone());
         if self.undo.len() > MAX_UNDO {
@@ -167,7 +168,7 @@ impl AppState {
         &mut self,
         before: Rc<SlotMap>,
         after: Rc<SlotMap>,
-        label: String,
+        label: Note,
         commands: Vec<String>,
     ) {
         let before_colours = self.colours.clone();
@@ -206,9 +207,7 @@ impl AppState {
         let n = match n_slots.trim().parse::<usize>() {
             Ok(n) if (1..=N_SLOTS).contains(&n) => n,
             _ => {
-                self.topology_error = Some(format!(
-                    "The number of slots must be a whole number from 1 to 16384 (got \"{n_slots}\")."
-                ));
+                self.topology_error = Some(Note::BadSlotCount(n_slots.to_string()));
                 return;
             }
         };
@@ -228,19 +227,22 @@ impl AppState {
                     .get(target)
                     .map(|m| m.addr.clone())
                     .unwrap_or_default();
-                let label = format!("Reshard {} slots to {to}", moves.len());
+                let label = Note::Resharded {
+                    n_slots: moves.len(),
+                    to,
+                };
                 self.commit(after, label, commands);
             }
-            Err(e) => self.topology_error = Some(e.to_string()),
+            Err(e) => self.topology_error = Some(Note::Reshard(e)),
         }
     }
 
     /// A rebalance as redis-cli plans it: the cluster after it with the commands (`None` when
     /// no rebalancing is needed), and redis-cli's own lines, which say what it did or why not.
-    fn plan_rebalance(&self, opts: &reshard::RebalanceOptions) -> Result<PlannedRebalance, String> {
+    fn plan_rebalance(&self, opts: &reshard::RebalanceOptions) -> Result<PlannedRebalance, Note> {
         // redis-cli takes the nodes in the entry node's order; the page's is the list's.
         let order: Vec<usize> = (0..self.map.n_masters()).collect();
-        let plan = reshard::rebalance_plan(&self.map, &order, opts).map_err(|e| e.to_string())?;
+        let plan = reshard::rebalance_plan(&self.map, &order, opts).map_err(Note::Reshard)?;
         let lines = plan.redis_cli_lines(&self.map);
         if plan.moves().is_empty() {
             return Ok((None, lines));
@@ -262,9 +264,7 @@ impl AppState {
         let threshold = match threshold.trim().parse::<f64>() {
             Ok(t) if (0.0..=100.0).contains(&t) => t,
             _ => {
-                self.topology_error = Some(format!(
-                    "The threshold must be a percentage from 0 to 100 (got \"{threshold}\")."
-                ));
+                self.topology_error = Some(Note::BadThreshold(threshold.to_string()));
                 return;
             }
         };
@@ -275,15 +275,18 @@ impl AppState {
         };
         match self.plan_rebalance(&opts) {
             Ok((Some((after, commands)), lines)) => {
-                self.commit(after, "Rebalance".into(), commands);
-                self.notice = Some(lines.join("\n"));
+                self.commit(after, Note::Rebalanced, commands);
+                self.notice = Some(Note::RedisCli {
+                    lines,
+                    empty_masters_hint: false,
+                });
             }
-            Ok((None, mut lines)) => {
+            Ok((None, lines)) => {
                 let has_empty = self.map.slot_counts().contains(&0);
-                if has_empty && !use_empty_masters {
-                    lines.push(EMPTY_MASTERS_HINT.to_string());
-                }
-                self.notice = Some(lines.join("\n"));
+                self.notice = Some(Note::RedisCli {
+                    lines,
+                    empty_masters_hint: has_empty && !use_empty_masters,
+                });
             }
             Err(e) => self.topology_error = Some(e),
         }
@@ -307,13 +310,9 @@ impl AppState {
         match after.remove_master(idx) {
             Ok(gone) => {
                 commands.push(del_node_command(&after, &gone.id));
-                self.commit(
-                    after,
-                    format!("Move every slot off {}, then remove it", gone.addr),
-                    commands,
-                );
+                self.commit(after, Note::Drained(gone.addr), commands);
             }
-            Err(e) => self.topology_error = Some(e.to_string()),
+            Err(e) => self.topology_error = Some(Note::Topology(e)),
         }
     }
 
@@ -330,53 +329,57 @@ impl AppState {
         match reshard::failover(&mut after, idx) {
             Ok(outcome) => {
                 let label = match outcome {
-                    reshard::FailoverOutcome::Promoted { promoted, failed, .. } => {
+                    reshard::FailoverOutcome::Promoted {
+                        promoted, failed, ..
+                    } => {
                         // Without a real failure, the same handover is a manual failover.
                         let (host, port) = promoted.rsplit_once(':').unwrap_or((&promoted, ""));
                         commands.push(format!(
                             "redis-cli -h {host} -p {port} CLUSTER FAILOVER   # graceful handover; a crashed master needs no command"
                         ));
-                        format!("{failed} failed: its replica {promoted} took over its slots")
+                        Note::Promoted { failed, promoted }
                     }
-                    reshard::FailoverOutcome::Uncovered { master, slots } => format!(
-                        "{} failed with no replica: its {slots} slots are served by nobody (CLUSTERDOWN)",
-                        addr(master)
-                    ),
-                    reshard::FailoverOutcome::NoSlots { master } => format!(
-                        "{} failed; it owned no slots, so no replica was promoted",
-                        addr(master)
-                    ),
+                    reshard::FailoverOutcome::Uncovered { master, slots } => {
+                        Note::FailedUncovered {
+                            master: addr(master),
+                            slots,
+                        }
+                    }
+                    reshard::FailoverOutcome::NoSlots { master } => {
+                        Note::FailedNoSlots(addr(master))
+                    }
                     #[allow(unreachable_patterns)]
-                    _ => "Failover".to_string(),
+                    _ => Note::FailedOver,
                 };
                 self.commit(after, label, commands);
             }
-            Err(e) => self.topology_error = Some(e.to_string()),
+            Err(e) => self.topology_error = Some(Note::Reshard(e)),
         }
     }
 }
 
 /// Reads `--cluster-weight` pairs (`127.0.0.1:7000=2`, or a node id, or an id's prefix as
 /// redis-cli accepts) separated by spaces or commas.
-pub fn parse_weights(map: &SlotMap, text: &str) -> Result<Vec<(usize, f64)>, String> {
+pub fn parse_weights(map: &SlotMap, text: &str) -> Result<Vec<(usize, f64)>, Note> {
     let mut out = Vec::new();
     for pair in text
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|p| !p.is_empty())
     {
         let Some((who, w)) = pair.split_once('=') else {
-            return Err(format!(
-                "\"{pair}\" is not a weight: write node=weight, e.g. 127.0.0.1:7000=2"
-            ));
+            return Err(Note::WeightNotPair(pair.to_string()));
         };
         let idx = map
             .masters()
             .iter()
             .position(|m| m.addr == who || (who.len() >= 4 && m.id.starts_with(who)))
-            .ok_or_else(|| format!("No master {who} for the weight \"{pair}\""))?;
+            .ok_or_else(|| Note::WeightNoMaster {
+                who: who.to_string(),
+                pair: pair.to_string(),
+            })?;
         match w.parse::<f64>() {
             Ok(w) if w.is_finite() && w >= 0.0 => out.push((idx, w)),
-            _ => return Err(format!("\"{w}\" is not a weight (a number, 0 or more)")),
+            _ => return Err(Note::WeightNotNumber(w.to_string())),
         }
     }
     Ok(out)
@@ -384,9 +387,6 @@ pub fn parse_weights(map: &SlotMap, text: &str) -> Result<Vec<(usize, f64)>, Str
 
 /// The cluster after a rebalance and its commands (if anything moves), and redis-cli's lines.
 type PlannedRebalance = (Option<(SlotMap, Vec<String>)>, Vec<String>);
-
-/// Said when a plain rebalance does nothing although some masters are empty.
-pub const EMPTY_MASTERS_HINT: &str = "Empty masters take part only with --cluster-use-empty-masters: tick \"use empty masters\" to give them slots.";
 
 /// `redis-cli --cluster del-node <entry> <id>`, with the first remaining master as the entry.
 fn del_node_command(after: &SlotMap, id: &str) -> String {
@@ -490,11 +490,7 @@ impl Reducible for AppState {
                 next.cluster = ClusterChoice::Fixture;
                 next.cluster_error = None;
                 next.book = ColourBook::default();
-                next.commit(
-                    SlotMap::fixture_cluster(),
-                    "The fixtures' cluster".into(),
-                    Vec::new(),
-                );
+                next.commit(SlotMap::fixture_cluster(), Note::Fixture, Vec::new());
             }
             Action::CreateCluster(text) => match text.trim().parse::<usize>() {
                 Ok(n) if (1..=MAX_MASTERS).contains(&n) => {
@@ -509,11 +505,7 @@ impl Reducible for AppState {
                                 "redis-cli --cluster create {} --cluster-replicas 0",
                                 addrs.join(" ")
                             );
-                            next.commit(
-                                map,
-                                format!("--cluster create, {n} masters"),
-                                vec![command],
-                            );
+                            next.commit(map, Note::Created(n), vec![command]);
                         }
                         Err(e) => next.cluster_error = Some(e.to_string()),
                     }
@@ -530,13 +522,9 @@ impl Reducible for AppState {
                             Some(entry) => format!("redis-cli --cluster add-node {addr} {entry}"),
                             None => String::new(),
                         };
-                        next.commit(
-                            after,
-                            format!("Add master {addr} (no slots yet)"),
-                            vec![command],
-                        );
+                        next.commit(after, Note::AddedMaster(addr), vec![command]);
                     }
-                    Err(e) => next.topology_error = Some(e.to_string()),
+                    Err(e) => next.topology_error = Some(Note::Topology(e)),
                 }
             }
             Action::RemoveMaster(idx) => {
@@ -544,10 +532,10 @@ impl Reducible for AppState {
                 match after.remove_master(idx) {
                     Ok(gone) => {
                         let command = del_node_command(&after, &gone.id);
-                        next.commit(after, format!("Remove master {}", gone.addr), vec![command]);
+                        next.commit(after, Note::RemovedMaster(gone.addr), vec![command]);
                     }
                     Err(e) => {
-                        next.topology_error = Some(e.to_string());
+                        next.topology_error = Some(Note::Topology(e));
                         next.refused_removal = Some(idx);
                     }
                 }
@@ -576,9 +564,9 @@ impl Reducible for AppState {
                             after.assign(slot, Some(target));
                         }
                         let range = SlotRange::new(first, last);
-                        next.commit(after, format!("Move slots {range} to {addr}"), commands);
+                        next.commit(after, Note::Moved { range, to: addr }, commands);
                     }
-                    None => next.topology_error = Some(format!("no master number {target}")),
+                    None => next.topology_error = Some(Note::NoMasterNumber(target)),
                 }
             }
             Action::Reshard {
@@ -595,32 +583,27 @@ impl Reducible for AppState {
             Action::Failover(idx) => next.failover(idx),
             Action::Import(text) => match import::import(&text) {
                 Ok(imported) => {
-                    let warnings: Vec<String> =
-                        imported.warnings.iter().map(|w| w.to_string()).collect();
+                    let warnings = imported.warnings;
                     next.book = ColourBook::default();
-                    next.commit(
-                        imported.map,
-                        format!("Imported {}", imported.format),
-                        Vec::new(),
-                    );
+                    next.commit(imported.map, Note::Imported(imported.format), Vec::new());
                     if !warnings.is_empty() {
-                        next.notice = Some(warnings.join(" "));
+                        next.notice = Some(Note::ImportWarnings(warnings));
                     }
                 }
-                Err(e) => next.topology_error = Some(e.to_string()),
+                Err(e) => next.topology_error = Some(Note::Import(e)),
             },
             Action::Undo => {
                 if let Some(prev) = next.undo.pop() {
                     let current = next.map.clone();
                     next.redo.push(current.clone());
-                    next.show(current, prev, "Undo".into(), Vec::new());
+                    next.show(current, prev, Note::Undone, Vec::new());
                 }
             }
             Action::Redo => {
                 if let Some(again) = next.redo.pop() {
                     let current = next.map.clone();
                     next.undo.push(current.clone());
-                    next.show(current, again, "Redo".into(), Vec::new());
+                    next.show(current, again, Note::Redone, Vec::new());
                 }
             }
         }
@@ -631,6 +614,7 @@ impl Reducible for AppState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::messages::EN;
 
     fn run(actions: &[Action]) -> Rc<AppState> {
         actions
@@ -686,7 +670,12 @@ mod tests {
         assert_eq!(s.map.ranges_of(3), vec![SlotRange::new(0, 10)]);
         assert_eq!(s.change.as_ref().unwrap().n_slots(), 11);
         let s = s.reduce(Action::RemoveMaster(3));
-        assert!(s.topology_error.as_deref().unwrap().contains("not empty"));
+        assert!(s
+            .topology_error
+            .as_ref()
+            .unwrap()
+            .text(&EN)
+            .contains("not empty"));
         assert_eq!(s.map.n_masters(), 4, "the refused removal changes nothing");
         // Undo twice: back to the fixture cluster; redo once: the empty new master again.
         let s = s.reduce(Action::Undo).reduce(Action::Undo);
@@ -711,6 +700,7 @@ mod tests {
             .as_ref()
             .unwrap()
             .label
+            .text(&EN)
             .contains("served by nobody"));
         // With slots uncovered, redis-cli refuses to reshard or rebalance; so does the page.
         let s = s.reduce(Action::Rebalance {

@@ -2,7 +2,8 @@
 //! on the same 100,000 keys, with the share of keys that move and the balance afterwards.
 
 use crate::core::compare::{add_one_master, Outcome};
-use crate::ui::messages::{fill, use_messages};
+use crate::ui::localize::compare_error;
+use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::styled::StyledSpan;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -15,19 +16,19 @@ fn pct(x: f64) -> String {
 }
 
 /// One method's row: name, keys moved, ideal, balance, and a bar per master after.
-fn row(name: &str, note: &str, o: &Outcome, ideal: f64) -> Html {
+fn row(t: &Messages, name: &str, note: &str, o: &Outcome, ideal: f64) -> Html {
     let max = o.after.max.max(1) as f64;
     let bars = o.after.per_master.iter().enumerate().map(|(i, &n)| {
         let h = (n as f64 / max * 100.0).round();
         html! {
             <StyledSpan class="compare__bar" style={format!("height:{h}%")}
-                  title={format!("master {}: {n} keys", i + 1)} />
+                  title={fill(t.cmp_bar_title, &[&(i + 1), &n])} />
         }
     });
     html! {
         <tr>
             <th scope="row">{ name }<span class="compare__note">{ note }</span></th>
-            <td class="mono">{ pct(o.moved_fraction()) }<span class="compare__sub">{ format!("{} keys", o.moved) }</span></td>
+            <td class="mono">{ pct(o.moved_fraction()) }<span class="compare__sub">{ fill(t.cmp_keys, &[&o.moved]) }</span></td>
             <td class="mono">{ pct(ideal) }</td>
             <td class="mono">{ format!("{:.3}", o.after.max_over_mean) }<span class="compare__sub">{ format!("±{:.1}%", o.after.stddev_pct) }</span></td>
             <td><span class="compare__bars" aria-hidden="true">{ for bars }</span></td>
@@ -53,7 +54,7 @@ pub fn compare_view() -> Html {
         .filter(|v| (1..=1000).contains(v));
     // Recomputed only when the inputs change (a few milliseconds for 100,000 keys).
     let result = use_memo((n, v), |&(n, v)| match (n, v) {
-        (Some(n), Some(v)) => Some(add_one_master(n, v, N_KEYS).map_err(|e| e.to_string())),
+        (Some(n), Some(v)) => Some(add_one_master(n, v, N_KEYS)),
         _ => None,
     });
     let on_n = {
@@ -81,14 +82,16 @@ pub fn compare_view() -> Html {
                         <th scope="col">{ t.cmp_after }</th>
                     </tr></thead>
                     <tbody>
-                        { row(t.cmp_slots, t.cmp_slots_note, &c.slots, ideal) }
-                        { row(&fill(t.cmp_ring, &[&c.vnodes]), t.cmp_ring_note, &c.ring, ideal) }
-                        { row(t.cmp_mod, t.cmp_mod_note, &c.mod_n, ideal) }
+                        { row(t, t.cmp_slots, t.cmp_slots_note, &c.slots, ideal) }
+                        { row(t, &fill(t.cmp_ring, &[&c.vnodes]), t.cmp_ring_note, &c.ring, ideal) }
+                        { row(t, t.cmp_mod, t.cmp_mod_note, &c.mod_n, ideal) }
                     </tbody>
                 </table>
             }
         }
-        (Some(Err(e)), _, _) => html! { <p class="lab__error" role="alert">{ e }</p> },
+        (Some(Err(e)), _, _) => {
+            html! { <p class="lab__error" role="alert">{ compare_error(t, e) }</p> }
+        }
         _ => html! { <p class="lab__error" role="alert">{ t.cmp_bad_input }</p> },
     };
     html! {

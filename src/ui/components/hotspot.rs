@@ -3,6 +3,7 @@
 
 use crate::core::plan::{hot_spot, Tagging, MAX_SUB_TAGS};
 use crate::core::SlotMap;
+use crate::ui::localize::plan_error;
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::styled::StyledSpan;
 use std::rc::Rc;
@@ -37,7 +38,7 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
     let timed = use_memo((tagging, props.map.clone()), |(tagging, map)| {
         let clock = web_sys::window().and_then(|w| w.performance());
         let start = clock.as_ref().map_or(0.0, |c| c.now());
-        let result = hot_spot(*tagging, N_KEYS, map).map_err(|e| e.to_string());
+        let result = hot_spot(*tagging, N_KEYS, map);
         (result, clock.map_or(0.0, |c| c.now() - start))
     });
     let (result, millis) = (&timed.0, timed.1);
@@ -93,7 +94,7 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
                 </>
             }
         }
-        Err(e) => html! { <p class="lab__error" role="alert">{ e }</p> },
+        Err(e) => html! { <p class="lab__error" role="alert">{ plan_error(t, e) }</p> },
     };
     html! {
         <section class="card hotspot" aria-labelledby="hotspot-title">

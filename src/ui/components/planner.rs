@@ -2,18 +2,19 @@
 //! cluster gives it from a chosen node, and compare the ways a client can send the batch.
 
 use crate::core::batch::{
-    command_for_keys, run_lines, slot_commands, CommandStyle, Line, KEY_COMMANDS,
+    command_for_keys, run_lines, slot_commands, BatchError, CommandStyle, Line, KEY_COMMANDS,
 };
 use crate::core::compare::KeySample;
 use crate::core::engine::{Cluster, Session};
-use crate::core::escape::{format_key, parse_key};
+use crate::core::escape::{format_key, parse_key, EscapeError};
 use crate::core::plan::{
-    chunk_masters, h3_pair_keys, numbered_keys, plan, Plan, Strategy, MAX_KEYS,
+    chunk_masters, h3_pair_keys, numbered_keys, plan, Plan, PlanError, Strategy, MAX_KEYS,
 };
 use crate::core::tags::{generate_tags, retag};
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
 use crate::ui::forms::{bind_input, bind_select};
+use crate::ui::localize::{batch_error, escape_error, plan_error};
 use crate::ui::messages::{fill, use_messages, Messages};
 use std::rc::Rc;
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
@@ -41,7 +42,36 @@ pub struct PlannerProps {
 struct Batch {
     lines: Vec<Line>,
     keys: Rc<KeySample>,
-    problems: Vec<String>,
+    problems: Vec<Problem>,
+}
+
+/// Why part of a paste was not planned; worded only when shown, in the reader's language.
+#[derive(PartialEq)]
+enum Problem {
+    /// The batch was not answered at all.
+    Batch(BatchError),
+    /// More than [`MAX_KEYS`] keys: the rest were dropped.
+    OnlyFirst,
+    /// A line (1-based) that is not a key.
+    Line(usize, EscapeError),
+}
+
+impl Problem {
+    fn describe(&self, t: &Messages) -> String {
+        match self {
+            Problem::Batch(e) => batch_error(t, e),
+            Problem::OnlyFirst => fill(t.plan_only_first, &[&MAX_KEYS]),
+            Problem::Line(line, e) => fill(t.at_line, &[line, &escape_error(t, e)]),
+        }
+    }
+}
+
+/// Why the generator made no keys.
+enum GenError {
+    /// The count is not from 1 to [`MAX_KEYS`]: what was typed.
+    Count(String),
+    /// The generator refused.
+    Plan(PlanError),
 }
 
 /// Reads the paste: commands, or one key per line for `command`.
@@ -52,7 +82,7 @@ fn read_batch(map: &SlotMap, node: &str, text: &str, command: &str) -> Batch {
         let lines = match run_lines(map, node, text) {
             Ok(lines) => lines,
             Err(e) => {
-                problems.push(e.to_string());
+                problems.push(Problem::Batch(e));
                 Vec::new()
             }
         };
@@ -74,12 +104,12 @@ fn read_batch(map: &SlotMap, node: &str, text: &str, command: &str) -> Batch {
         .filter(|(_, l)| !l.trim().is_empty())
     {
         if parsed.len() >= MAX_KEYS {
-            problems.push(format!("only the first {MAX_KEYS} keys are planned"));
+            problems.push(Problem::OnlyFirst);
             break;
         }
         match parse_key(l.trim()) {
             Ok(k) => parsed.push(k),
-            Err(e) => problems.push(format!("line {}: {e}", i + 1)),
+            Err(e) => problems.push(Problem::Line(i + 1, e)),
         }
     }
     for k in &parsed {
@@ -138,7 +168,7 @@ fn strategy_id(s: Strategy) -> &'static str {
 
 /// A small picture of the client fanning out to the masters it touches: one line per master,
 /// as thick as its share of the keys.
-fn fan_out(p: &Plan, map: &SlotMap, colours: &[String]) -> Html {
+fn fan_out(t: &Messages, p: &Plan, map: &SlotMap, colours: &[String]) -> Html {
     let shown: Vec<_> = p
         .masters
         .iter()
@@ -167,7 +197,7 @@ fn fan_out(p: &Plan, map: &SlotMap, colours: &[String]) -> Html {
     });
     html! {
         <svg class="fanout" viewBox={format!("0 0 460 {h:.0}")} role="img"
-             aria-label={format!("client fanning out to {} masters", shown.len())}>
+             aria-label={fill(t.plan_fanout_label, &[&shown.len()])}>
             <circle cx="28" cy={format!("{}", h / 2.0)} r="14" class="fanout__client" />
             <text x="28" y={format!("{}", h / 2.0 + 4.0)} text-anchor="middle" class="fanout__client-label">{ "C" }</text>
             { for items }
@@ -219,7 +249,7 @@ pub fn planner(props: &PlannerProps) -> Html {
     let gen_template = use_state(|| "user:%d".to_string());
     let gen_count = use_state(|| "1000".to_string());
     let gen_kind = use_state(|| "template".to_string());
-    let gen_error = use_state(|| None::<String>);
+    let gen_error = use_state(|| None::<GenError>);
     let chunk = use_state(|| "100".to_string());
     let style = use_state(|| "mget".to_string());
 
@@ -304,10 +334,7 @@ pub fn planner(props: &PlannerProps) -> Html {
             let n = match gen_count.trim().parse::<u64>() {
                 Ok(n) if (1..=MAX_KEYS as u64).contains(&n) => n,
                 _ => {
-                    gen_error.set(Some(format!(
-                        "The count must be from 1 to {MAX_KEYS} (got \"{}\").",
-                        *gen_count
-                    )));
+                    gen_error.set(Some(GenError::Count((*gen_count).clone())));
                     return;
                 }
             };
@@ -321,7 +348,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                     generated.set(Some(Rc::new(keys)));
                     gen_error.set(None);
                 }
-                Err(e) => gen_error.set(Some(e.to_string())),
+                Err(e) => gen_error.set(Some(GenError::Plan(e))),
             }
         })
     };
@@ -411,13 +438,18 @@ pub fn planner(props: &PlannerProps) -> Html {
                        value={(*gen_count).clone()} oninput={bind_input(&gen_count)} aria-label={t.plan_gen_count} />
                 <button type="button" class="button" data-testid="generate" onclick={on_generate}>{ t.plan_generate }</button>
             </div>
-            if let Some(e) = &*gen_error { <p class="lab__error" role="alert">{ e }</p> }
+            if let Some(e) = &*gen_error {
+                <p class="lab__error" role="alert">{ match e {
+                    GenError::Count(typed) => fill(t.plan_count_error, &[&MAX_KEYS, typed]),
+                    GenError::Plan(e) => plan_error(t, e),
+                } }</p>
+            }
             if let Some(n) = *too_big {
                 <p class="lab__error" role="alert" data-testid="batch-error">
                     { fill(t.plan_too_big, &[&format!("{:.1}", n as f64 / 1e6), &(MAX_PASTE_BYTES >> 20)]) }
                 </p>
             }
-            { for batch.problems.iter().map(|p| html! { <p class="lab__error" role="alert">{ p }</p> }) }
+            { for batch.problems.iter().map(|p| html! { <p class="lab__error" role="alert">{ p.describe(t) }</p> }) }
 
             <ol class="verdicts">{ for verdicts }{ generated_verdict.unwrap_or_default() }</ol>
 
@@ -435,7 +467,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                         </tr></thead>
                         <tbody>{ for rows }</tbody>
                     </table>
-                    { fan_out(p, map, &props.colours) }
+                    { fan_out(t, p, map, &props.colours) }
                 </div>
                 if p.unserved.n_keys > 0 {
                     <p class="lab__error">{ fill(t.plan_unserved, &[&p.unserved.n_keys]) }</p>

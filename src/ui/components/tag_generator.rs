@@ -5,6 +5,7 @@ use crate::core::tags::{generate_tags, shortest_tag_for_slot};
 use crate::core::{SlotMap, N_SLOTS};
 use crate::ui::clipboard::CopyButton;
 use crate::ui::forms::bind_input;
+use crate::ui::localize::tag_error;
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::styled::StyledSpan;
 use std::rc::Rc;
@@ -37,8 +38,9 @@ pub fn tag_generator(props: &TagGeneratorProps) -> Html {
             props.map.clone(),
         ),
         |(template, per_master, map)| match per_master.trim().parse::<usize>() {
-            Ok(n) => generate_tags(template, n, map, MAX_TRIES).map_err(|e| e.to_string()),
-            Err(_) => Err(format!("\"{per_master}\" is not a whole number of tags")),
+            // `None`: the count is not a number.
+            Ok(n) => generate_tags(template, n, map, MAX_TRIES).map_err(Some),
+            Err(_) => Err(None),
         },
     );
     let body = match &*result {
@@ -71,7 +73,13 @@ pub fn tag_generator(props: &TagGeneratorProps) -> Html {
                 </>
             }
         }
-        Err(e) => html! { <p class="lab__error" role="alert" data-testid="tags-error">{ e }</p> },
+        Err(e) => {
+            let text = match e {
+                Some(e) => tag_error(t, e),
+                None => fill(t.tags_not_a_number, &[&*per_master]),
+            };
+            html! { <p class="lab__error" role="alert" data-testid="tags-error">{ text }</p> }
+        }
     };
     let pinned = slot_text
         .trim()

@@ -5,6 +5,7 @@
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
 use crate::ui::forms::{bind_input, bind_textarea};
+use crate::ui::localize::Note;
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::state::{Action, Change};
 use std::rc::Rc;
@@ -28,11 +29,11 @@ pub struct TopologyLabProps {
     /// See `can_undo`.
     pub can_redo: bool,
     /// Why the last action was refused.
-    pub error: Option<String>,
+    pub error: Option<Note>,
     /// A master whose removal was refused because it owns slots: offer to drain it first.
     pub refused_removal: Option<usize>,
     /// Something to say about the last action.
-    pub notice: Option<String>,
+    pub notice: Option<Note>,
     /// The slots selected on the map.
     pub selection: Option<(u16, u16)>,
     /// Where actions go.
@@ -176,7 +177,7 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
         };
         html! {
             <div class="lab__change" data-testid="last-change">
-                <h4 class="lab__subtitle">{ &c.label }{ " · " }{ fill(t.lab_moved, &[&c.n_slots()]) }</h4>
+                <h4 class="lab__subtitle">{ c.label.text(t) }{ " · " }{ fill(t.lab_moved, &[&c.n_slots()]) }</h4>
                 if !c.moves.is_empty() {
                     <ul class="lab__moves">{ for lines }</ul>
                     if more > 0 { <p class="lab__more">{ fill(t.lab_more_moves, &[&more]) }</p> }
@@ -291,7 +292,7 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
             <div aria-live="polite">
                 if let Some(err) = &props.error {
                     <p class="lab__error" role="alert" data-testid="topology-error">
-                        { err }
+                        { err.text(t) }
                         if let Some(idx) = props.refused_removal {
                             { " " }
                             <button type="button" class="button button--quiet" data-testid="drain-and-remove"
@@ -300,7 +301,7 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
                     </p>
                 }
                 if let Some(notice) = &props.notice {
-                    <p class="lab__notice" data-testid="topology-notice">{ notice }</p>
+                    <p class="lab__notice" data-testid="topology-notice">{ notice.text(t) }</p>
                 }
             </div>
 
