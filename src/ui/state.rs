@@ -394,18 +394,9 @@ fn del_node_command(after: &SlotMap, id: &str) -> String {
     format!("redis-cli --cluster del-node {entry} {id}")
 }
 
-/// A made-up but stable 40-hex-digit node id for a node the page adds.
-pub fn made_up_id(addr: &str) -> String {
-    // FNV-1a over the address, spread over 160 bits: unique enough for a page, and stable.
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in addr.bytes() {
-        h = (h ^ b as u64).wrapping_mul(0x100000001b3);
-    }
-    let a = h;
-    let b = h.rotate_left(21).wrapping_mul(0x9E3779B97F4A7C15);
-    let c = (h.rotate_left(42) ^ 0x5bd1e995) as u32;
-    format!("{a:016x}{b:016x}{c:08x}")
-}
+/// A made-up but stable 40-hex-digit node id for a node the page adds (the share links'
+/// codec knows it too, and writes such an id in one byte).
+pub use crate::core::share::made_up_id;
 
 /// What a reader can do.
 #[derive(Clone, Debug, PartialEq)]
