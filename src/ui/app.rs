@@ -1,5 +1,6 @@
 //! The page: header, key field, pipeline, and the slot map with its legend, over one reducer.
 
+use crate::core::share::{encode, Cluster, Decoded, Problem, SharedState};
 use crate::ui::components::cluster_picker::ClusterPicker;
 use crate::ui::components::compare_view::CompareView;
 use crate::ui::components::hotspot::HotSpotView;
@@ -8,18 +9,112 @@ use crate::ui::components::node_list::NodeList;
 use crate::ui::components::pipeline::Pipeline;
 use crate::ui::components::planner::Planner;
 use crate::ui::components::redirections::Redirections;
+use crate::ui::components::restore_notice::RestoreNotice;
+use crate::ui::components::share_button::ShareButton;
 use crate::ui::components::slot_map::SlotMap;
 use crate::ui::components::tag_generator::TagGenerator;
 use crate::ui::components::topology_lab::TopologyLab;
 use crate::ui::messages::use_messages;
+use crate::ui::share::{self as browser, Source};
 use crate::ui::state::{Action, AppState};
+use std::rc::Rc;
 use yew::prelude::*;
+
+/// How long the address and the saved state wait for the reader to pause, in milliseconds.
+const SAVE_DELAY_MS: u32 = 300;
+
+/// What the page opened with: the state, and what could not be restored of it.
+struct Opened {
+    state: SharedState,
+    problems: Rc<Vec<Problem>>,
+    saved: bool,
+}
+
+fn opened() -> Opened {
+    let (decoded, source): (Decoded, Source) = browser::startup();
+    // An old `#redirect=` link's troubles are the player's to tell, in its own words.
+    let problems = if decoded.version == Some(0) {
+        Vec::new()
+    } else {
+        decoded.problems
+    };
+    Opened {
+        state: decoded.state,
+        problems: Rc::new(problems),
+        saved: source == Source::Saved,
+    }
+}
 
 /// The whole page.
 #[function_component(App)]
 pub fn app() -> Html {
     let t = use_messages();
-    let state = use_reducer(AppState::default);
+    // The fragment wins, else what this browser saved, else the defaults (read once).
+    let opened = use_memo((), |_| opened());
+    let state = use_reducer({
+        let s = &opened.state;
+        let restore = Action::Restore {
+            key: s.key.clone(),
+            cluster: s.cluster.clone(),
+        };
+        move || (*yew::Reducible::reduce(Rc::new(AppState::default()), restore)).clone()
+    });
+    // TODO(lang): the lead's `Lang` (src/ui/messages.rs) opens with `opened.state.lang`
+    // (core::share::Lang: En/Zh), and the current language replaces it in `shared` below.
+    let lang = opened.state.lang;
+    let planner_now = use_state_eq(|| opened.state.planner.clone());
+    let redirect_now = use_state_eq(|| opened.state.redirect.clone());
+    let on_planner = use_callback(planner_now.setter(), |p, set| set.set(p));
+    let on_redirect = use_callback(redirect_now.setter(), |r, set| set.set(r));
+    let planner_initial = use_memo((), {
+        let p = opened.state.planner.clone();
+        move |_| p
+    });
+    let cluster = use_memo(state.map.clone(), |map| Rc::new(Cluster::from_map(map)));
+    let encoded = use_memo(
+        (
+            state.input.clone(),
+            (*cluster).clone(),
+            (*planner_now).clone(),
+            (*redirect_now).clone(),
+        ),
+        move |(key, cluster, planner, redirect)| {
+            encode(&SharedState {
+                lang,
+                key: key.clone(),
+                cluster: (**cluster).clone(),
+                planner: planner.clone(),
+                redirect: redirect.clone(),
+            })
+        },
+    );
+    // Every change goes into the address (replacing, not adding, a history entry) and into
+    // localStorage once the reader pauses; the opening state is left as it came.
+    {
+        let first = use_mut_ref(|| true);
+        use_effect_with(encoded.text.clone(), move |text| {
+            let skip = std::mem::replace(&mut *first.borrow_mut(), false);
+            let timeout = (!skip).then(|| {
+                let text = text.clone();
+                gloo_timers::callback::Timeout::new(SAVE_DELAY_MS, move || browser::save(&text))
+            });
+            move || drop(timeout)
+        });
+    }
+    // A share link pasted into the open page changes only the hash: open it as a fresh visit
+    // (old `#redirect=` links are followed by the player itself).
+    use_effect_with((), |_| {
+        let listener = web_sys::window().map(|w| {
+            gloo_events::EventListener::new(&w, "hashchange", |_| {
+                if browser::fragment().starts_with("s=") {
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().reload();
+                    }
+                }
+            })
+        });
+        move || drop(listener)
+    });
     // Callbacks that keep their identity across renders (the dispatcher and the selection
     // setter never change), so a keystroke does not re-render every child that takes one.
     let dispatcher = state.dispatcher();
@@ -65,8 +160,10 @@ pub fn app() -> Html {
                     { t.title }
                 </h1>
                 <p class="masthead__tagline">{ t.tagline }</p>
+                <ShareButton link={AttrValue::from(encoded.text.clone())} omitted={encoded.omitted.clone()} />
             </header>
             <main>
+                <RestoreNotice problems={opened.problems.clone()} saved={opened.saved} />
                 <section class="card key-card">
                     <KeyInput value={AttrValue::from(state.input.clone())}
                               error={state.error.clone()} {on_input} />
@@ -90,10 +187,12 @@ pub fn app() -> Html {
                     </div>
                     { lab(true) }
                 </section>
-                <Planner map={state.map.clone()} colours={state.colours.clone()} />
+                <Planner map={state.map.clone()} colours={state.colours.clone()}
+                         initial={planner_initial.clone()} on_change={on_planner} />
                 <TagGenerator map={state.map.clone()} colours={state.colours.clone()} />
                 <HotSpotView map={state.map.clone()} colours={state.colours.clone()} />
-                <Redirections map={state.map.clone()} />
+                <Redirections map={state.map.clone()} initial={opened.state.redirect.clone()}
+                              on_change={on_redirect} />
                 <CompareView />
             </main>
             <footer class="footer">{ t.footer }</footer>

@@ -9,6 +9,7 @@ pub mod forms;
 pub mod messages;
 pub mod palette;
 pub mod redirect_view;
+pub mod share;
 pub mod state;
 pub mod styled;
 
