@@ -82,8 +82,13 @@ test('a deep link opens a scenario at a step; keys step and play', async () => {
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   assert.equal(await step(page), 11);
-  // The address follows the step, so it can be shared.
-  assert.equal(new URL(page.url()).hash, '#redirect=live-migration:11');
+  // The address follows the step (as a share link), so it can be shared.
+  await page.waitForFunction(() => location.hash.startsWith('#s=1.'));
+  await page.waitForTimeout(600);
+  const { page: shared, context: sc } = await openPage(env.browser, page.url());
+  assert.equal(await shared.getByTestId('scenario-select').inputValue(), 'live-migration');
+  assert.equal(await step(shared), 11);
+  await sc.close();
   await page.keyboard.press('+');
   await page.keyboard.press('+');
   await page.keyboard.press(' ');

@@ -14,6 +14,7 @@ pub mod import;
 pub mod plan;
 pub mod redirect;
 pub mod reshard;
+pub mod share;
 pub mod slot;
 pub mod tags;
 pub mod topology;

@@ -9,15 +9,8 @@ use crate::ui::messages::{Messages, EN, ZH};
 /// Where the chosen language is remembered between visits.
 pub const STORAGE_KEY: &str = "slotscope.lang";
 
-/// A language the page is written in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Lang {
-    /// English.
-    #[default]
-    En,
-    /// Simplified Chinese.
-    Zh,
-}
+/// A language the page is written in (defined with the share link, which carries it).
+pub use crate::core::share::Lang;
 
 impl Lang {
     /// Every language, in the order the switch lists them.

@@ -599,6 +599,54 @@ pub struct Messages {
     pub export_button: &'static str,
     /// The exported legend's last line when it lists only some masters: `{0}` = how many more.
     pub export_more_masters: &'static str,
+    /// The masthead's share button.
+    pub share: &'static str,
+    /// Said once the link is on the clipboard.
+    pub share_copied: &'static str,
+    /// Said when the browser refuses the clipboard; the link is shown below it.
+    pub share_refused: &'static str,
+    /// Label of the read-only field that shows the link.
+    pub share_link_label: &'static str,
+    /// Said when the planner's batch is too long to travel in a link.
+    pub share_batch_omitted: &'static str,
+    /// Said when the key is too long to travel in a link.
+    pub share_key_omitted: &'static str,
+    /// Said when the cluster is too big to travel in a link.
+    pub share_cluster_omitted: &'static str,
+    /// Heads the list of what a link could not restore.
+    pub restore_link: &'static str,
+    /// Heads the list of what the state saved in this browser could not restore.
+    pub restore_saved: &'static str,
+    /// The fragment is not a slotscope link.
+    pub restore_not_a_link: &'static str,
+    /// A link from a newer version: `{0}` = its version.
+    pub restore_version: &'static str,
+    /// `{0}` = the link's length in bytes.
+    pub restore_too_long: &'static str,
+    /// The payload has characters a link never has.
+    pub restore_bad_base64: &'static str,
+    /// The link stops part-way.
+    pub restore_truncated: &'static str,
+    /// `{0}` = a section name: that part is damaged.
+    pub restore_bad_section: &'static str,
+    /// `{0}` = a section name: a text in it is too long.
+    pub restore_text_too_long: &'static str,
+    /// `{0}` = a section number from a newer version.
+    pub restore_unknown_section: &'static str,
+    /// A section's head is damaged.
+    pub restore_damaged: &'static str,
+    /// Bytes after the end of the link.
+    pub restore_trailing: &'static str,
+    /// Name of the language section.
+    pub section_lang: &'static str,
+    /// Name of the key section.
+    pub section_key: &'static str,
+    /// Name of the cluster section.
+    pub section_cluster: &'static str,
+    /// Name of the planner section.
+    pub section_planner: &'static str,
+    /// Name of the redirection section.
+    pub section_scenario: &'static str,
 }
 }
 
@@ -878,6 +926,30 @@ pub const EN: Messages = Messages {
     export_seq: "Download the diagram",
     export_button: "{0} as {1}",
     export_more_masters: "and {0} more masters",
+    share: "Share",
+    share_copied: "Link copied",
+    share_refused: "The browser would not let the page copy. Select the link and copy it:",
+    share_link_label: "Link to this page as it is now",
+    share_batch_omitted: "The batch is too long for a link; it is kept in this browser.",
+    share_key_omitted: "The key is too long for a link; it is kept in this browser.",
+    share_cluster_omitted: "The cluster is too big for a link; it is kept in this browser.",
+    restore_link: "Part of this link could not be restored (everything else was):",
+    restore_saved: "Part of the state saved in this browser could not be restored (everything else was):",
+    restore_not_a_link: "the part of the address after # is not a slotscope link, so the page opened as usual",
+    restore_version: "the link was made by a newer version of slotscope (format {0}), so nothing in it could be read",
+    restore_too_long: "the link is {0} bytes long, more than a link may be, so nothing in it was read",
+    restore_bad_base64: "the link has characters a slotscope link never has, so nothing in it could be read",
+    restore_truncated: "the link is cut short: what came after the cut is missing",
+    restore_bad_section: "the {0} part is damaged, so it was left as the page opens",
+    restore_text_too_long: "a text in the {0} part is too long, so it was left as the page opens",
+    restore_unknown_section: "part {0} of the link is from a newer version and was skipped",
+    restore_damaged: "the link is damaged part-way: what came after the damage is missing",
+    restore_trailing: "the link has extra characters at its end, which were ignored",
+    section_lang: "language",
+    section_key: "key",
+    section_cluster: "cluster",
+    section_planner: "planner",
+    section_scenario: "redirection scenario",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

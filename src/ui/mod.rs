@@ -13,6 +13,7 @@ pub mod messages;
 pub mod messages_zh;
 pub mod palette;
 pub mod redirect_view;
+pub mod share;
 pub mod state;
 pub mod styled;
 

@@ -394,18 +394,9 @@ fn del_node_command(after: &SlotMap, id: &str) -> String {
     format!("redis-cli --cluster del-node {entry} {id}")
 }
 
-/// A made-up but stable 40-hex-digit node id for a node the page adds.
-pub fn made_up_id(addr: &str) -> String {
-    // FNV-1a over the address, spread over 160 bits: unique enough for a page, and stable.
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in addr.bytes() {
-        h = (h ^ b as u64).wrapping_mul(0x100000001b3);
-    }
-    let a = h;
-    let b = h.rotate_left(21).wrapping_mul(0x9E3779B97F4A7C15);
-    let c = (h.rotate_left(42) ^ 0x5bd1e995) as u32;
-    format!("{a:016x}{b:016x}{c:08x}")
-}
+/// A made-up but stable 40-hex-digit node id for a node the page adds (the share links'
+/// codec knows it too, and writes such an id in one byte).
+pub use crate::core::share::made_up_id;
 
 /// What a reader can do.
 #[derive(Clone, Debug, PartialEq)]
@@ -459,6 +450,14 @@ pub enum Action {
     Undo,
     /// Redo the change last undone.
     Redo,
+    /// Open a shared state: this key text and this cluster, with no history (a link or the
+    /// state saved in this browser).
+    Restore {
+        /// The key field's text.
+        key: String,
+        /// The cluster.
+        cluster: crate::core::share::Cluster,
+    },
 }
 
 impl Reducible for AppState {
@@ -606,15 +605,61 @@ impl Reducible for AppState {
                     next.show(current, again, Note::Redone, Vec::new());
                 }
             }
+            Action::Restore { key, cluster } => next = restore(key, &cluster),
         }
         Rc::new(next)
     }
+}
+
+/// The page as a shared state describes it: a fresh page with this key and cluster.
+fn restore(key: String, cluster: &crate::core::share::Cluster) -> AppState {
+    use crate::core::share::Cluster;
+    let mut s = (*Rc::new(AppState::default()).reduce(Action::SetKey(key))).clone();
+    // A cluster that cannot be built (a created count past what SlotMap numbers) keeps the default.
+    if let Ok(map) = cluster.to_map() {
+        s.cluster = match cluster {
+            Cluster::Created(n) => ClusterChoice::Created(*n),
+            _ => ClusterChoice::Fixture,
+        };
+        s.book = ColourBook::for_map(&map);
+        s.colours = Rc::new(s.book.colours(&map));
+        s.map = Rc::new(map);
+    }
+    s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ui::messages::EN;
+
+    #[test]
+    fn a_restore_opens_the_key_and_cluster_with_no_history() {
+        use crate::core::share::Cluster;
+        let s = run(&[
+            Action::AddMaster,
+            Action::Restore {
+                key: "{a}b".into(),
+                cluster: Cluster::Created(5),
+            },
+        ]);
+        assert_eq!(s.input, "{a}b");
+        assert_eq!(s.explained.key, b"{a}b");
+        assert_eq!(s.cluster, ClusterChoice::Created(5));
+        assert_eq!(s.map.n_masters(), 5);
+        assert!(s.undo.is_empty() && s.change.is_none());
+        let s = s.reduce(Action::Restore {
+            key: r"bad\x4".into(),
+            cluster: Cluster::Fixture,
+        });
+        assert!(
+            s.error.is_some(),
+            "a malformed key is shown as the reader would see it"
+        );
+        // Links leave out what equals the opening state, so both sides must agree on it.
+        assert_eq!(DEFAULT_KEY, crate::core::share::DEFAULT_KEY);
+        assert_eq!(*s.map, SlotMap::fixture_cluster());
+    }
 
     fn run(actions: &[Action]) -> Rc<AppState> {
         actions

@@ -10,6 +10,7 @@ use crate::core::escape::{format_key, parse_key, EscapeError};
 use crate::core::plan::{
     chunk_masters, h3_pair_keys, numbered_keys, plan, Plan, PlanError, Strategy, MAX_KEYS,
 };
+use crate::core::share::PlannerInput;
 use crate::core::tags::{generate_tags, retag};
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
@@ -35,6 +36,26 @@ pub struct PlannerProps {
     pub map: Rc<SlotMap>,
     /// Colour of each master, by index.
     pub colours: Rc<Vec<String>>,
+    /// The input it opens with (from a link or the state saved in this browser).
+    #[prop_or_default]
+    pub initial: Rc<PlannerInput>,
+    /// Told the input whenever it changes, so the page can keep it in a link.
+    #[prop_or_default]
+    pub on_change: Callback<PlannerInput>,
+}
+
+/// Generates keys as the generator row asks: `count` as typed, `kind` `h3` or a template.
+fn generate_keys(kind: &str, template: &str, count: &str) -> Result<KeySample, GenError> {
+    let n = match count.trim().parse::<u64>() {
+        Ok(n) if (1..=MAX_KEYS as u64).contains(&n) => n,
+        _ => return Err(GenError::Count(count.to_string())),
+    };
+    let made = if kind == "h3" {
+        h3_pair_keys("route:", n as u32, 1)
+    } else {
+        numbered_keys(template, 0..n)
+    };
+    made.map_err(GenError::Plan)
 }
 
 /// What the batch was read into: the answered lines, the keys, and what went wrong.
@@ -239,19 +260,38 @@ const ROUTE_TAG_TEMPLATE: &str = "routing:v1:%d";
 pub fn planner(props: &PlannerProps) -> Html {
     let t = use_messages();
     let map = &props.map;
-    let text = use_state(|| {
-        "MSET a 1 b 2 c 3\nMGET {user1}:a {user1}:b\nMULTI\nSET hello 1\nSET foo 2\nEXEC"
-            .to_string()
+    let init = &props.initial;
+    let text = use_state(|| init.text.clone());
+    let command = use_state(|| init.command.clone());
+    let node = use_state(|| init.node.clone());
+    let generated = use_state(|| {
+        init.generated
+            .then(|| generate_keys(&init.gen_kind, &init.gen_template, &init.gen_count).ok())
+            .flatten()
+            .map(Rc::new)
     });
-    let command = use_state(|| "commands".to_string());
-    let node = use_state(|| None::<String>);
-    let generated = use_state(|| None::<Rc<KeySample>>);
-    let gen_template = use_state(|| "user:%d".to_string());
-    let gen_count = use_state(|| "1000".to_string());
-    let gen_kind = use_state(|| "template".to_string());
+    let gen_template = use_state(|| init.gen_template.clone());
+    let gen_count = use_state(|| init.gen_count.clone());
+    let gen_kind = use_state(|| init.gen_kind.clone());
     let gen_error = use_state(|| None::<GenError>);
-    let chunk = use_state(|| "100".to_string());
-    let style = use_state(|| "mget".to_string());
+    let chunk = use_state(|| init.chunk.clone());
+    let style = use_state(|| init.style.clone());
+    // Tell the page the input whenever it changes (a link carries it).
+    {
+        let input = PlannerInput {
+            text: (*text).clone(),
+            command: (*command).clone(),
+            node: (*node).clone(),
+            gen_kind: (*gen_kind).clone(),
+            gen_template: (*gen_template).clone(),
+            gen_count: (*gen_count).clone(),
+            chunk: (*chunk).clone(),
+            style: (*style).clone(),
+            generated: generated.is_some(),
+        };
+        let on_change = props.on_change.clone();
+        use_effect_with(input, move |input| on_change.emit(input.clone()));
+    }
 
     let node_addr = (*node)
         .clone()
@@ -331,24 +371,12 @@ pub fn planner(props: &PlannerProps) -> Html {
             gen_kind.clone(),
         );
         Callback::from(move |_: MouseEvent| {
-            let n = match gen_count.trim().parse::<u64>() {
-                Ok(n) if (1..=MAX_KEYS as u64).contains(&n) => n,
-                _ => {
-                    gen_error.set(Some(GenError::Count((*gen_count).clone())));
-                    return;
-                }
-            };
-            let made = if *gen_kind == "h3" {
-                h3_pair_keys("route:", n as u32, 1)
-            } else {
-                numbered_keys(&gen_template, 0..n)
-            };
-            match made {
+            match generate_keys(&gen_kind, &gen_template, &gen_count) {
                 Ok(keys) => {
                     generated.set(Some(Rc::new(keys)));
                     gen_error.set(None);
                 }
-                Err(e) => gen_error.set(Some(GenError::Plan(e))),
+                Err(e) => gen_error.set(Some(e)),
             }
         })
     };

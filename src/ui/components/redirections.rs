@@ -1,6 +1,7 @@
 //! The redirections view: scenarios of MOVED / ASK / ASKING / TRYAGAIN / CROSSSLOT played as
 //! a sequence diagram, with the client's slot table beside it, step by step, forward and back.
 
+use crate::core::share::ScenarioStep;
 use crate::core::SlotMap;
 use crate::ui::components::export_buttons::SeqExport;
 use crate::ui::components::free_mode::FreeMode;
@@ -126,19 +127,26 @@ pub fn parse_link(
 ) -> Option<(usize, usize, Option<LinkProblem>)> {
     let rest = hash.trim_start_matches('#').strip_prefix("redirect=")?;
     let (id, step) = rest.split_once(':').unwrap_or((rest, "0"));
+    Some(resolve_link(id, step, scenarios))
+}
+
+/// The scenario and step a link's `id` and `step` (as written) open, and what had to change.
+pub fn resolve_link(
+    id: &str,
+    step: &str,
+    scenarios: &[ScenarioView],
+) -> (usize, usize, Option<LinkProblem>) {
     let Some(idx) = scenarios.iter().position(|s| s.id == id) else {
         let shown: String = id.chars().take(40).collect();
-        return Some((0, 0, Some(LinkProblem::UnknownScenario(shown))));
+        return (0, 0, Some(LinkProblem::UnknownScenario(shown)));
     };
     let steps = scenarios[idx].arrows.len();
     match step.parse::<usize>() {
-        Ok(asked) if asked > steps => {
-            Some((idx, steps, Some(LinkProblem::PastEnd { asked, steps })))
-        }
-        Ok(step) => Some((idx, step, None)),
+        Ok(asked) if asked > steps => (idx, steps, Some(LinkProblem::PastEnd { asked, steps })),
+        Ok(step) => (idx, step, None),
         Err(_) => {
             let shown: String = step.chars().take(40).collect();
-            Some((idx, 0, Some(LinkProblem::BadStep(shown))))
+            (idx, 0, Some(LinkProblem::BadStep(shown)))
         }
     }
 }
@@ -158,22 +166,18 @@ fn current_hash() -> String {
         .unwrap_or_default()
 }
 
-/// Writes the deep link into the address without scrolling or adding history entries.
-fn write_link(id: &str, step: usize) {
-    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-        let _ = history.replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some(&format!("#redirect={id}:{step}")),
-        );
-    }
-}
-
 /// Props of [`Redirections`].
 #[derive(Properties, PartialEq)]
 pub struct RedirectionsProps {
     /// The current cluster, for free mode.
     pub map: Rc<SlotMap>,
+    /// The scenario and step to open (from a share link or the saved state), when the address
+    /// holds no old-style `#redirect=` link.
+    #[prop_or_default]
+    pub initial: Option<ScenarioStep>,
+    /// Told the scenario and step whenever they change (`None`: the first scenario at its start).
+    #[prop_or_default]
+    pub on_change: Callback<Option<ScenarioStep>>,
 }
 
 /// The view.
@@ -185,7 +189,17 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
         let scenarios = scenarios.clone();
         move |_| parse_link(&current_hash(), &scenarios)
     });
-    let problem = use_state(|| (*opened).as_ref().and_then(|o| o.2.clone()));
+    // A share link (or the saved state) opens a scenario too, without scrolling to it.
+    let restored = use_memo((), {
+        let (scenarios, initial) = (scenarios.clone(), props.initial.clone());
+        move |_| initial.map(|s| resolve_link(&s.scenario, &s.step.to_string(), &scenarios))
+    });
+    let problem = use_state(|| {
+        (*opened)
+            .as_ref()
+            .or((*restored).as_ref())
+            .and_then(|o| o.2.clone())
+    });
     let section = use_node_ref();
     // Opened from a link: bring the view into sight, with any message about the link.
     {
@@ -202,7 +216,10 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
         let scenarios = scenarios.clone();
         let opened = opened.clone();
         move || {
-            let (idx, step) = (*opened).as_ref().map_or((0, 0), |o| (o.0, o.1));
+            let (idx, step) = (*opened)
+                .as_ref()
+                .or((*restored).as_ref())
+                .map_or((0, 0), |o| (o.0, o.1));
             Player {
                 scenario: idx,
                 step,
@@ -214,7 +231,6 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
     };
     let player = use_reducer(first);
     let wire = use_state(|| false);
-    let linked = use_mut_ref(|| false);
 
     // Play: one step per tick; the interval is dropped when playing stops or the speed changes.
     {
@@ -249,17 +265,19 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
             move || drop(listener)
         });
     }
-    // Keep the deep link in step (only once the reader has moved, so a plain visit keeps its URL).
+    // Tell the page where the player is: the share link carries it.
     {
         let scenarios = scenarios.clone();
-        let linked = linked.clone();
+        let on_change = props.on_change.clone();
         use_effect_with((player.scenario, player.step), move |&(idx, step)| {
-            if *linked.borrow() {
-                if let Some(s) = scenarios.get(idx) {
-                    write_link(&s.id, step);
-                }
-            }
-            *linked.borrow_mut() = true;
+            let at = match scenarios.get(idx) {
+                Some(s) if idx > 0 || step > 0 => Some(ScenarioStep {
+                    scenario: s.id.clone(),
+                    step: step as u32,
+                }),
+                _ => None,
+            };
+            on_change.emit(at);
         });
     }
 

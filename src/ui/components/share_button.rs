@@ -1,0 +1,82 @@
+//! The masthead's Share button: puts a link to the page as it is now on the clipboard.
+
+use crate::core::share::Section;
+use crate::ui::messages::use_messages;
+use crate::ui::share::{full_url, save};
+use yew::prelude::*;
+
+/// Props of [`ShareButton`].
+#[derive(Properties, PartialEq)]
+pub struct ShareButtonProps {
+    /// The current state's link (a fragment, without `#`).
+    pub link: AttrValue,
+    /// What the link had to leave out.
+    pub omitted: Vec<Section>,
+}
+
+/// What the last click did.
+#[derive(Clone, PartialEq)]
+enum Outcome {
+    Copied(String),
+    Refused(String),
+}
+
+/// Writes `text` to the clipboard and reports whether the browser allowed it.
+fn copy_reporting(text: String, done: Callback<bool>) {
+    let Some(window) = web_sys::window() else {
+        done.emit(false);
+        return;
+    };
+    let promise = window.navigator().clipboard().write_text(&text);
+    wasm_bindgen_futures::spawn_local(async move {
+        let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        done.emit(ok);
+    });
+}
+
+/// The button, and after a click what happened (with the link in a field if the copy failed).
+#[function_component(ShareButton)]
+pub fn share_button(props: &ShareButtonProps) -> Html {
+    let t = use_messages();
+    let outcome = use_state(|| None::<Outcome>);
+    let onclick = {
+        let (link, outcome) = (props.link.to_string(), outcome.clone());
+        Callback::from(move |_: MouseEvent| {
+            // The address and the saved state catch up at once, not after the debounce.
+            save(&link);
+            let url = full_url(&link);
+            let outcome = outcome.clone();
+            let shown = url.clone();
+            copy_reporting(
+                url,
+                Callback::from(move |ok: bool| {
+                    outcome.set(Some(if ok {
+                        Outcome::Copied(shown.clone())
+                    } else {
+                        Outcome::Refused(shown.clone())
+                    }))
+                }),
+            );
+        })
+    };
+    let omitted = props.omitted.iter().map(|s| match s {
+        Section::Planner => t.share_batch_omitted,
+        Section::Key => t.share_key_omitted,
+        _ => t.share_cluster_omitted,
+    });
+    html! {
+        <div class="share">
+            <button type="button" class="button" data-testid="share" {onclick}>{ t.share }</button>
+            if let Some(o) = &*outcome {
+                <span class="share__status" role="status" data-testid="share-status">
+                    { match o { Outcome::Copied(_) => t.share_copied, Outcome::Refused(_) => t.share_refused } }
+                    { for omitted.map(|m| html! { <>{ " " }{ m }</> }) }
+                </span>
+                if let Outcome::Refused(url) = o {
+                    <input class="mono share__link" type="text" readonly=true data-testid="share-link"
+                           value={url.clone()} aria-label={t.share_link_label} />
+                }
+            }
+        </div>
+    }
+}

@@ -1,0 +1,74 @@
+//! Where share links live in the browser: the address's fragment and `localStorage`.
+//!
+//! Every call here falls back quietly: no window, a refused `localStorage` (disabled, private
+//! mode, quota) or a refused `history` call leaves the page as it is and never panics.
+
+use crate::core::share::{decode, Decoded};
+
+/// The `localStorage` key the last state is kept under.
+pub const STORAGE_KEY: &str = "slotscope.state";
+
+/// Where the opening state came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The address's fragment.
+    Link,
+    /// What this browser saved last time.
+    Saved,
+    /// Nothing: the defaults.
+    Defaults,
+}
+
+/// The address's fragment, without `#` (empty when there is none).
+pub fn fragment() -> String {
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    hash.strip_prefix('#').unwrap_or(&hash).to_string()
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    // `localStorage` itself may throw (a sandboxed frame, cookies blocked): that is `Err` here.
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The link this browser saved last, if any.
+pub fn saved() -> Option<String> {
+    storage()?.get_item(STORAGE_KEY).ok().flatten()
+}
+
+/// The opening state: the fragment wins, else what was saved, else the defaults.
+pub fn startup() -> (Decoded, Source) {
+    let link = fragment();
+    if !link.is_empty() {
+        return (decode(&link), Source::Link);
+    }
+    match saved() {
+        Some(text) if !text.is_empty() => (decode(&text), Source::Saved),
+        _ => (decode(""), Source::Defaults),
+    }
+}
+
+/// Writes `link` (a fragment without `#`) into the address, replacing the current history
+/// entry, and into `localStorage`.
+pub fn save(link: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("#{link}")),
+        );
+    }
+    if let Some(s) = storage() {
+        let _ = s.set_item(STORAGE_KEY, link);
+    }
+}
+
+/// The page's address with `link` as its fragment.
+pub fn full_url(link: &str) -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    let base = base.split('#').next().unwrap_or_default();
+    format!("{base}#{link}")
+}
