@@ -7,6 +7,7 @@ pub mod clipboard;
 pub mod components;
 pub mod forms;
 pub mod messages;
+pub mod narration;
 pub mod palette;
 pub mod redirect_view;
 pub mod state;

@@ -5,6 +5,7 @@ use crate::core::SlotMap;
 use crate::ui::components::free_mode::FreeMode;
 use crate::ui::components::sequence::{Arrow, Sequence};
 use crate::ui::messages::{fill, use_messages, Messages};
+use crate::ui::narration::use_narration_text;
 use crate::ui::redirect_view::{scenario_views, ScenarioView};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
@@ -179,7 +180,8 @@ pub struct RedirectionsProps {
 #[function_component(Redirections)]
 pub fn redirections(props: &RedirectionsProps) -> Html {
     let t = use_messages();
-    let scenarios = use_memo((), |_| scenario_views());
+    let words = use_narration_text();
+    let scenarios = use_memo(words.lang, move |_| scenario_views(words));
     let opened = use_memo((), {
         let scenarios = scenarios.clone();
         move |_| parse_link(&current_hash(), &scenarios)
@@ -414,7 +416,7 @@ mod tests {
 
     #[test]
     fn links_open_what_they_can_and_say_what_they_could_not() {
-        let scenarios = scenario_views();
+        let scenarios = scenario_views(&crate::ui::narration::EN);
         let live = scenarios
             .iter()
             .position(|s| s.id == "live-migration")
