@@ -233,7 +233,7 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
     // A link pasted into the address bar of the open page changes only the hash: follow it.
     {
         let (player, scenarios) = (player.clone(), scenarios.clone());
-        let problem = problem.clone();
+        let (problem, section) = (problem.clone(), section.clone());
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|w| {
                 gloo_events::EventListener::new(&w, "hashchange", move |_| {
@@ -244,6 +244,11 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
                             n_steps: scenarios[idx].arrows.len(),
                             step,
                         });
+                        // A link inside the page (the pipeline's "watch the MOVED loop")
+                        // names no element: bring the player into sight.
+                        if let Some(el) = section.cast::<web_sys::Element>() {
+                            el.scroll_into_view();
+                        }
                     }
                 })
             });
