@@ -588,3 +588,74 @@ proptest! {
         prop_assert_eq!(requests, max + 1);
     }
 }
+
+/// A smart client hashing with cluster-key-slot 1.1.x's rule: `foo{}{bar}` is slot 4015 to it
+/// (7000's) and 8363 to Redis (7001's), so every GET pays a MOVED, and the table update for
+/// 8363 never helps.
+#[test]
+fn a_client_that_disagrees_pays_a_moved_on_every_command() {
+    use slotscope::core::clients::{cluster_key_slot, ClientRule};
+    use slotscope::core::key_slot;
+    assert_eq!(key_slot(b"foo{}{bar}"), 8363);
+    assert_eq!(cluster_key_slot(b"foo{}{bar}"), 4015);
+    // redis-cli's MOVED line for 7000, as transcript 02 prints one, with this key's slot.
+    let recorded = expected("02_moved.txt", "redis-cli -p 7000 GET user:1002", 0);
+    assert_eq!(recorded, "(error) MOVED 9779 127.0.0.1:7001\n");
+    let moved_line = recorded.replace("9779", "8363");
+
+    let s = scenario("client-disagrees");
+    assert_eq!(s.policy, Policy::Smart);
+    assert_eq!(s.rule, ClientRule::ClusterKeySlot);
+    assert!(s.steps.len() >= 3);
+    for (i, step) in s.steps.iter().enumerate() {
+        let ev = &step.events;
+        let kinds: Vec<String> = ev.iter().map(|e| format!("{:?}", e.kind)).collect();
+        assert_eq!(ev.len(), 5, "step {i}: {kinds:?}");
+        assert_eq!(
+            ev[0].to,
+            Endpoint::Node(M0.into()),
+            "step {i} routes by slot 4015"
+        );
+        assert!(ev[1].is_moved(), "step {i}");
+        assert_eq!(ev[1].from, Endpoint::Node(M0.into()));
+        assert_eq!(ev[1].cli, moved_line);
+        assert_eq!(ev[1].resp, b"-MOVED 8363 127.0.0.1:7001\r\n");
+        assert_eq!(
+            table_updates(ev),
+            vec![(8363, Some(M1.to_owned()), M1.to_owned())]
+        );
+        assert_eq!(ev[3].to, Endpoint::Node(M1.into()));
+        assert_eq!(
+            ev[4].kind,
+            EventKind::Reply {
+                reply: Reply::Bulk(Some(b"hello".to_vec()))
+            }
+        );
+    }
+    // The engine alone gives the same reply to the misrouted command.
+    let mut cluster = Cluster::new(SlotMap::fixture_cluster());
+    let get = split_args("GET foo{}{bar}").unwrap();
+    let reply = cluster.exec(M0, &get, &mut Session::new());
+    assert_eq!(
+        Redirect::parse(&reply).map(|r| (r.slot, r.addr)),
+        Some((8363, M1.to_owned()))
+    );
+
+    // The client's table afterwards: 8363 → 7001, and 4015 still → 7000.
+    let mut cluster = Cluster::new(SlotMap::fixture_cluster());
+    let set = split_args("SET foo{}{bar} hello").unwrap();
+    cluster.exec(M1, &set, &mut Session::new());
+    let mut client = Client::new(Policy::Smart, 16, &SlotMap::fixture_cluster())
+        .with_rule(ClientRule::ClusterKeySlot);
+    for _ in 0..4 {
+        let events = run(&mut cluster, &mut client, &get);
+        assert_eq!(events.iter().filter(|e| e.is_moved()).count(), 1);
+    }
+    assert_eq!(client.route(8363), Some(M1));
+    assert_eq!(client.route(4015), Some(M0));
+    // With Redis's rule the same client goes straight to 7001.
+    let mut redis = Client::new(Policy::Smart, 16, &SlotMap::fixture_cluster());
+    let events = run(&mut cluster, &mut redis, &get);
+    assert_eq!(events.len(), 2);
+    assert_eq!(events[0].to, Endpoint::Node(M1.into()));
+}

@@ -4,6 +4,7 @@
 //! recorded from a real Redis 7.0.15 cluster.
 
 pub mod batch;
+pub mod clients;
 pub mod command;
 pub mod compare;
 pub mod crc16;

@@ -9,10 +9,11 @@
 //! commands, run on the fixtures' cluster with the recorded node ids. Nothing here reads a
 //! clock or draws a random number: the same input gives the same events.
 
+use super::clients::ClientRule;
 use super::command;
 use super::engine::{cli_text, Cluster, Redirect, Reply, Session};
 use super::escape::push_formatted;
-use super::slot::{key_slot, N_SLOTS};
+use super::slot::N_SLOTS;
 use super::topology::{SlotMap, SlotRange};
 use std::collections::BTreeMap;
 
@@ -90,8 +91,162 @@ pub enum EventKind {
     /// The client stops and hands an error to the application (`from` and `to` are the
     /// client).
     GiveUp {
-        /// Why, in plain English.
-        reason: String,
+        /// Why.
+        reason: GiveUpReason,
+    },
+}
+
+/// Why a client gave up on a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GiveUpReason {
+    /// It followed as many redirections as its budget allows and got another one.
+    TooManyRedirects {
+        /// Redirections followed.
+        followed: u32,
+        /// Its budget.
+        limit: u32,
+    },
+    /// TRYAGAIN after every retry it may make.
+    StillSplit {
+        /// Retries made.
+        retries: u32,
+    },
+}
+
+/// Why the client sent a command where it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SendReason {
+    /// An ASK named the node.
+    Ask,
+    /// redis-cli sends everything to the node it is connected to.
+    Connected,
+    /// The client's slot table names the node for the slot it computed.
+    SlotTable {
+        /// The slot the client computed for the first key (by its own rule).
+        slot: u16,
+    },
+    /// The command has no key.
+    NoKey,
+    /// The client takes the empty key for no key ([`ClientRule::EmptyKeyRandom`]).
+    EmptyKey,
+}
+
+/// What an arrow means, as data (addresses, slots, commands): the page words it in the
+/// reader's language (`ui::narration`). Commands and replies are never translated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Narration {
+    /// The client sends `command` (its name, as typed) to `addr`, because of `why`.
+    ClientSends {
+        /// The command's name.
+        command: String,
+        /// The node.
+        addr: String,
+        /// Why there.
+        why: SendReason,
+    },
+    /// The client sends `ASKING` to `addr`.
+    ClientSendsAsking {
+        /// The ASK target.
+        addr: String,
+    },
+    /// `addr` accepts `ASKING`.
+    AskingAccepted {
+        /// The node.
+        addr: String,
+    },
+    /// The operator's redis-cli sends `command` (the whole line, as typed) to `addr`.
+    OperatorSends {
+        /// The command line.
+        command: String,
+        /// The node.
+        addr: String,
+    },
+    /// `addr` answers `MOVED slot target`.
+    Moved {
+        /// The node that answered.
+        addr: String,
+        /// The slot.
+        slot: u16,
+        /// The owner it names.
+        target: String,
+    },
+    /// `addr` answers `ASK slot target`.
+    Ask {
+        /// The node that answered.
+        addr: String,
+        /// The slot.
+        slot: u16,
+        /// The node it names.
+        target: String,
+    },
+    /// `addr` answers TRYAGAIN.
+    TryAgain {
+        /// The node.
+        addr: String,
+    },
+    /// `addr` answers CROSSSLOT.
+    CrossSlot {
+        /// The node.
+        addr: String,
+    },
+    /// `addr` answers CLUSTERDOWN.
+    ClusterDown {
+        /// The node.
+        addr: String,
+    },
+    /// `addr` answers another error, quoted as Redis sent it.
+    Error {
+        /// The node.
+        addr: String,
+        /// The error text.
+        error: String,
+    },
+    /// `addr` serves the command.
+    Served {
+        /// The node.
+        addr: String,
+    },
+    /// The client points `slot` at `addr` in its table (after MOVED, or an ASK it takes for
+    /// MOVED).
+    TableUpdate {
+        /// The slot.
+        slot: u16,
+        /// The new entry.
+        addr: String,
+        /// The old entry.
+        old: Option<String>,
+        /// The client took an ASK for a MOVED.
+        ask_as_moved: bool,
+    },
+    /// As [`Narration::TableUpdate`] after a MOVED, but the client looks the key up under
+    /// another slot (its own rule's), whose entry still names the wrong node: the update
+    /// will not help the next command.
+    TableUpdateInVain {
+        /// The slot the MOVED named.
+        slot: u16,
+        /// The new entry.
+        addr: String,
+        /// The old entry.
+        old: Option<String>,
+        /// The slot the client computes for the key.
+        own_slot: u16,
+        /// What its table says for that slot.
+        own_addr: String,
+    },
+    /// The client gives up after `followed` redirections.
+    GiveUpRedirects {
+        /// Redirections followed.
+        followed: u32,
+    },
+    /// The client backs off before retry `attempt`.
+    Backoff {
+        /// Which retry (1 for the first).
+        attempt: u32,
+    },
+    /// The client gives up after `retries` TRYAGAIN retries.
+    GiveUpTryAgain {
+        /// Retries made.
+        retries: u32,
     },
 }
 
@@ -104,8 +259,8 @@ pub struct Event {
     pub to: Endpoint,
     /// What it carries.
     pub kind: EventKind,
-    /// One or two plain English sentences saying what happens and why.
-    pub narration: String,
+    /// What happens and why, as data the page puts into words.
+    pub narration: Narration,
     /// What a terminal shows for this arrow. For a reply: exactly what redis-cli prints (for
     /// [`Policy::RedisCliC`], a followed MOVED/ASK prints `-> Redirected to slot [N] located
     /// at ADDR` instead of the error, so concatenating a run's reply texts gives redis-cli's
@@ -135,6 +290,8 @@ const NO_ENTRY: u16 = u16::MAX;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Client {
     policy: Policy,
+    /// How it computes a key's slot.
+    rule: ClientRule,
     max_redirects: u32,
     max_tryagain: u32,
     /// Node addresses the table refers to, in the order first seen.
@@ -168,6 +325,7 @@ impl Client {
             .unwrap_or_else(|| "127.0.0.1:7000".to_owned());
         Client {
             policy,
+            rule: ClientRule::Redis,
             max_redirects,
             max_tryagain: DEFAULT_MAX_TRYAGAIN,
             addrs,
@@ -194,9 +352,20 @@ impl Client {
         self
     }
 
+    /// The same client, computing slots with `rule` (Redis's by default).
+    pub fn with_rule(mut self, rule: ClientRule) -> Client {
+        self.rule = rule;
+        self
+    }
+
     /// The policy.
     pub fn policy(&self) -> Policy {
         self.policy
+    }
+
+    /// How it computes a key's slot.
+    pub fn rule(&self) -> ClientRule {
+        self.rule
     }
 
     /// How many MOVED/ASK redirections one command may follow.
@@ -303,7 +472,7 @@ fn node(addr: &str) -> Endpoint {
     Endpoint::Node(addr.to_owned())
 }
 
-fn request(from: Endpoint, addr: &str, args: &[Vec<u8>], narration: String) -> Event {
+fn request(from: Endpoint, addr: &str, args: &[Vec<u8>], narration: Narration) -> Event {
     Event {
         from,
         to: node(addr),
@@ -321,7 +490,7 @@ fn reply_event(
     to: Endpoint,
     args: &[Vec<u8>],
     reply: Reply,
-    narration: String,
+    narration: Narration,
 ) -> Event {
     Event {
         from: node(addr),
@@ -333,7 +502,7 @@ fn reply_event(
     }
 }
 
-fn self_event(kind: EventKind, narration: String) -> Event {
+fn self_event(kind: EventKind, narration: Narration) -> Event {
     Event {
         from: Endpoint::Client,
         to: Endpoint::Client,
@@ -344,40 +513,40 @@ fn self_event(kind: EventKind, narration: String) -> Event {
     }
 }
 
-/// What a reply means, in a sentence.
-fn explain_reply(reply: &Reply, addr: &str) -> String {
+/// What a reply means.
+fn explain_reply(reply: &Reply, addr: &str) -> Narration {
+    let addr = addr.to_owned();
     if let Some(r) = Redirect::parse(reply) {
         return if r.ask {
-            format!(
-                "{addr} is migrating slot {} and no longer has this key: ASK says try {} for this one command.",
-                r.slot, r.addr
-            )
+            Narration::Ask {
+                addr,
+                slot: r.slot,
+                target: r.addr,
+            }
         } else {
-            format!(
-                "{addr} does not serve slot {}: MOVED says {} owns it now.",
-                r.slot, r.addr
-            )
+            Narration::Moved {
+                addr,
+                slot: r.slot,
+                target: r.addr,
+            }
         };
     }
     match reply {
-        Reply::Error(e) if e.starts_with("TRYAGAIN") => format!(
-            "{addr} holds some of these keys and the migration target holds the others: TRYAGAIN, later."
-        ),
-        Reply::Error(e) if e.starts_with("CROSSSLOT") => format!(
-            "{addr} refuses: the keys hash to different slots, and a multi-key command needs one slot."
-        ),
-        Reply::Error(e) if e.starts_with("CLUSTERDOWN") => {
-            format!("{addr} refuses: no master serves this slot, so the cluster cannot answer.")
-        }
-        Reply::Error(e) => format!("{addr} answers with an error: {e}"),
-        _ => format!("{addr} serves the command."),
+        Reply::Error(e) if e.starts_with("TRYAGAIN") => Narration::TryAgain { addr },
+        Reply::Error(e) if e.starts_with("CROSSSLOT") => Narration::CrossSlot { addr },
+        Reply::Error(e) if e.starts_with("CLUSTERDOWN") => Narration::ClusterDown { addr },
+        Reply::Error(e) => Narration::Error {
+            addr,
+            error: e.clone(),
+        },
+        _ => Narration::Served { addr },
     }
 }
 
-/// The slot of the command's first key, if it has keys.
-fn first_key_slot(args: &[Vec<u8>]) -> Option<u16> {
+/// The command's first key, if it has keys.
+fn first_key(args: &[Vec<u8>]) -> Option<&[u8]> {
     let spec = command::key_positions(args).ok()?;
-    spec.keys(args).first().map(|k| key_slot(k))
+    spec.keys(args).first().copied()
 }
 
 /// Sends `args` through `client` to `cluster` and returns every arrow it caused, in order.
@@ -388,7 +557,9 @@ fn first_key_slot(args: &[Vec<u8>]) -> Option<u16> {
 /// after `max_tryagain` retries.
 pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<Event> {
     let mut events = Vec::new();
-    let slot = first_key_slot(args);
+    let key = first_key(args);
+    // The slot the client computes, by its own rule (`None`: it sends to any node).
+    let slot = key.and_then(|k| client.rule.route_slot(k));
     let route_of = |client: &Client| -> String {
         match (client.policy, slot) {
             (Policy::RedisCliC, _) | (_, None) => client.connected.clone(),
@@ -412,11 +583,15 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
                     Endpoint::Client,
                     &target,
                     &asking_args,
-                    format!("The client sends ASKING to {target}: the next command is for the slot it is importing."),
+                    Narration::ClientSendsAsking {
+                        addr: target.clone(),
+                    },
                 )
             });
             let reply = cluster.exec(&target, &asking_args, client.session(&target));
-            let narration = format!("{target} accepts: it will serve the next command even though it does not own the slot yet.");
+            let narration = Narration::AskingAccepted {
+                addr: target.clone(),
+            };
             events.push(reply_event(
                 &target,
                 Endpoint::Client,
@@ -426,16 +601,21 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
             ));
         }
         let why = match (client.policy, slot) {
-            _ if asking => "as the ASK said".to_owned(),
-            (Policy::RedisCliC, _) => "the node redis-cli is connected to".to_owned(),
-            (_, Some(s)) => format!("its slot table says {target} serves slot {s}"),
-            (_, None) => "the command has no key, so any node will do".to_owned(),
+            _ if asking => SendReason::Ask,
+            (Policy::RedisCliC, _) => SendReason::Connected,
+            (_, Some(s)) => SendReason::SlotTable { slot: s },
+            (_, None) if key.is_some() => SendReason::EmptyKey,
+            (_, None) => SendReason::NoKey,
         };
         events.push(request(
             Endpoint::Client,
             &target,
             args,
-            format!("The client sends {name} to {target} ({why})."),
+            Narration::ClientSends {
+                command: name.clone(),
+                addr: target.clone(),
+                why,
+            },
         ));
         let reply = cluster.exec(&target, args, client.session(&target));
         asking = false;
@@ -451,15 +631,14 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
                 events.push(ev);
                 events.push(self_event(
                     EventKind::GiveUp {
-                        reason: format!(
-                            "too many redirections: it followed {} and the limit is {}",
-                            redirects, client.max_redirects
-                        ),
+                        reason: GiveUpReason::TooManyRedirects {
+                            followed: redirects,
+                            limit: client.max_redirects,
+                        },
                     },
-                    format!(
-                        "The client has followed {} redirections, its limit: it gives up and returns the last error to the application.",
-                        redirects
-                    ),
+                    Narration::GiveUpRedirects {
+                        followed: redirects,
+                    },
                 ));
                 return events;
             }
@@ -483,23 +662,35 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
                     events.push(ev);
                     let old = client.route(r.slot).map(str::to_owned);
                     client.set_route(r.slot, &r.addr);
-                    let treated = if r.ask {
-                        " It does not understand ASK and takes it for MOVED."
-                    } else {
-                        ""
+                    // A client whose rule gives another slot than the MOVED's keeps looking
+                    // the key up there: this update does not help its next command.
+                    let own = slot
+                        .filter(|s| *s != r.slot && !r.ask)
+                        .and_then(|s| client.route(s).map(|a| (s, a.to_owned())));
+                    let narration = match own {
+                        Some((own_slot, own_addr)) if own_addr != r.addr => {
+                            Narration::TableUpdateInVain {
+                                slot: r.slot,
+                                addr: r.addr.clone(),
+                                old: old.clone(),
+                                own_slot,
+                                own_addr,
+                            }
+                        }
+                        _ => Narration::TableUpdate {
+                            slot: r.slot,
+                            addr: r.addr.clone(),
+                            old: old.clone(),
+                            ask_as_moved: r.ask,
+                        },
                     };
                     events.push(self_event(
                         EventKind::TableUpdate {
                             slot: r.slot,
-                            old: old.clone(),
+                            old,
                             new: r.addr.clone(),
                         },
-                        format!(
-                            "The client updates its slot table: slot {} now points to {} (was {}).{treated}",
-                            r.slot,
-                            r.addr,
-                            old.as_deref().unwrap_or("nothing")
-                        ),
+                        narration,
                     ));
                     target = r.addr;
                 }
@@ -512,19 +703,16 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
             if tryagains >= client.max_tryagain {
                 events.push(self_event(
                     EventKind::GiveUp {
-                        reason: format!(
-                            "TRYAGAIN after {} retries: the slot's keys are still split between two nodes",
-                            tryagains
-                        ),
+                        reason: GiveUpReason::StillSplit { retries: tryagains },
                     },
-                    format!("The client has retried {tryagains} times and the keys are still split: it returns TRYAGAIN to the application."),
+                    Narration::GiveUpTryAgain { retries: tryagains },
                 ));
                 return events;
             }
             tryagains += 1;
             events.push(self_event(
                 EventKind::Backoff { attempt: tryagains },
-                format!("The client backs off before retry {tryagains}: the migration may finish moving the keys meanwhile."),
+                Narration::Backoff { attempt: tryagains },
             ));
             target = route_of(client);
             continue;
@@ -587,10 +775,12 @@ pub struct Step {
 pub struct Scenario {
     /// A stable identifier for links (`live-migration`).
     pub id: &'static str,
-    /// A short title.
+    /// A short title, in English (the page words it by `id` in the reader's language).
     pub title: &'static str,
     /// The client's policy.
     pub policy: Policy,
+    /// How the client computes a key's slot.
+    pub rule: ClientRule,
     /// The client's redirect budget.
     pub max_redirects: u32,
     /// The client's slot table before the first step (ranges and addresses); table updates in
@@ -625,10 +815,10 @@ pub fn play(cluster: &mut Cluster, client: &mut Client, actions: Vec<Action>) ->
                         Endpoint::Operator,
                         addr,
                         args,
-                        format!(
-                            "The operator's redis-cli sends {} to {addr}.",
-                            typed_form(args)
-                        ),
+                        Narration::OperatorSends {
+                            command: typed_form(args),
+                            addr: addr.clone(),
+                        },
                     );
                     let reply = cluster.exec(addr, args, session);
                     let narration = explain_reply(&reply, addr);
@@ -684,11 +874,13 @@ fn scenario(
     actions: Vec<Action>,
 ) -> Scenario {
     let start_table = client.table();
+    let rule = client.rule();
     let steps = play(&mut cluster, &mut client, actions);
     Scenario {
         id,
         title,
         policy,
+        rule,
         max_redirects,
         start_table,
         steps,
@@ -834,6 +1026,29 @@ pub fn scenarios() -> Vec<Scenario> {
             Cluster::new(map),
             client,
             vec![cl("GET hello")],
+        ));
+    }
+
+    // (h) A client whose slot rule disagrees with Redis: cluster-key-slot 1.1.x hashes
+    // `foo{}{bar}` as `{bar` (slot 4015, 7000's) where Redis hashes the whole key (slot 8363,
+    // 7001's). Every GET goes to 7000 first and pays a MOVED; the table update for 8363 never
+    // helps, because the client looks the key up under 4015.
+    {
+        let mut cluster = Cluster::new(fixture.clone());
+        let mut session = Session::new();
+        cluster.exec(M1, &words("SET foo{}{bar} hello"), &mut session);
+        out.push(scenario(
+            "client-disagrees",
+            "A client that hashes keys differently: MOVED on every command",
+            Policy::Smart,
+            16,
+            cluster,
+            smart(&fixture).with_rule(ClientRule::ClusterKeySlot),
+            vec![
+                cl("GET foo{}{bar}"),
+                cl("GET foo{}{bar}"),
+                cl("GET foo{}{bar}"),
+            ],
         ));
     }
     out

@@ -647,6 +647,36 @@ pub struct Messages {
     pub section_planner: &'static str,
     /// Name of the redirection section.
     pub section_scenario: &'static str,
+    /// Heading of the "when clients disagree" panel under the pipeline.
+    pub rules_title: &'static str,
+    /// Its first sentence: `{0}` = Redis's slot.
+    pub rules_help: &'static str,
+    /// The npm module cluster-key-slot 1.1.x's rule.
+    pub rules_cluster_key_slot: &'static str,
+    /// The last-brace-pair rule.
+    pub rules_last_brace: &'static str,
+    /// The UTF-16 code unit rule.
+    pub rules_utf16: &'static str,
+    /// The empty-key-to-a-random-node rule.
+    pub rules_empty_random: &'static str,
+    /// A rule's slot: `{0}` = slot.
+    pub rules_slot: &'static str,
+    /// A rule's outcome when it has no slot.
+    pub rules_any_node: &'static str,
+    /// Consequence, MOVED on every command: `{0}` = node it sends to, `{1}` = the MOVED reply.
+    pub rules_moved: &'static str,
+    /// Consequence, same master by luck: `{0}` = the master.
+    pub rules_same_node: &'static str,
+    /// Consequence, any node: `{0}` = the owner, `{1}` = the MOVED reply the others send.
+    pub rules_any: &'static str,
+    /// Consequence, the client's slot has no master: `{0}` = the client's slot.
+    pub rules_no_route: &'static str,
+    /// Consequence, Redis's slot has no master: `{0}` = Redis's slot.
+    pub rules_unserved: &'static str,
+    /// Link that opens the client-disagrees scenario in the redirections view.
+    pub rules_watch: &'static str,
+    /// The quiet line when every rule agrees with Redis.
+    pub rules_agree: &'static str,
 }
 }
 
@@ -950,6 +980,21 @@ pub const EN: Messages = Messages {
     section_cluster: "cluster",
     section_planner: "planner",
     section_scenario: "redirection scenario",
+    rules_title: "When clients disagree",
+    rules_help: "Redis puts this key in slot {0}. Some client-side rules compute something else, and route the command there:",
+    rules_cluster_key_slot: "cluster-key-slot 1.1.x (npm): skips an empty {} but then closes the tag at the next }",
+    rules_last_brace: "Tools that take the last {…} pair instead of the first",
+    rules_utf16: "Hashing UTF-16 code units (the low 8 bits of each) instead of UTF-8 bytes",
+    rules_empty_random: "Tools that treat an empty key as no key and pick a random node",
+    rules_slot: "slot {0}",
+    rules_any_node: "any node",
+    rules_moved: "sends to {0}, which answers {1} — on every command.",
+    rules_same_node: "still lands on {0}, which owns both slots: served, by luck.",
+    rules_any: "served only when it picks {0}; any other master answers {1}.",
+    rules_no_route: "no master owns slot {0}: the client has nowhere to send it.",
+    rules_unserved: "no master serves slot {0}: CLUSTERDOWN, whichever rule the client uses.",
+    rules_watch: "Watch the MOVED loop",
+    rules_agree: "The common client-side rules (cluster-key-slot, last brace pair, UTF-16, empty key) all agree with Redis on this key.",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

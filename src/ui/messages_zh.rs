@@ -306,6 +306,21 @@ pub const ZH: Messages = Messages {
     section_cluster: "集群",
     section_planner: "规划器",
     section_scenario: "重定向场景",
+    rules_title: "当客户端与 Redis 不一致时",
+    rules_help: "Redis 把这个键放在槽 {0}。有些客户端的规则算出的却是别的槽，并把命令发往那里：",
+    rules_cluster_key_slot: "cluster-key-slot 1.1.x（npm）：跳过空的 {}，却在下一个 } 处结束标签",
+    rules_last_brace: "取最后一对 {…} 而不是第一对的工具",
+    rules_utf16: "按 UTF-16 码元（各取低 8 位）而不是 UTF-8 字节计算哈希",
+    rules_empty_random: "把空键当成没有键、随机挑一个节点的工具",
+    rules_slot: "槽 {0}",
+    rules_any_node: "任意节点",
+    rules_moved: "发往 {0}，它回复 {1} —— 每条命令都如此。",
+    rules_same_node: "仍然落到 {0}，两个槽都归它：碰巧能执行。",
+    rules_any: "只有选中 {0} 时才能执行；其他主节点都回复 {1}。",
+    rules_no_route: "没有主节点拥有槽 {0}：客户端无处可发。",
+    rules_unserved: "没有主节点负责槽 {0}：无论客户端用哪种规则，都是 CLUSTERDOWN。",
+    rules_watch: "看看 MOVED 循环",
+    rules_agree: "常见的客户端规则（cluster-key-slot、最后一对花括号、UTF-16、空键）在这个键上都与 Redis 一致。",
 };
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub mod lang;
 pub mod localize;
 pub mod messages;
 pub mod messages_zh;
+pub mod narration;
 pub mod palette;
 pub mod redirect_view;
 pub mod share;

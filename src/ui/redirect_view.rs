@@ -1,11 +1,16 @@
 //! Turns the core's redirect scenarios into what the sequence diagram draws: lanes, arrows,
 //! narration, and the client's slot table after every step.
 
+use crate::core::clients::ClientRule;
 use crate::core::command::key_positions;
 use crate::core::escape::format_key;
-use crate::core::redirect::{scenarios, Endpoint, Event, EventKind, Policy, Scenario};
+use crate::core::redirect::{scenarios, Endpoint, Event, EventKind, Scenario};
 use crate::core::{key_slot, SlotMap};
 use crate::ui::components::sequence::Arrow;
+use crate::ui::messages::fill;
+use crate::ui::narration::{
+    give_up_reason, narrate, policy_name, rule_name, scenario_title, NarrationText,
+};
 use crate::ui::palette::ColourBook;
 
 /// Slots the client table shows at most.
@@ -46,7 +51,7 @@ fn lane_name(e: &Endpoint) -> String {
     }
 }
 
-fn arrow_of(e: &Event, lane: impl Fn(&Endpoint) -> usize) -> Arrow {
+fn arrow_of(e: &Event, lane: impl Fn(&Endpoint) -> usize, t: &NarrationText) -> Arrow {
     let (from, to) = (lane(&e.from), lane(&e.to));
     let wire = format_key(&e.resp);
     let base = Arrow {
@@ -66,17 +71,17 @@ fn arrow_of(e: &Event, lane: impl Fn(&Endpoint) -> usize) -> Arrow {
             ..base
         },
         EventKind::TableUpdate { slot, new, .. } => Arrow {
-            label: format!("table: slot {slot} → {new}"),
+            label: fill(t.label_table, &[slot, new]),
             note: true,
             ..base
         },
         EventKind::Backoff { attempt } => Arrow {
-            label: format!("TRYAGAIN: back off, retry {attempt}"),
+            label: fill(t.label_backoff, &[attempt]),
             note: true,
             ..base
         },
         EventKind::GiveUp { reason } => Arrow {
-            label: format!("gives up: {reason}"),
+            label: fill(t.label_give_up, &[&give_up_reason(reason, t)]),
             note: true,
             error: true,
             ..base
@@ -86,8 +91,9 @@ fn arrow_of(e: &Event, lane: impl Fn(&Endpoint) -> usize) -> Arrow {
     }
 }
 
-/// The slots worth showing in the client's table: those its requests touch and those its
-/// table updates change, in order of first appearance.
+/// The slots worth showing in the client's table: those its requests touch (the slot its own
+/// rule computes, then Redis's) and those its table updates change, in order of first
+/// appearance.
 fn tracked_slots(sc: &Scenario) -> Vec<u16> {
     let mut slots = Vec::new();
     let mut add = |s: u16| {
@@ -100,6 +106,9 @@ fn tracked_slots(sc: &Scenario) -> Vec<u16> {
             (Endpoint::Client, EventKind::Request { args }) => {
                 if let Ok(spec) = key_positions(args) {
                     for k in spec.keys(args) {
+                        if let Some(own) = sc.rule.route_slot(k) {
+                            add(own);
+                        }
                         add(key_slot(k));
                     }
                 }
@@ -111,19 +120,8 @@ fn tracked_slots(sc: &Scenario) -> Vec<u16> {
     slots
 }
 
-/// The client, in words.
-fn policy_name(p: Policy) -> &'static str {
-    match p {
-        Policy::Smart => "a smart client",
-        Policy::RedisCliC => "redis-cli -c",
-        Policy::MovedOnly => "a client that only understands MOVED",
-        #[allow(unreachable_patterns)]
-        _ => "a client",
-    }
-}
-
-/// One scenario, ready to draw.
-pub fn view_of(sc: &Scenario) -> ScenarioView {
+/// One scenario, ready to draw, worded in `t`'s language.
+pub fn view_of(sc: &Scenario, t: &'static NarrationText) -> ScenarioView {
     let mut lanes = vec!["client".to_string()];
     let events: Vec<&Event> = sc.events().collect();
     if events
@@ -188,29 +186,32 @@ pub fn view_of(sc: &Scenario) -> ScenarioView {
         tables.push(table.clone());
         changed.push(hit);
     }
-    let arrows = events.iter().map(|e| arrow_of(e, lane)).collect();
+    let arrows = events.iter().map(|e| arrow_of(e, lane, t)).collect();
+    let title = scenario_title(sc.id, sc.title, t);
+    let client = policy_name(sc.policy, t);
+    let intro = if sc.rule == ClientRule::Redis {
+        fill(t.intro, &[&title, &client, &sc.max_redirects])
+    } else {
+        let rule = rule_name(sc.rule, t);
+        fill(t.intro_rule, &[&title, &client, &rule, &sc.max_redirects])
+    };
     ScenarioView {
         id: sc.id.to_string(),
-        title: sc.title.to_string(),
-        intro: format!(
-            "{} — {} that follows at most {} redirects. Press Play, or step with the arrow keys.",
-            sc.title,
-            policy_name(sc.policy),
-            sc.max_redirects
-        ),
+        title: title.to_string(),
+        intro,
         lanes,
         lane_colours,
         arrows,
-        narrations: events.iter().map(|e| e.narration.clone()).collect(),
+        narrations: events.iter().map(|e| narrate(&e.narration, t)).collect(),
         table_before,
         tables,
         changed,
     }
 }
 
-/// Every scenario of the core, ready to draw.
-pub fn scenario_views() -> Vec<ScenarioView> {
-    scenarios().iter().map(view_of).collect()
+/// Every scenario of the core, ready to draw, worded in `t`'s language.
+pub fn scenario_views(t: &'static NarrationText) -> Vec<ScenarioView> {
+    scenarios().iter().map(|sc| view_of(sc, t)).collect()
 }
 
 #[cfg(test)]
@@ -219,7 +220,7 @@ mod tests {
 
     #[test]
     fn every_scenario_has_arrows_narration_and_tables_in_step() {
-        let views = scenario_views();
+        let views = scenario_views(&crate::ui::narration::EN);
         assert!(views.len() >= 6);
         for v in &views {
             assert!(!v.arrows.is_empty(), "{}", v.id);
@@ -236,7 +237,7 @@ mod tests {
     /// route, the MOVED reply does.
     #[test]
     fn the_table_changes_on_moved_and_not_on_ask() {
-        let views = scenario_views();
+        let views = scenario_views(&crate::ui::narration::EN);
         let live = views.iter().find(|v| v.id == "live-migration").unwrap();
         let ask = live
             .arrows

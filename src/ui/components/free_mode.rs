@@ -9,6 +9,7 @@ use crate::core::SlotMap;
 use crate::ui::components::sequence::Sequence;
 use crate::ui::forms::{bind_input, bind_select};
 use crate::ui::messages::{fill, use_messages};
+use crate::ui::narration::use_narration_text;
 use crate::ui::redirect_view::view_of;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -39,6 +40,7 @@ fn policy_of(s: &str) -> Policy {
 #[function_component(FreeMode)]
 pub fn free_mode(props: &FreeModeProps) -> Html {
     let t = use_messages();
+    let words = use_narration_text();
     let policy = use_state(|| "smart".to_string());
     let preset = use_state(|| 0usize);
     let line = use_state(String::new);
@@ -98,14 +100,18 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
     let view = {
         let guard = world.borrow();
         guard.as_ref().map(|(_, client, table)| {
-            view_of(&Scenario {
-                id: "free",
-                title: "Your commands",
-                policy: client.policy(),
-                max_redirects: client.max_redirects(),
-                start_table: table.clone(),
-                steps: (*steps).clone(),
-            })
+            view_of(
+                &Scenario {
+                    id: "free",
+                    title: "Your commands",
+                    policy: client.policy(),
+                    rule: client.rule(),
+                    max_redirects: client.max_redirects(),
+                    start_table: table.clone(),
+                    steps: (*steps).clone(),
+                },
+                words,
+            )
         })
     };
     let replies = view.as_ref().map(|v| {

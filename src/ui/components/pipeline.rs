@@ -5,6 +5,7 @@ use crate::core::crc16::register_steps;
 use crate::core::escape::{format_key, push_formatted};
 use crate::core::slot::SLOT_MASK;
 use crate::core::{Explanation, SlotMap, TagRule};
+use crate::ui::components::client_rules::ClientRules;
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::styled::StyledSpan;
 use std::rc::Rc;
@@ -236,6 +237,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                     { " → " }<code>{ format!("(integer) {}", e.slot) }</code>
                 </p>
             }
+            <ClientRules explained={props.explained.clone()} map={props.map.clone()} colours={props.colours.clone()} />
         </section>
     }
 }

@@ -7,6 +7,7 @@ use crate::ui::components::export_buttons::SeqExport;
 use crate::ui::components::free_mode::FreeMode;
 use crate::ui::components::sequence::{Arrow, Sequence};
 use crate::ui::messages::{fill, use_messages, Messages};
+use crate::ui::narration::use_narration_text;
 use crate::ui::redirect_view::{scenario_views, ScenarioView};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
@@ -184,7 +185,8 @@ pub struct RedirectionsProps {
 #[function_component(Redirections)]
 pub fn redirections(props: &RedirectionsProps) -> Html {
     let t = use_messages();
-    let scenarios = use_memo((), |_| scenario_views());
+    let words = use_narration_text();
+    let scenarios = use_memo(words.lang, move |_| scenario_views(words));
     let opened = use_memo((), {
         let scenarios = scenarios.clone();
         move |_| parse_link(&current_hash(), &scenarios)
@@ -248,7 +250,7 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
     // A link pasted into the address bar of the open page changes only the hash: follow it.
     {
         let (player, scenarios) = (player.clone(), scenarios.clone());
-        let problem = problem.clone();
+        let (problem, section) = (problem.clone(), section.clone());
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|w| {
                 gloo_events::EventListener::new(&w, "hashchange", move |_| {
@@ -259,6 +261,11 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
                             n_steps: scenarios[idx].arrows.len(),
                             step,
                         });
+                        // A link inside the page (the pipeline's "watch the MOVED loop")
+                        // names no element: bring the player into sight.
+                        if let Some(el) = section.cast::<web_sys::Element>() {
+                            el.scroll_into_view();
+                        }
                     }
                 })
             });
@@ -434,7 +441,7 @@ mod tests {
 
     #[test]
     fn links_open_what_they_can_and_say_what_they_could_not() {
-        let scenarios = scenario_views();
+        let scenarios = scenario_views(&crate::ui::narration::EN);
         let live = scenarios
             .iter()
             .position(|s| s.id == "live-migration")

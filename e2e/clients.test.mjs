@@ -1,0 +1,138 @@
+//! "When clients disagree" as a reader uses it: the slot the page shows for cluster-key-slot's
+//! rule is compared with the real npm `cluster-key-slot` 1.1.2 run here in node, Redis's slot
+//! with the fixtures; the panel's link opens the MOVED loop in the redirections view.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { sharedBrowser, openPage, keyslotByDisplay, typeKey } from './harness.mjs';
+
+const require = createRequire(import.meta.url);
+const generate = require('cluster-key-slot');
+
+const env = sharedBrowser();
+let fixture;
+before(async () => {
+  fixture = await keyslotByDisplay();
+});
+
+const OWNERS = [[0, 5460, '127.0.0.1:7000'], [5461, 10922, '127.0.0.1:7001'], [10923, 16383, '127.0.0.1:7002']];
+const ownerOf = (slot) => OWNERS.find(([a, b]) => slot >= a && slot <= b)[2];
+
+/** CRC-16/XMODEM, bit by bit. */
+function crc16(bytes) {
+  let crc = 0;
+  for (const b of bytes) {
+    crc ^= b << 8;
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc;
+}
+
+/** Redis's slot from PRODUCT.md's rule, for the few keys the fixtures do not record. */
+function redisRule(key) {
+  const bytes = [...Buffer.from(key)];
+  const open = bytes.indexOf(0x7b);
+  const close = open < 0 ? -1 : bytes.indexOf(0x7d, open + 1);
+  const tag = close > open + 1 ? bytes.slice(open + 1, close) : bytes;
+  return crc16(tag) & 0x3fff;
+}
+
+/** Types `key`, waits for the pipeline to show it, and reads Redis's slot and the rule rows. */
+async function show(page, key, redisSlot) {
+  await typeKey(page, key);
+  await page.waitForFunction((s) => document.querySelector('[data-testid=slot]')?.textContent === String(s), redisSlot);
+  // The panel (or its quiet line) follows the same render.
+  await page.locator('[data-testid=client-rules], [data-testid=client-rules-agree]').first().waitFor();
+  const rows = await page.locator('[data-testid=client-rule]').evaluateAll((rs) => rs.map((r) => ({
+    rule: r.dataset.rule,
+    slot: r.dataset.slot,
+    node: r.querySelector('[data-testid=client-rule-node]')?.textContent ?? null,
+    text: r.textContent,
+  })));
+  return new Map(rows.map((r) => [r.rule, r]));
+}
+
+/** The cluster-key-slot slot the page shows: its row, or Redis's slot when it has no row. */
+function pageCks(rows, redisSlot) {
+  const row = rows.get('cluster-key-slot');
+  return row ? Number(row.slot) : redisSlot;
+}
+
+test('the cluster-key-slot slot the page shows is what the npm module computes', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  // Keys typed as they are (all ASCII here, so the typed text is the key's bytes), with
+  // Redis's slot from the fixtures where recorded.
+  const keys = ['foo{}{bar}', '{}}', 'a{}b}c', 'x{}{y}', '{a}{b}', 'foo', '{}a', '{}{}}', 'user:{}{1001}:x', '{{a}}'];
+  let differing = 0;
+  for (const key of keys) {
+    const redisSlot = fixture.get(key) ?? redisRule(key);
+    const rows = await show(page, key, redisSlot);
+    const npm = generate(key);
+    assert.equal(pageCks(rows, redisSlot), npm, `cluster-key-slot of ${key}`);
+    assert.equal(generate(Buffer.from(key)), npm);
+    const row = rows.get('cluster-key-slot');
+    if (npm !== redisSlot) {
+      differing += 1;
+      assert.ok(row, `a row for ${key}`);
+      assert.equal(row.node, ownerOf(npm), `master of slot ${npm}`);
+      if (ownerOf(npm) !== ownerOf(redisSlot)) {
+        assert.ok(row.text.includes(`MOVED ${redisSlot} ${ownerOf(redisSlot)}`), row.text);
+      }
+    } else {
+      assert.equal(row, undefined, `no cluster-key-slot row for ${key}`);
+    }
+  }
+  assert.ok(differing >= 5, `${differing} keys differ`);
+  // The issue's example, to the number.
+  const rows = await show(page, 'foo{}{bar}', 8363);
+  assert.equal(rows.get('cluster-key-slot').slot, '4015');
+  assert.equal(rows.get('cluster-key-slot').node, '127.0.0.1:7000');
+  assert.match(rows.get('cluster-key-slot').text, /127\.0\.0\.1:7000.*MOVED 8363 127\.0\.0\.1:7001/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('UTF-16 code units: the charCodeAt bug, computed by the npm module on code units', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const key = '用户:1001';
+  const redisSlot = fixture.get('\\xe7\\x94\\xa8\\xe6\\x88\\xb7:1001');
+  assert.equal(redisSlot, 12170);
+  const rows = await show(page, key, redisSlot);
+  // No brace in the key: generate() over the code units is exactly "charCodeAt as a byte".
+  const units = Array.from({ length: key.length }, (_, i) => key.charCodeAt(i));
+  const buggy = generate(units);
+  assert.notEqual(buggy, redisSlot);
+  assert.equal(rows.get('utf16')?.slot, String(buggy));
+  // The empty key: Redis says 0, a random node is not a slot.
+  const empty = await show(page, '', fixture.get(''));
+  assert.equal(empty.get('empty-random')?.slot, 'any');
+  // A plain key: every rule agrees, and the page says so quietly.
+  await typeKey(page, 'foo');
+  await page.getByTestId('client-rules-agree').waitFor();
+  assert.equal(await page.getByTestId('client-rules').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the panel opens the MOVED loop: every GET pays a MOVED, 4015 stays on 7000', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await show(page, 'foo{}{bar}', 8363);
+  await page.getByTestId('client-rule-watch').first().click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=scenario-select]').value === 'client-disagrees');
+  const timeline = page.getByTestId('timeline');
+  const n = Number(await timeline.getAttribute('data-steps'));
+  await page.locator('.redir__player').focus();
+  await page.keyboard.press('End');
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=timeline]').dataset.step) === n, n);
+  const lines = await page.getByTestId('wire-line').allTextContents();
+  const moved = lines.filter((l) => l === '(error) MOVED 8363 127.0.0.1:7001');
+  const values = lines.filter((l) => l === '"hello"');
+  assert.ok(values.length >= 3, lines.join('\n'));
+  assert.equal(moved.length, values.length, 'one MOVED per command');
+  const node = (slot) => page.locator(`[data-testid=client-slot-table] tr[data-slot="${slot}"]`).getAttribute('data-node');
+  assert.equal(await node(4015), '127.0.0.1:7000');
+  assert.equal(await node(8363), '127.0.0.1:7001');
+  assert.match(await page.getByTestId('narration').textContent(), /\S/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
