@@ -95,7 +95,10 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 9
     if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()}`));
+  // A request cut short because the page navigated (a reload, an opened link) is not a fault.
+  page.on('requestfailed', (req) => {
+    if (req.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
+  });
   page.on('request', (req) => {
     const u = req.url();
     if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:')) {
