@@ -64,6 +64,14 @@ async function walk(page, check) {
   await page.getByTestId('last-change').waitFor();
   await settle(page);
   await check('topology lab after adding a master and a reshard');
+  await page.getByTestId('map-ranges').locator('summary').click();
+  await page.getByTestId('slot-map').focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowRight');
+  await page.getByTestId('selection').waitFor();
+  await check('map focused with a selection and its text alternative open');
+  await page.locator('[data-testid=node-row][data-addr="127.0.0.1:7001"] button').first().click();
+  await settle(page);
+  await check('after a failover');
   await page.locator('.lab__import summary').click();
   await page.getByTestId('topology-input').fill('not cluster nodes output');
   await page.getByTestId('topology-apply').click();
@@ -90,6 +98,17 @@ async function walk(page, check) {
   await page.locator('#cmp-n').fill('9');
   await page.waitForTimeout(300);
   await check('compare view');
+  await page.locator('#cmp-n').fill('0');
+  await page.locator('.compare [role=alert]').waitFor();
+  await check('compare view with an error');
+  await page.getByTestId('cluster-select').selectOption('create');
+  await page.getByTestId('n-masters').fill('20');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 20);
+  await settle(page);
+  await check('a created cluster of 20 masters (the legend scrolls)');
+  await page.getByTestId('n-masters').fill('0');
+  await page.locator('.cluster-picker [role=alert]').waitFor();
+  await check('a refused master count');
 }
 
 for (const colorScheme of ['light', 'dark']) {
