@@ -36,7 +36,7 @@ pub fn map_ranges(props: &MapRangesProps) -> Html {
                 .join(", ")
         };
         html! {
-            <li data-addr={m.addr.clone()}>
+            <li>
                 { fill(t.map_ranges_master, &[&m.addr, &counts.get(i).copied().unwrap_or(0)]) }
                 { " " }<span class="mono">{ text }</span>
             </li>
@@ -48,7 +48,7 @@ pub fn map_ranges(props: &MapRangesProps) -> Html {
             <ul class="map-ranges__list">
                 { for rows }
                 if !uncovered.is_empty() {
-                    <li data-addr="">
+                    <li>
                         { fill(t.map_ranges_unowned, &[&map.n_unowned()]) }
                         { " " }<span class="mono">{ uncovered.join(", ") }</span>
                     </li>
