@@ -214,6 +214,12 @@ test('keyboard: the map\'s arrow keys move the readout; Space on a player button
   await page.waitForFunction(() => document.querySelector('[data-testid=timeline]').dataset.step === '2');
   assert.equal(await page.getByTestId('pause').count(), 0, 'Space pressed the button; it did not start playing');
   assert.equal(await step(), 2);
+  // Each step is narrated in a polite live region.
+  const narration = page.getByTestId('narration');
+  assert.equal(await narration.getAttribute('aria-live'), 'polite');
+  const said = await narration.textContent();
+  await page.getByTestId('step-next').click();
+  await page.waitForFunction((s) => document.querySelector('[data-testid=narration]').textContent !== s, said);
   assert.deepEqual(problems, []);
   await context.close();
 });
