@@ -677,6 +677,26 @@ pub struct Messages {
     pub rules_watch: &'static str,
     /// The quiet line when every rule agrees with Redis.
     pub rules_agree: &'static str,
+    /// Summary of the slot map's text alternative (every range of every master).
+    pub map_ranges_title: &'static str,
+    /// A master in that list: `{0}` = address, `{1}` = slot count.
+    pub map_ranges_master: &'static str,
+    /// The uncovered slots in that list: `{0}` = slot count.
+    pub map_ranges_unowned: &'static str,
+    /// Announced (politely) when the key's result changes: `{0}` = slot, `{1}` = master.
+    pub pipeline_summary: &'static str,
+    /// As above when nobody owns the slot: `{0}` = slot.
+    pub pipeline_summary_unowned: &'static str,
+    /// Accessible name of the pipeline section.
+    pub pipeline_label: &'static str,
+    /// Accessible name of the sequence diagram.
+    pub seq_label: &'static str,
+    /// Accessible name of the planner's copyable commands.
+    pub plan_commands_label: &'static str,
+    /// Accessible name of the last change's redis-cli commands.
+    pub lab_commands_label: &'static str,
+    /// Accessible name of the scrollable CRC register table.
+    pub crc_register_label: &'static str,
 }
 }
 
@@ -995,6 +1015,16 @@ pub const EN: Messages = Messages {
     rules_unserved: "no master serves slot {0}: CLUSTERDOWN, whichever rule the client uses.",
     rules_watch: "Watch the MOVED loop",
     rules_agree: "The common client-side rules (cluster-key-slot, last brace pair, UTF-16, empty key) all agree with Redis on this key.",
+    map_ranges_title: "Slot ranges per master",
+    map_ranges_master: "{0}, {1} slots:",
+    map_ranges_unowned: "No master (uncovered), {0} slots:",
+    pipeline_summary: "Slot {0}, master {1}",
+    pipeline_summary_unowned: "Slot {0}, no master",
+    pipeline_label: "From key to master",
+    seq_label: "Sequence diagram of the client and the cluster's nodes",
+    plan_commands_label: "Commands for this plan",
+    lab_commands_label: "redis-cli commands that perform this change",
+    crc_register_label: "CRC register, byte by byte",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -321,6 +321,16 @@ pub const ZH: Messages = Messages {
     rules_unserved: "没有主节点负责槽 {0}：无论客户端用哪种规则，都是 CLUSTERDOWN。",
     rules_watch: "看看 MOVED 循环",
     rules_agree: "常见的客户端规则（cluster-key-slot、最后一对花括号、UTF-16、空键）在这个键上都与 Redis 一致。",
+    map_ranges_title: "各主节点的槽范围",
+    map_ranges_master: "{0}，{1} 个槽：",
+    map_ranges_unowned: "无主节点（未覆盖），{0} 个槽：",
+    pipeline_summary: "槽 {0}，主节点 {1}",
+    pipeline_summary_unowned: "槽 {0}，无主节点",
+    pipeline_label: "从键到主节点",
+    seq_label: "客户端与集群各节点的时序图",
+    plan_commands_label: "此方案的命令",
+    lab_commands_label: "执行此变更的 redis-cli 命令",
+    crc_register_label: "CRC 寄存器（逐字节）",
 };
 
 #[cfg(test)]

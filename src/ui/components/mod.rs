@@ -8,6 +8,7 @@ pub mod free_mode;
 pub mod hotspot;
 pub mod key_input;
 pub mod lang_switch;
+pub mod map_ranges;
 pub mod node_list;
 pub mod pipeline;
 pub mod planner;

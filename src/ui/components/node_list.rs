@@ -149,7 +149,9 @@ pub fn node_list(props: &NodeListProps) -> Html {
     html! {
         <section class="legend" aria-labelledby="legend-title">
             <h3 id="legend-title" class="legend__title">{ t.legend_title }{ format!(" ({n})") }</h3>
-            <ol class={classes!("legend__list", (n > 12).then_some("legend__list--long"))}>
+            // A long list scrolls, so it takes the focus to be scrolled by keyboard.
+            <ol class={classes!("legend__list", (n > 12).then_some("legend__list--long"))}
+                tabindex={(n > 12).then_some("0")} aria-labelledby="legend-title">
                 { for rows }
             </ol>
             if unowned > 0 {

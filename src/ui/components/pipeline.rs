@@ -8,6 +8,7 @@ use crate::core::{Explanation, SlotMap, TagRule};
 use crate::ui::components::client_rules::ClientRules;
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::styled::StyledSpan;
+use gloo_timers::callback::Timeout;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -19,6 +20,9 @@ const SHOWN_HEX_BYTES: usize = 24;
 const VERIFY_MAX_BYTES: usize = 200;
 /// Rows of the CRC register table.
 const SHOWN_REGISTER_ROWS: usize = 256;
+/// Quiet time (ms) after the last keystroke before the result is announced, so typing a word
+/// is read out once, not letter by letter.
+const ANNOUNCE_AFTER_MS: u32 = 600;
 
 /// Props of [`Pipeline`].
 #[derive(Properties, PartialEq)]
@@ -118,7 +122,7 @@ fn register(props: &RegisterProps) -> Html {
             }
         });
         html! {
-            <div class="register">
+            <div class="register" tabindex="0" role="region" aria-label={t.crc_register_label}>
                 <table>
                     <thead><tr>{ for t.crc_cols.iter().map(|c| html! { <th scope="col">{ *c }</th> }) }</tr></thead>
                     <tbody>{ for rows }</tbody>
@@ -193,9 +197,25 @@ pub fn pipeline(props: &PipelineProps) -> Html {
         },
     };
     let masked = e.crc & SLOT_MASK;
+    // One concise sentence for screen readers, announced politely once typing pauses.
+    let summary = match owner {
+        Some(m) => fill(t.pipeline_summary, &[&e.slot, &map.masters()[m].addr]),
+        None => fill(t.pipeline_summary_unowned, &[&e.slot]),
+    };
+    let announced = use_state_eq(|| summary.clone());
+    {
+        let announced = announced.clone();
+        use_effect_with(summary, move |summary| {
+            let summary = summary.clone();
+            let timeout = Timeout::new(ANNOUNCE_AFTER_MS, move || announced.set(summary));
+            move || drop(timeout)
+        });
+    }
     html! {
         <section class={classes!("pipeline", props.stale.then_some("pipeline--stale"))}
-                 aria-label="pipeline" aria-busy={props.stale.to_string()}>
+                 aria-label={t.pipeline_label} aria-busy={props.stale.to_string()}>
+            <p class="visually-hidden" aria-live="polite" aria-atomic="true"
+               data-testid="pipeline-summary">{ (*announced).clone() }</p>
             if props.stale {
                 <p class="pipeline__stale-note">{ t.stale_note }</p>
             }

@@ -515,7 +515,8 @@ pub fn planner(props: &PlannerProps) -> Html {
                         <option value="tagged" selected={*style == "tagged"}>{ t.plan_copy_tagged }</option>
                     </select>
                 </div>
-                <textarea class="lab__commands mono" rows="6" readonly=true data-testid="plan-commands" value={copied.clone()} />
+                <textarea class="lab__commands mono" rows="6" readonly=true data-testid="plan-commands" value={copied.clone()}
+                          aria-label={t.plan_commands_label} />
                 <CopyButton text={copied} />
             }
         </section>

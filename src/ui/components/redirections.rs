@@ -11,6 +11,7 @@ use crate::ui::narration::use_narration_text;
 use crate::ui::redirect_view::{scenario_views, ScenarioView};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -326,6 +327,20 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
     let onkeydown = {
         let p = player.clone();
         Callback::from(move |e: KeyboardEvent| {
+            // A key pressed on a button, the timeline or a field inside the player is theirs:
+            // Space on "next" steps once rather than starting playback.
+            let on_control = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|el| {
+                    matches!(
+                        el.tag_name().as_str(),
+                        "BUTTON" | "INPUT" | "SELECT" | "TEXTAREA"
+                    )
+                });
+            if on_control {
+                return;
+            }
             let action = match e.key().as_str() {
                 " " => Some(if p.playing {
                     PlayerAction::Pause
@@ -409,7 +424,7 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
                 <div class="redir__body">
                     <Sequence lanes={sc.lanes.clone()} lane_colours={sc.lane_colours.clone()}
                               arrows={sc.arrows.clone()} shown={step} wire={*wire} />
-                    <aside class="redir__table" data-testid="client-slot-table">
+                    <div class="redir__table" data-testid="client-slot-table">
                         <h3 class="lab__title">{ t.redir_table }</h3>
                         <table>
                             <thead><tr><th scope="col">{ "slot" }</th><th scope="col">{ t.redir_table_node }</th></tr></thead>
@@ -424,7 +439,7 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
                             </tbody>
                         </table>
                         <p class="section-help">{ t.redir_table_help }</p>
-                    </aside>
+                    </div>
                 </div>
                 <SeqExport stem={format!("slotscope-{}-step-{step}", sc.id)} />
                 <h3 class="lab__title">{ t.redir_replies }</h3>

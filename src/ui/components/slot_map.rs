@@ -6,6 +6,7 @@
 //! the hover and the keyboard cursor, so moving the mouse never repaints 16384 slots.
 
 use crate::core::{SlotMap as Slots, N_SLOTS};
+use crate::ui::components::map_ranges::MapRanges;
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::palette;
 use crate::ui::state::Change;
@@ -525,11 +526,12 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
     };
 
     html! {
+        <div class="slot-map__wrap">
         <figure class="slot-map">
             <div class="slot-map__frame">
                 <canvas ref={base} class="slot-map__canvas" data-testid="slot-map"
                     tabindex="0" role="img" aria-label={t.map_label}
-                    aria-describedby="slot-map-readout"
+                    aria-describedby="slot-map-readout" aria-details="slot-map-ranges"
                     {onmousedown} {onmousemove} {onmouseup} {onmouseleave} {onkeydown} {onfocus} {onblur}>
                 </canvas>
                 <canvas ref={overlay} class="slot-map__overlay" aria-hidden="true"></canvas>
@@ -542,6 +544,8 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
                 { readout }
             </figcaption>
         </figure>
+        <MapRanges map={props.map.clone()} />
+        </div>
     }
 }
 

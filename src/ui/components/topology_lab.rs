@@ -187,7 +187,8 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
                             onclick={toggle}>{ t.lab_show_commands }</button>
                     if *show_commands {
                         <textarea class="lab__commands mono" readonly=true rows="6"
-                                  data-testid="change-commands" value={c.commands.join("\n")} />
+                                  data-testid="change-commands" value={c.commands.join("\n")}
+                                  aria-label={t.lab_commands_label} />
                         <CopyButton text={c.commands.join("\n")} />
                     }
                 }
