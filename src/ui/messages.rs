@@ -677,6 +677,35 @@ pub struct Messages {
     pub rules_watch: &'static str,
     /// The quiet line when every rule agrees with Redis.
     pub rules_agree: &'static str,
+    /// The document's title (the tab, bookmarks).
+    pub doc_title: &'static str,
+    /// Accessible name of the key → slot pipeline.
+    pub pipeline_label: &'static str,
+    /// Accessible name of a sequence diagram.
+    pub seq_label: &'static str,
+    /// Header of the slot column of the client's table.
+    pub redir_table_slot: &'static str,
+    /// First line of the copied per-master-tag script: `{0}` = tag template.
+    pub plan_copy_retagged: &'static str,
+    /// Comment line above each copied command: `{0}` = slot, `{1}` = master's address.
+    pub plan_copy_slot: &'static str,
+    /// Stands for the master of a slot nobody serves, in a copied comment.
+    pub plan_copy_no_master: &'static str,
+    /// A batch line too long to show: `{0}` = command, `{1}` = key count.
+    pub plan_keys_line: &'static str,
+    /// A double quote never closed: `{0}` = column.
+    pub args_unclosed_double: &'static str,
+    /// A quote never closed: `{0}` = column, `{1}` = the quote.
+    pub args_unclosed_other: &'static str,
+    /// Text right after a closing quote: `{0}` = column.
+    pub args_text_after_quote: &'static str,
+    /// Free mode: `@host:port` with nothing after it.
+    pub action_no_command: &'static str,
+    /// Free mode: an empty line.
+    pub action_empty: &'static str,
+    /// The four send strategies' names (per key, per slot, per master, tagged), as rows of the
+    /// planner's table.
+    pub strategy_names: [&'static str; 4],
 }
 }
 
@@ -995,6 +1024,20 @@ pub const EN: Messages = Messages {
     rules_unserved: "no master serves slot {0}: CLUSTERDOWN, whichever rule the client uses.",
     rules_watch: "Watch the MOVED loop",
     rules_agree: "The common client-side rules (cluster-key-slot, last brace pair, UTF-16, empty key) all agree with Redis on this key.",
+    doc_title: "slotscope — Redis Cluster slots, step by step",
+    pipeline_label: "pipeline",
+    seq_label: "sequence diagram of the client and the cluster's nodes",
+    redir_table_slot: "slot",
+    plan_copy_retagged: "# keys rewritten as {tag}key with one {0} tag per master",
+    plan_copy_slot: "# slot {0} on {1}",
+    plan_copy_no_master: "(no master)",
+    plan_keys_line: "{0} … ({1} keys)",
+    args_unclosed_double: "column {0}: this double quote is never closed; end the argument with \" or write \\\" for a quote",
+    args_unclosed_other: "column {0}: this quote ({1}) is never closed; end the argument with {1} or write \\{1} for a quote",
+    args_text_after_quote: "column {0}: a closing quote must be followed by a space or the end of the line",
+    action_no_command: "write @host:port followed by a command",
+    action_empty: "type a command",
+    strategy_names: ["per key", "per slot", "per master, pipelined", "per-master tags"],
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -321,6 +321,20 @@ pub const ZH: Messages = Messages {
     rules_unserved: "没有主节点负责槽 {0}：无论客户端用哪种规则，都是 CLUSTERDOWN。",
     rules_watch: "看看 MOVED 循环",
     rules_agree: "常见的客户端规则（cluster-key-slot、最后一对花括号、UTF-16、空键）在这个键上都与 Redis 一致。",
+    doc_title: "slotscope — 一步步看 Redis Cluster 的槽",
+    pipeline_label: "从键到槽的计算流程",
+    seq_label: "客户端与集群节点之间的时序图",
+    redir_table_slot: "槽",
+    plan_copy_retagged: "# 键已改写为 {tag}key，每个主节点一个 {0} 标签",
+    plan_copy_slot: "# 槽 {0}，发往 {1}",
+    plan_copy_no_master: "（无主节点）",
+    plan_keys_line: "{0} …（{1} 个键）",
+    args_unclosed_double: "第 {0} 列：这个双引号没有闭合；用 \" 结束参数，或写 \\\" 表示引号本身",
+    args_unclosed_other: "第 {0} 列：这个引号（{1}）没有闭合；用 {1} 结束参数，或写 \\{1} 表示引号本身",
+    args_text_after_quote: "第 {0} 列：闭合的引号后面只能是空格或行尾",
+    action_no_command: "先写 @host:port，再跟一条命令",
+    action_empty: "请输入一条命令",
+    strategy_names: ["逐键发送", "逐槽发送", "逐主节点流水线", "按主节点打标签"],
 };
 
 #[cfg(test)]

@@ -195,7 +195,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
     let masked = e.crc & SLOT_MASK;
     html! {
         <section class={classes!("pipeline", props.stale.then_some("pipeline--stale"))}
-                 aria-label="pipeline" aria-busy={props.stale.to_string()}>
+                 aria-label={t.pipeline_label} aria-busy={props.stale.to_string()}>
             if props.stale {
                 <p class="pipeline__stale-note">{ t.stale_note }</p>
             }

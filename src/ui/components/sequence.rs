@@ -2,6 +2,7 @@
 //! request or reply, drawn up to the current step, the current arrow travelling (CSS), and
 //! its reply text as redis-cli prints it (or as RESP on the wire).
 
+use crate::ui::messages::use_messages;
 use yew::prelude::*;
 
 /// One arrow of the diagram, ready to draw.
@@ -47,6 +48,7 @@ const HEAD: f64 = 56.0;
 /// The diagram.
 #[function_component(Sequence)]
 pub fn sequence(props: &SequenceProps) -> Html {
+    let t = use_messages();
     let n = props.lanes.len().max(1);
     let width = 820.0;
     let lane_x = |i: usize| 70.0 + (width - 140.0) * i as f64 / (n.saturating_sub(1).max(1)) as f64;
@@ -97,7 +99,7 @@ pub fn sequence(props: &SequenceProps) -> Html {
     });
     html! {
         <svg class="seq" viewBox={format!("0 0 {width} {height:.0}")} role="img"
-             aria-label="sequence diagram of the client and the cluster's nodes">
+             aria-label={t.seq_label}>
             { for heads }
             { for arrows }
         </svg>
