@@ -359,7 +359,18 @@ test('switching the language updates the narration, errors and tour already on s
   const narration = page.getByTestId('narration');
   const enNarration = await narration.textContent();
   const enScenario = await page.getByTestId('scenario-select').locator('option:checked').textContent();
-  assert.ok(!CJK.test(enError + enNarration + enScenario));
+  // A batch line redis-cli cannot split, and the same line in free mode.
+  await page.getByTestId('batch-input').fill('GET "unclosed');
+  const verdict = page.getByTestId('verdict').first();
+  await page.waitForFunction(() => /^Invalid argument/.test(document.querySelector('[data-testid=verdict]')?.textContent ?? ''));
+  const enVerdict = await verdict.textContent();
+  const free = page.getByTestId('free-command-input');
+  await free.fill('@127.0.0.1:7000');
+  await free.press('Enter');
+  const freeError = page.getByTestId('free-error');
+  await freeError.waitFor();
+  const enFree = await freeError.textContent();
+  assert.ok(!CJK.test(enError + enNarration + enScenario + enVerdict + enFree));
 
   await page.getByTestId('lang-select').selectOption('zh');
   await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
@@ -367,11 +378,17 @@ test('switching the language updates the narration, errors and tour already on s
   assert.match(await narration.textContent(), CJK, 'the narration mid-scenario is reworded');
   assert.equal(await stepOf(page), 5, 'the scenario stays at its step');
   assert.match(await page.getByTestId('scenario-select').locator('option:checked').textContent(), CJK);
+  // redis-cli's own words stay; the page's reason after them is reworded.
+  assert.match(await verdict.textContent(), /^Invalid argument\(s\): 第 \d+ 列/);
+  assert.match(await freeError.textContent(), /@host:port/);
+  assert.match(await freeError.textContent(), CJK);
 
   await page.getByTestId('lang-select').selectOption('en');
   await page.waitForFunction(() => document.documentElement.lang === 'en');
   assert.equal(await error.textContent(), enError);
   assert.equal(await narration.textContent(), enNarration);
+  assert.equal(await verdict.textContent(), enVerdict);
+  assert.equal(await freeError.textContent(), enFree);
 
   // The tour (its first stop puts foo in the key field, so it comes after the error).
   await page.getByTestId('tour-start').click();

@@ -1,7 +1,7 @@
 //! A pasted batch: redis-cli command lines (or a list of keys for one command), each answered
 //! as a real cluster answers it from the node the reader picked, with each line's keys and slots.
 
-use super::command::{key_positions, split_args};
+use super::command::{key_positions, split_args, ArgsError};
 use super::engine::{Cluster, Reply, Session};
 use super::slot::key_slot;
 use super::topology::SlotMap;
@@ -17,7 +17,7 @@ pub enum Outcome {
     /// The node's reply.
     Reply(Reply),
     /// redis-cli could not split the line (unbalanced quotes): nothing was sent.
-    Invalid(String),
+    Invalid(ArgsError),
 }
 
 /// One answered line.
@@ -42,7 +42,7 @@ impl Line {
                 let cli = cli.strip_suffix('\n').unwrap_or(&cli);
                 cli.strip_prefix("(error) ").unwrap_or(cli).to_string()
             }
-            Outcome::Invalid(why) => why.clone(),
+            Outcome::Invalid(why) => format!("Invalid argument(s): {why}"),
         }
     }
 
@@ -112,7 +112,7 @@ pub fn run_lines(map: &SlotMap, node: &str, text: &str) -> Result<Vec<Line>, Bat
                 line_no,
                 text: line.to_string(),
                 keys: Vec::new(),
-                outcome: Outcome::Invalid(format!("Invalid argument(s): {e}")),
+                outcome: Outcome::Invalid(e),
             },
             Ok(args) => {
                 let keys = key_positions(&args)

@@ -11,7 +11,7 @@ use crate::core::command::ArgsError;
 use crate::core::compare::{CompareError, MAX_MASTERS};
 use crate::core::escape::{format_key, EscapeError};
 use crate::core::import::{
-    Format, ImportError, ImportErrorKind, ImportWarning, MAX_CLAIMED_SLOTS, MAX_INPUT_BYTES,
+    Clash, Format, ImportError, ImportErrorKind, ImportWarning, MAX_CLAIMED_SLOTS, MAX_INPUT_BYTES,
 };
 use crate::core::plan::{PlanError, TemplateError, MAX_KEYS, MAX_SUB_TAGS};
 use crate::core::redirect::ActionError;
@@ -123,7 +123,16 @@ fn import_error_kind(t: &Messages, k: &ImportErrorKind) -> String {
         K::SlotOutOfRange { found } => fill(t.imp_slot_out_of_range, &[found]),
         K::BackwardRange { first, last } => fill(t.imp_backward_range, &[first, last]),
         K::DuplicateNode { id, first_line } => fill(t.imp_duplicate_node, &[id, first_line]),
-        K::Inconsistent { id, detail } => fill(t.imp_inconsistent, &[id, detail]),
+        K::Inconsistent { id, detail } => {
+            let detail = match detail {
+                Clash::MasterAfterReplica => t.imp_clashes[0],
+                Clash::ReplicaAfterMaster => t.imp_clashes[1],
+                Clash::TwoMasters => t.imp_clashes[2],
+                #[allow(unreachable_patterns)]
+                _ => "",
+            };
+            fill(t.imp_inconsistent, &[id, &detail])
+        }
         K::SeveralReplies => t.imp_several_replies.to_string(),
         K::NoMasters => t.imp_no_masters.to_string(),
         K::TooDeep => t.imp_too_deep.to_string(),
@@ -494,7 +503,15 @@ mod tests {
             },
             K::Inconsistent {
                 id: "abc".into(),
-                detail: "is listed as a master and as a replica".into(),
+                detail: Clash::MasterAfterReplica,
+            },
+            K::Inconsistent {
+                id: "abc".into(),
+                detail: Clash::ReplicaAfterMaster,
+            },
+            K::Inconsistent {
+                id: "abc".into(),
+                detail: Clash::TwoMasters,
             },
             K::SeveralReplies,
             K::NoMasters,

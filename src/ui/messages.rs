@@ -706,6 +706,9 @@ pub struct Messages {
     /// The four send strategies' names (per key, per slot, per master, tagged), as rows of the
     /// planner's table.
     pub strategy_names: [&'static str; 4],
+    /// A node given two roles in a `CLUSTER SLOTS` paste, the end of [`Messages::imp_inconsistent`]:
+    /// a master after a replica, a replica after a master, the replica of two masters.
+    pub imp_clashes: [&'static str; 3],
 }
 }
 
@@ -1038,6 +1041,11 @@ pub const EN: Messages = Messages {
     action_no_command: "write @host:port followed by a command",
     action_empty: "type a command",
     strategy_names: ["per key", "per slot", "per master, pipelined", "per-master tags"],
+    imp_clashes: [
+        "serves this range as a master, but an earlier range lists it as a replica",
+        "is listed as a replica here, but as a master elsewhere",
+        "is listed as the replica of two different masters",
+    ],
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -335,6 +335,11 @@ pub const ZH: Messages = Messages {
     action_no_command: "先写 @host:port，再跟一条命令",
     action_empty: "请输入一条命令",
     strategy_names: ["逐键发送", "逐槽发送", "逐主节点流水线", "按主节点打标签"],
+    imp_clashes: [
+        "它作为主节点负责这个范围，但前面的范围把它列为副本",
+        "它在这里被列为副本，但在别处是主节点",
+        "它被列为两个不同主节点的副本",
+    ],
 };
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! cluster gives it from a chosen node, and compare the ways a client can send the batch.
 
 use crate::core::batch::{
-    command_for_keys, run_lines, slot_command_parts, BatchError, CommandStyle, Line, KEY_COMMANDS,
+    command_for_keys, run_lines, slot_command_parts, BatchError, CommandStyle, Line, Outcome,
+    KEY_COMMANDS,
 };
 use crate::core::compare::KeySample;
 use crate::core::engine::{Cluster, Session};
@@ -16,7 +17,7 @@ use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
 use crate::ui::forms::{bind_input, bind_select};
 use crate::ui::lang::Lang;
-use crate::ui::localize::{batch_error, escape_error, plan_error, tag_error};
+use crate::ui::localize::{args_error, batch_error, escape_error, plan_error, tag_error};
 use crate::ui::messages::{fill, use_messages, Messages};
 use std::rc::Rc;
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
@@ -145,7 +146,7 @@ fn read_batch(t: &Messages, map: &SlotMap, node: &str, text: &str, command: &str
             line_no: 1,
             text: fill(t.plan_keys_line, &[&command, &parsed.len()]),
             keys: Vec::new(),
-            outcome: crate::core::batch::Outcome::Reply(reply),
+            outcome: Outcome::Reply(reply),
         }]
     } else {
         Vec::new()
@@ -262,6 +263,15 @@ fn copy_plan(t: &Messages, keys: &KeySample, planned: &Plan, map: &SlotMap, styl
         _ => worded(planned, keys, CommandStyle::Mget),
     };
     lines.join("\n")
+}
+
+/// A line's verdict: the node's reply verbatim, or redis-cli's `Invalid argument(s)` with
+/// the reason in the reader's language.
+fn line_verdict(t: &Messages, line: &Line) -> String {
+    match &line.outcome {
+        Outcome::Invalid(e) => format!("Invalid argument(s): {}", args_error(t, e)),
+        _ => line.verdict(),
+    }
 }
 
 /// The name of a send strategy in the reader's language.
@@ -414,7 +424,7 @@ pub fn planner(props: &PlannerProps) -> Html {
             <li class={classes!("verdict", line.is_error().then_some("verdict--error"))}>
                 <code class="verdict__line">{ format!("{}: {}", line.line_no, line.text) }</code>
                 if !slots.is_empty() { <span class="verdict__slots mono">{ slots.join(" · ") }</span> }
-                <code class="verdict__reply" data-testid="verdict">{ line.verdict() }</code>
+                <code class="verdict__reply" data-testid="verdict">{ line_verdict(t, line) }</code>
             </li>
         }
     });
