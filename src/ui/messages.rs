@@ -709,6 +709,8 @@ pub struct Messages {
     /// A node given two roles in a `CLUSTER SLOTS` paste, the end of [`Messages::imp_inconsistent`]:
     /// a master after a replica, a replica after a master, the replica of two masters.
     pub imp_clashes: [&'static str; 3],
+    /// A node's role after its address in the planner's node list: master, replica.
+    pub node_roles: [&'static str; 2],
 }
 }
 
@@ -1046,6 +1048,7 @@ pub const EN: Messages = Messages {
         "is listed as a replica here, but as a master elsewhere",
         "is listed as the replica of two different masters",
     ],
+    node_roles: ["master", "replica"],
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

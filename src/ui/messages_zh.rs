@@ -150,7 +150,7 @@ pub const ZH: Messages = Messages {
     hot_busiest: "最忙的主节点持有 {0} 的键（{1}）。",
     hot_unserved: "{0} 个键所在的槽无人提供服务。",
     hot_more_masters: "另有 {0} 个主节点",
-    hot_timing: "在此浏览器中重新计算用时 {0} ms。",
+    hot_timing: "在此浏览器中重新计算用时 {0} 毫秒。",
     hot_takeaway: "标签换来原子性（跨键的 MULTI、MGET、Lua），代价是无法分散：k 取多键操作所需的最小值即可。",
     tags_title: "每个主节点的标签",
     tags_help: "在模板中依次尝试 %d = 0、1、2、…，直到每个主节点都有 N 个标签：把键写成 {tag}:rest，它就会落在你选定的主节点上，一批键就变成每个主节点一条命令。",
@@ -340,6 +340,7 @@ pub const ZH: Messages = Messages {
         "它在这里被列为副本，但在别处是主节点",
         "它被列为两个不同主节点的副本",
     ],
+    node_roles: ["主节点", "副本"],
 };
 
 #[cfg(test)]

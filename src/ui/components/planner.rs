@@ -464,8 +464,8 @@ pub fn planner(props: &PlannerProps) -> Html {
     );
     let copied = (*copied).clone();
     let nodes = map.masters().iter().flat_map(|m| {
-        std::iter::once((m.addr.clone(), "master"))
-            .chain(m.replicas.iter().map(|r| (r.addr.clone(), "replica")))
+        std::iter::once((m.addr.clone(), t.node_roles[0]))
+            .chain(m.replicas.iter().map(|r| (r.addr.clone(), t.node_roles[1])))
     });
 
     html! {
