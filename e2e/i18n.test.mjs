@@ -449,3 +449,17 @@ test('the choice survives a reload and travels in the share link; a first visit 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a link the page cannot restore says so in Chinese, with no English prose', async () => {
+  for (const hash of ['#s=9.AAAA', '#s=1.A', '#s=1.!!', '#not-a-link']) {
+    const { page, context, problems } = await openWithLocale(env.server.url + hash, 'zh-CN');
+    const error = page.getByTestId('restore-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), CJK, hash);
+    const { check, report } = checker(page, 'zh');
+    await check(`link ${hash}`);
+    assert.deepEqual(report(), [], `English prose on the Chinese page:\n${report().join('\n')}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
