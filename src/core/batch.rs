@@ -1,7 +1,7 @@
 //! A pasted batch: redis-cli command lines (or a list of keys for one command), each answered
 //! as a real cluster answers it from the node the reader picked, with each line's keys and slots.
 
-use super::command::{key_positions, split_args};
+use super::command::{key_positions, split_args, ArgsError};
 use super::engine::{Cluster, Reply, Session};
 use super::slot::key_slot;
 use super::topology::SlotMap;
@@ -17,7 +17,7 @@ pub enum Outcome {
     /// The node's reply.
     Reply(Reply),
     /// redis-cli could not split the line (unbalanced quotes): nothing was sent.
-    Invalid(String),
+    Invalid(ArgsError),
 }
 
 /// One answered line.
@@ -42,7 +42,7 @@ impl Line {
                 let cli = cli.strip_suffix('\n').unwrap_or(&cli);
                 cli.strip_prefix("(error) ").unwrap_or(cli).to_string()
             }
-            Outcome::Invalid(why) => why.clone(),
+            Outcome::Invalid(why) => format!("Invalid argument(s): {why}"),
         }
     }
 
@@ -112,7 +112,7 @@ pub fn run_lines(map: &SlotMap, node: &str, text: &str) -> Result<Vec<Line>, Bat
                 line_no,
                 text: line.to_string(),
                 keys: Vec::new(),
-                outcome: Outcome::Invalid(format!("Invalid argument(s): {e}")),
+                outcome: Outcome::Invalid(e),
             },
             Ok(args) => {
                 let keys = key_positions(&args)
@@ -236,6 +236,34 @@ pub fn slot_commands(
     style: CommandStyle,
     limit: usize,
 ) -> Vec<String> {
+    slot_command_parts(plan, keys, map, style, limit)
+        .into_iter()
+        .map(|c| {
+            let node = c.master.unwrap_or("(no master)");
+            format!("# slot {} on {node}\n{}", c.slot, c.command)
+        })
+        .collect()
+}
+
+/// One single-slot command of a split batch: the slot, its master's address and the command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotCommand<'a> {
+    /// The slot every key of the command is in.
+    pub slot: u16,
+    /// The address of the master serving it, if one does.
+    pub master: Option<&'a str>,
+    /// The command, as redis-cli reads it.
+    pub command: String,
+}
+
+/// [`slot_commands`] as data, so a caller can word the comment line in its own language.
+pub fn slot_command_parts<'a>(
+    plan: &super::plan::Plan,
+    keys: &super::compare::KeySample,
+    map: &'a SlotMap,
+    style: CommandStyle,
+    limit: usize,
+) -> Vec<SlotCommand<'a>> {
     let quote = |k: &[u8]| format!("\"{}\"", super::escape::format_key(k));
     plan.slots
         .iter()
@@ -247,10 +275,10 @@ pub fn slot_commands(
                 .filter_map(|&i| keys.get(i as usize))
                 .map(quote)
                 .collect();
-            let node = group
+            let master = group
                 .master
                 .and_then(|m| map.masters().get(m))
-                .map_or("(no master)", |m| m.addr.as_str());
+                .map(|m| m.addr.as_str());
             let command = match style {
                 CommandStyle::Mget => format!("MGET {}", ks.join(" ")),
                 CommandStyle::EvalSetEx { ttl } => {
@@ -263,7 +291,11 @@ pub fn slot_commands(
                     )
                 }
             };
-            format!("# slot {} on {node}\n{command}", group.slot)
+            SlotCommand {
+                slot: group.slot,
+                master,
+                command,
+            }
         })
         .collect()
 }

@@ -223,6 +223,31 @@ pub struct ImportError {
     pub kind: ImportErrorKind,
 }
 
+/// The two roles a `CLUSTER SLOTS` reply gave one node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Clash {
+    /// It serves a range as a master, but an earlier range lists it as a replica.
+    MasterAfterReplica,
+    /// It is listed as a replica, but as a master elsewhere.
+    ReplicaAfterMaster,
+    /// It is listed as the replica of two different masters.
+    TwoMasters,
+}
+
+impl fmt::Display for Clash {
+    /// The end of a sentence that starts with the node id.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Clash::MasterAfterReplica => {
+                "serves this range as a master, but an earlier range lists it as a replica"
+            }
+            Clash::ReplicaAfterMaster => "is listed as a replica here, but as a master elsewhere",
+            Clash::TwoMasters => "is listed as the replica of two different masters",
+        })
+    }
+}
+
 /// What was wrong with a paste.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -275,8 +300,8 @@ pub enum ImportErrorKind {
     Inconsistent {
         /// Its id.
         id: String,
-        /// What clashes, as the end of a sentence that starts with the node id.
-        detail: String,
+        /// What clashes.
+        detail: Clash,
     },
     /// A second command and its output follow the first.
     SeveralReplies,
@@ -1533,7 +1558,7 @@ fn read_slots(root: &Node) -> Result<Vec<NodeInfo>, ImportError> {
                         master_node.line,
                         ImportErrorKind::Inconsistent {
                             id: master.id,
-                            detail: "serves this range as a master, but an earlier range lists it as a replica".to_owned(),
+                            detail: Clash::MasterAfterReplica,
                         },
                     ));
                 }
@@ -1563,15 +1588,15 @@ fn read_slots(root: &Node) -> Result<Vec<NodeInfo>, ImportError> {
                 Some(known) if known.role == Role::ReplicaOf(Some(master_id.clone())) => {}
                 Some(known) => {
                     let detail = if known.role == Role::Master {
-                        "is listed as a replica here, but as a master elsewhere"
+                        Clash::ReplicaAfterMaster
                     } else {
-                        "is listed as the replica of two different masters"
+                        Clash::TwoMasters
                     };
                     return Err(ImportError::at(
                         replica_node.line,
                         ImportErrorKind::Inconsistent {
                             id: replica.id,
-                            detail: detail.to_owned(),
+                            detail,
                         },
                     ));
                 }

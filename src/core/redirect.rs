@@ -16,6 +16,7 @@ use super::escape::push_formatted;
 use super::slot::N_SLOTS;
 use super::topology::{SlotMap, SlotRange};
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// How a client reacts to MOVED, ASK and TRYAGAIN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -740,20 +741,44 @@ pub enum Action {
     },
 }
 
+/// Why a line typed into free mode is not an action (the page words it in its language).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ActionError {
+    /// `@host:port` with no command after it.
+    NoCommand,
+    /// A blank line.
+    Empty,
+    /// The command could not be split into arguments.
+    Args(command::ArgsError),
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ActionError::NoCommand => f.write_str("write @host:port followed by a command"),
+            ActionError::Empty => f.write_str("type a command"),
+            ActionError::Args(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ActionError {}
+
 /// A line typed into free mode: an operator command to one node (`@127.0.0.1:7001 CLUSTER
 /// SETSLOT …`) or a command for the client.
-pub fn parse_action(line: &str) -> Result<Action, String> {
+pub fn parse_action(line: &str) -> Result<Action, ActionError> {
     let line = line.trim();
     let (addr, rest) = match line.strip_prefix('@') {
         Some(r) => match r.split_once(char::is_whitespace) {
             Some((addr, rest)) => (Some(addr.to_string()), rest),
-            None => return Err("write @host:port followed by a command".to_string()),
+            None => return Err(ActionError::NoCommand),
         },
         None => (None, line),
     };
-    let args = command::split_args(rest).map_err(|e| e.to_string())?;
+    let args = command::split_args(rest).map_err(ActionError::Args)?;
     if args.is_empty() {
-        return Err("type a command".to_string());
+        return Err(ActionError::Empty);
     }
     Ok(match addr {
         Some(addr) => Action::Operator { addr, args },
@@ -1068,8 +1093,14 @@ mod free_line_tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(parse_action("@127.0.0.1:7001").is_err());
-        assert!(parse_action("   ").is_err());
-        assert!(parse_action("GET \"x").is_err());
+        assert_eq!(parse_action("@127.0.0.1:7001"), Err(ActionError::NoCommand));
+        assert_eq!(parse_action("   "), Err(ActionError::Empty));
+        assert!(matches!(
+            parse_action("GET \"x"),
+            Err(ActionError::Args(command::ArgsError::UnclosedQuote {
+                column: 5,
+                ..
+            }))
+        ));
     }
 }

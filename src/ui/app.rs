@@ -31,12 +31,18 @@ struct Opened {
     state: SharedState,
     problems: Rc<Vec<Problem>>,
     saved: bool,
-    /// Nothing was restored: a first visit.
-    from_defaults: bool,
+    /// Whether `state.lang` is the link's (or the saved state's) own choice. A link carries
+    /// its language only when it is Chinese, so English is known only from a link read whole;
+    /// an old `#redirect=` link, or one that is damaged or unreadable, leaves the choice to
+    /// the browser.
+    lang_known: bool,
 }
 
 fn opened() -> Opened {
     let (decoded, source): (Decoded, Source) = browser::startup();
+    let lang_known = source != Source::Defaults
+        && (decoded.state.lang != Lang::En
+            || (decoded.problems.is_empty() && decoded.version != Some(0)));
     // An old `#redirect=` link's troubles are the player's to tell, in its own words.
     let problems = if decoded.version == Some(0) {
         Vec::new()
@@ -44,10 +50,10 @@ fn opened() -> Opened {
         decoded.problems
     };
     Opened {
+        lang_known,
         state: decoded.state,
         problems: Rc::new(problems),
         saved: source == Source::Saved,
-        from_defaults: source == Source::Defaults,
     }
 }
 
@@ -67,10 +73,10 @@ pub fn app() -> Html {
     // The language is the page's outermost state: every component reads it from context.
     // A link or a saved state brings its own; a first visit follows the browser.
     let lang = use_state(|| {
-        if opened.from_defaults {
-            lang::initial()
-        } else {
+        if opened.lang_known {
             opened.state.lang
+        } else {
+            lang::initial()
         }
     });
     let t = lang.messages();

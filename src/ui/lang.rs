@@ -115,10 +115,14 @@ mod browser {
         }
     }
 
-    /// Sets `<html lang>`, so screen readers and fonts follow the text.
+    /// Sets `<html lang>`, so screen readers and fonts follow the text, and the document's
+    /// title.
     pub fn apply(lang: Lang) {
-        if let Some(root) = web_sys::window()
-            .and_then(|w| w.document())
+        let document = web_sys::window().and_then(|w| w.document());
+        if let Some(d) = &document {
+            d.set_title(lang.messages().doc_title);
+        }
+        if let Some(root) = document
             .and_then(|d| d.document_element())
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
         {

@@ -7,12 +7,14 @@
 
 use super::messages::{fill, Messages};
 use crate::core::batch::{BatchError, MAX_LINES};
+use crate::core::command::ArgsError;
 use crate::core::compare::{CompareError, MAX_MASTERS};
 use crate::core::escape::{format_key, EscapeError};
 use crate::core::import::{
-    Format, ImportError, ImportErrorKind, ImportWarning, MAX_CLAIMED_SLOTS, MAX_INPUT_BYTES,
+    Clash, Format, ImportError, ImportErrorKind, ImportWarning, MAX_CLAIMED_SLOTS, MAX_INPUT_BYTES,
 };
 use crate::core::plan::{PlanError, TemplateError, MAX_KEYS, MAX_SUB_TAGS};
+use crate::core::redirect::ActionError;
 use crate::core::reshard::ReshardError;
 use crate::core::tags::{TagError, MAX_PER_MASTER};
 use crate::core::topology::{SlotRange, TopologyError};
@@ -20,6 +22,29 @@ use crate::core::N_SLOTS;
 
 /// How many uncovered ranges an import warning lists before "and N more".
 const SHOWN_RANGES: usize = 8;
+
+/// A command line that could not be split into arguments, worded as [`ArgsError`]'s
+/// `Display`.
+pub fn args_error(t: &Messages, e: &ArgsError) -> String {
+    match e {
+        ArgsError::UnclosedQuote { column, quote: '"' } => fill(t.args_unclosed_double, &[column]),
+        ArgsError::UnclosedQuote { column, quote } => fill(t.args_unclosed_other, &[column, quote]),
+        ArgsError::TextAfterQuote { column } => fill(t.args_text_after_quote, &[column]),
+        #[allow(unreachable_patterns)]
+        _ => e.to_string(),
+    }
+}
+
+/// A line free mode cannot run, worded as [`ActionError`]'s `Display`.
+pub fn action_error(t: &Messages, e: &ActionError) -> String {
+    match e {
+        ActionError::NoCommand => t.action_no_command.to_string(),
+        ActionError::Empty => t.action_empty.to_string(),
+        ActionError::Args(e) => args_error(t, e),
+        #[allow(unreachable_patterns)]
+        _ => e.to_string(),
+    }
+}
 
 /// A redis-cli escape error, worded as [`EscapeError`]'s `Display` (lower case, for a list).
 pub fn escape_error(t: &Messages, e: &EscapeError) -> String {
@@ -98,7 +123,16 @@ fn import_error_kind(t: &Messages, k: &ImportErrorKind) -> String {
         K::SlotOutOfRange { found } => fill(t.imp_slot_out_of_range, &[found]),
         K::BackwardRange { first, last } => fill(t.imp_backward_range, &[first, last]),
         K::DuplicateNode { id, first_line } => fill(t.imp_duplicate_node, &[id, first_line]),
-        K::Inconsistent { id, detail } => fill(t.imp_inconsistent, &[id, detail]),
+        K::Inconsistent { id, detail } => {
+            let detail = match detail {
+                Clash::MasterAfterReplica => t.imp_clashes[0],
+                Clash::ReplicaAfterMaster => t.imp_clashes[1],
+                Clash::TwoMasters => t.imp_clashes[2],
+                #[allow(unreachable_patterns)]
+                _ => "",
+            };
+            fill(t.imp_inconsistent, &[id, &detail])
+        }
         K::SeveralReplies => t.imp_several_replies.to_string(),
         K::NoMasters => t.imp_no_masters.to_string(),
         K::TooDeep => t.imp_too_deep.to_string(),
@@ -469,7 +503,15 @@ mod tests {
             },
             K::Inconsistent {
                 id: "abc".into(),
-                detail: "is listed as a master and as a replica".into(),
+                detail: Clash::MasterAfterReplica,
+            },
+            K::Inconsistent {
+                id: "abc".into(),
+                detail: Clash::ReplicaAfterMaster,
+            },
+            K::Inconsistent {
+                id: "abc".into(),
+                detail: Clash::TwoMasters,
             },
             K::SeveralReplies,
             K::NoMasters,
@@ -644,6 +686,23 @@ mod tests {
         check(&tags(), tag_error, |_| false);
         check(&compares(), compare_error, |_| false);
         check(&batches(), batch_error, |_| false);
+        let args = vec![
+            ArgsError::UnclosedQuote {
+                column: 5,
+                quote: '"',
+            },
+            ArgsError::UnclosedQuote {
+                column: 2,
+                quote: '\'',
+            },
+            ArgsError::TextAfterQuote { column: 9 },
+        ];
+        check(&args, args_error, |_| false);
+        let actions: Vec<ActionError> = [ActionError::NoCommand, ActionError::Empty]
+            .into_iter()
+            .chain(args.into_iter().map(ActionError::Args))
+            .collect();
+        check(&actions, action_error, |_| false);
     }
 
     #[test]

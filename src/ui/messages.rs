@@ -697,6 +697,36 @@ pub struct Messages {
     pub lab_commands_label: &'static str,
     /// Accessible name of the scrollable CRC register table.
     pub crc_register_label: &'static str,
+    /// The document's title (the tab, bookmarks).
+    pub doc_title: &'static str,
+    /// Header of the slot column of the client's table.
+    pub redir_table_slot: &'static str,
+    /// First line of the copied per-master-tag script: `{0}` = tag template.
+    pub plan_copy_retagged: &'static str,
+    /// Comment line above each copied command: `{0}` = slot, `{1}` = master's address.
+    pub plan_copy_slot: &'static str,
+    /// Stands for the master of a slot nobody serves, in a copied comment.
+    pub plan_copy_no_master: &'static str,
+    /// A batch line too long to show: `{0}` = command, `{1}` = key count.
+    pub plan_keys_line: &'static str,
+    /// A double quote never closed: `{0}` = column.
+    pub args_unclosed_double: &'static str,
+    /// A quote never closed: `{0}` = column, `{1}` = the quote.
+    pub args_unclosed_other: &'static str,
+    /// Text right after a closing quote: `{0}` = column.
+    pub args_text_after_quote: &'static str,
+    /// Free mode: `@host:port` with nothing after it.
+    pub action_no_command: &'static str,
+    /// Free mode: an empty line.
+    pub action_empty: &'static str,
+    /// The four send strategies' names (per key, per slot, per master, tagged), as rows of the
+    /// planner's table.
+    pub strategy_names: [&'static str; 4],
+    /// A node given two roles in a `CLUSTER SLOTS` paste, the end of [`Messages::imp_inconsistent`]:
+    /// a master after a replica, a replica after a master, the replica of two masters.
+    pub imp_clashes: [&'static str; 3],
+    /// A node's role after its address in the planner's node list: master, replica.
+    pub node_roles: [&'static str; 2],
 }
 }
 
@@ -1025,6 +1055,24 @@ pub const EN: Messages = Messages {
     plan_commands_label: "Commands for this plan",
     lab_commands_label: "redis-cli commands that perform this change",
     crc_register_label: "CRC register, byte by byte",
+    doc_title: "slotscope — Redis Cluster slots, step by step",
+    redir_table_slot: "slot",
+    plan_copy_retagged: "# keys rewritten as {tag}key with one {0} tag per master",
+    plan_copy_slot: "# slot {0} on {1}",
+    plan_copy_no_master: "(no master)",
+    plan_keys_line: "{0} … ({1} keys)",
+    args_unclosed_double: "column {0}: this double quote is never closed; end the argument with \" or write \\\" for a quote",
+    args_unclosed_other: "column {0}: this quote ({1}) is never closed; end the argument with {1} or write \\{1} for a quote",
+    args_text_after_quote: "column {0}: a closing quote must be followed by a space or the end of the line",
+    action_no_command: "write @host:port followed by a command",
+    action_empty: "type a command",
+    strategy_names: ["per key", "per slot", "per master, pipelined", "per-master tags"],
+    imp_clashes: [
+        "serves this range as a master, but an earlier range lists it as a replica",
+        "is listed as a replica here, but as a master elsewhere",
+        "is listed as the replica of two different masters",
+    ],
+    node_roles: ["master", "replica"],
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -150,7 +150,7 @@ pub const ZH: Messages = Messages {
     hot_busiest: "最忙的主节点持有 {0} 的键（{1}）。",
     hot_unserved: "{0} 个键所在的槽无人提供服务。",
     hot_more_masters: "另有 {0} 个主节点",
-    hot_timing: "在此浏览器中重新计算用时 {0} ms。",
+    hot_timing: "在此浏览器中重新计算用时 {0} 毫秒。",
     hot_takeaway: "标签换来原子性（跨键的 MULTI、MGET、Lua），代价是无法分散：k 取多键操作所需的最小值即可。",
     tags_title: "每个主节点的标签",
     tags_help: "在模板中依次尝试 %d = 0、1、2、…，直到每个主节点都有 N 个标签：把键写成 {tag}:rest，它就会落在你选定的主节点上，一批键就变成每个主节点一条命令。",
@@ -331,6 +331,24 @@ pub const ZH: Messages = Messages {
     plan_commands_label: "此方案的命令",
     lab_commands_label: "执行此变更的 redis-cli 命令",
     crc_register_label: "CRC 寄存器（逐字节）",
+    doc_title: "slotscope — 一步步看 Redis Cluster 的槽",
+    redir_table_slot: "槽",
+    plan_copy_retagged: "# 键已改写为 {tag}key，每个主节点一个 {0} 标签",
+    plan_copy_slot: "# 槽 {0}，发往 {1}",
+    plan_copy_no_master: "（无主节点）",
+    plan_keys_line: "{0} …（{1} 个键）",
+    args_unclosed_double: "第 {0} 列：这个双引号没有闭合；用 \" 结束参数，或写 \\\" 表示引号本身",
+    args_unclosed_other: "第 {0} 列：这个引号（{1}）没有闭合；用 {1} 结束参数，或写 \\{1} 表示引号本身",
+    args_text_after_quote: "第 {0} 列：闭合的引号后面只能是空格或行尾",
+    action_no_command: "先写 @host:port，再跟一条命令",
+    action_empty: "请输入一条命令",
+    strategy_names: ["逐键发送", "逐槽发送", "逐主节点流水线", "按主节点打标签"],
+    imp_clashes: [
+        "它作为主节点负责这个范围，但前面的范围把它列为副本",
+        "它在这里被列为副本，但在别处是主节点",
+        "它被列为两个不同主节点的副本",
+    ],
+    node_roles: ["主节点", "副本"],
 };
 
 #[cfg(test)]

@@ -83,6 +83,10 @@ pub struct NarrationText {
     pub rules: &'static [(&'static str, &'static str)],
     /// Scenario titles, by scenario id.
     pub titles: &'static [(&'static str, &'static str)],
+    /// The lifeline of the application's client.
+    pub lane_client: &'static str,
+    /// The lifeline of the operator (free mode's `@host:port` commands).
+    pub lane_operator: &'static str,
 }
 
 /// English: the wording the page has always used.
@@ -139,6 +143,8 @@ pub const EN: NarrationText = NarrationText {
         ("client-disagrees", "A client that hashes keys differently: MOVED on every command"),
         ("free", "Your commands"),
     ],
+    lane_client: "client",
+    lane_operator: "operator",
 };
 
 /// Simplified Chinese.
@@ -195,6 +201,8 @@ pub const ZH: NarrationText = NarrationText {
         ("client-disagrees", "计算槽的方式与 Redis 不同的客户端：每条命令都遇到 MOVED"),
         ("free", "你的命令"),
     ],
+    lane_client: "客户端",
+    lane_operator: "运维",
 };
 
 /// The narration table for the reader's language (the [`crate::ui::lang::Lang`] in context).

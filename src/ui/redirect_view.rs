@@ -41,10 +41,10 @@ pub struct ScenarioView {
     pub changed: Vec<Option<u16>>,
 }
 
-fn lane_name(e: &Endpoint) -> String {
+fn lane_name(e: &Endpoint, t: &NarrationText) -> String {
     match e {
-        Endpoint::Client => "client".to_string(),
-        Endpoint::Operator => "operator".to_string(),
+        Endpoint::Client => t.lane_client.to_string(),
+        Endpoint::Operator => t.lane_operator.to_string(),
         Endpoint::Node(addr) => addr.clone(),
         #[allow(unreachable_patterns)]
         _ => "?".to_string(),
@@ -122,13 +122,13 @@ fn tracked_slots(sc: &Scenario) -> Vec<u16> {
 
 /// One scenario, ready to draw, worded in `t`'s language.
 pub fn view_of(sc: &Scenario, t: &'static NarrationText) -> ScenarioView {
-    let mut lanes = vec!["client".to_string()];
+    let mut lanes = vec![t.lane_client.to_string()];
     let events: Vec<&Event> = sc.events().collect();
     if events
         .iter()
         .any(|e| e.from == Endpoint::Operator || e.to == Endpoint::Operator)
     {
-        lanes.push("operator".to_string());
+        lanes.push(t.lane_operator.to_string());
     }
     let mut nodes: Vec<String> = events
         .iter()
@@ -142,7 +142,7 @@ pub fn view_of(sc: &Scenario, t: &'static NarrationText) -> ScenarioView {
     nodes.dedup();
     lanes.extend(nodes);
     let lane = |e: &Endpoint| {
-        let name = lane_name(e);
+        let name = lane_name(e, t);
         lanes.iter().position(|l| *l == name).unwrap_or(0)
     };
     // Node heads in the colours the rest of the page gives the fixtures' masters.

@@ -4,10 +4,13 @@
 //! node as an operator would, to set up a migration by hand.
 
 use crate::core::engine::Cluster;
-use crate::core::redirect::{parse_action, play, Client, Policy, Scenario, Step, PRESETS};
+use crate::core::redirect::{
+    parse_action, play, ActionError, Client, Policy, Scenario, Step, PRESETS,
+};
 use crate::core::SlotMap;
 use crate::ui::components::sequence::Sequence;
 use crate::ui::forms::{bind_input, bind_select};
+use crate::ui::localize::action_error;
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::narration::use_narration_text;
 use crate::ui::redirect_view::view_of;
@@ -28,6 +31,15 @@ pub struct FreeModeProps {
     pub map: Rc<SlotMap>,
 }
 
+/// Why the last line was not sent, kept as data so it is worded in the language shown.
+#[derive(Clone, Debug, PartialEq)]
+enum FreeError {
+    /// Longer than [`MAX_LINE_BYTES`]: its length in bytes.
+    TooLong(usize),
+    /// Not a command.
+    Action(ActionError),
+}
+
 fn policy_of(s: &str) -> Policy {
     match s {
         "cli" => Policy::RedisCliC,
@@ -44,7 +56,7 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
     let policy = use_state(|| "smart".to_string());
     let preset = use_state(|| 0usize);
     let line = use_state(String::new);
-    let error = use_state(|| None::<String>);
+    let error = use_state(|| None::<FreeError>);
     let steps = use_state(Vec::<Step>::new);
     // The cluster and the client live across commands; they start again when the topology,
     // the policy or the preset changes.
@@ -66,14 +78,8 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
         let (world, steps, line, error) =
             (world.clone(), steps.clone(), line.clone(), error.clone());
         move || match (line.len() <= MAX_LINE_BYTES).then(|| parse_action(&line)) {
-            None => {
-                let mb = format!("{:.1}", line.len() as f64 / 1e6);
-                error.set(Some(fill(
-                    t.free_too_long,
-                    &[&mb, &(MAX_LINE_BYTES / 1024)],
-                )));
-            }
-            Some(Err(e)) => error.set(Some(e)),
+            None => error.set(Some(FreeError::TooLong(line.len()))),
+            Some(Err(e)) => error.set(Some(FreeError::Action(e))),
             Some(Ok(action)) => {
                 let mut guard: std::cell::RefMut<'_, _> = RefCell::borrow_mut(&world);
                 if let Some((cluster, client, _)) = guard.as_mut() {
@@ -147,7 +153,15 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
                        {onkeydown} />
                 <button type="button" class="button" data-testid="free-send" {onclick}>{ t.free_send }</button>
             </div>
-            if let Some(e) = &*error { <p class="lab__error" role="alert" data-testid="free-error">{ e }</p> }
+            if let Some(e) = &*error {
+                <p class="lab__error" role="alert" data-testid="free-error">{ match e {
+                    FreeError::TooLong(bytes) => {
+                        let mb = format!("{:.1}", *bytes as f64 / 1e6);
+                        fill(t.free_too_long, &[&mb, &(MAX_LINE_BYTES / 1024)])
+                    }
+                    FreeError::Action(e) => action_error(t, e),
+                } }</p>
+            }
             if let Some(v) = view {
                 if !v.arrows.is_empty() {
                     <p class="redir__narration" aria-live="polite">{ v.narrations.last().cloned().unwrap_or_default() }</p>

@@ -2,7 +2,8 @@
 //! cluster gives it from a chosen node, and compare the ways a client can send the batch.
 
 use crate::core::batch::{
-    command_for_keys, run_lines, slot_commands, BatchError, CommandStyle, Line, KEY_COMMANDS,
+    command_for_keys, run_lines, slot_command_parts, BatchError, CommandStyle, Line, Outcome,
+    KEY_COMMANDS,
 };
 use crate::core::compare::KeySample;
 use crate::core::engine::{Cluster, Session};
@@ -15,7 +16,8 @@ use crate::core::tags::{generate_tags, retag};
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
 use crate::ui::forms::{bind_input, bind_select};
-use crate::ui::localize::{batch_error, escape_error, plan_error};
+use crate::ui::lang::Lang;
+use crate::ui::localize::{args_error, batch_error, escape_error, plan_error, tag_error};
 use crate::ui::messages::{fill, use_messages, Messages};
 use std::rc::Rc;
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
@@ -96,7 +98,7 @@ enum GenError {
 }
 
 /// Reads the paste: commands, or one key per line for `command`.
-fn read_batch(map: &SlotMap, node: &str, text: &str, command: &str) -> Batch {
+fn read_batch(t: &Messages, map: &SlotMap, node: &str, text: &str, command: &str) -> Batch {
     let mut keys = KeySample::new();
     let mut problems = Vec::new();
     if command == "commands" {
@@ -142,9 +144,9 @@ fn read_batch(map: &SlotMap, node: &str, text: &str, command: &str) -> Batch {
         let reply = cluster.exec(node, &args, &mut Session::new());
         vec![Line {
             line_no: 1,
-            text: format!("{command} … ({} keys)", parsed.len()),
+            text: fill(t.plan_keys_line, &[&command, &parsed.len()]),
             keys: Vec::new(),
-            outcome: crate::core::batch::Outcome::Reply(reply),
+            outcome: Outcome::Reply(reply),
         }]
     } else {
         Vec::new()
@@ -230,26 +232,58 @@ fn fan_out(t: &Messages, p: &Plan, map: &SlotMap, colours: &[String]) -> Html {
 /// slot, or (the route cache's fix) keys rewritten with one tag per master so each master gets
 /// one EVAL.
 /// `planned` is `keys` already planned on `map`, so the per-slot styles reuse it.
-fn copy_plan(keys: &KeySample, planned: &Plan, map: &SlotMap, style: &str) -> String {
+fn copy_plan(t: &Messages, keys: &KeySample, planned: &Plan, map: &SlotMap, style: &str) -> String {
     const TTL: u32 = 3600;
     let eval = CommandStyle::EvalSetEx { ttl: TTL };
+    let worded = |p: &Plan, keys: &KeySample, style: CommandStyle| -> Vec<String> {
+        slot_command_parts(p, keys, map, style, MAX_COPIED_COMMANDS)
+            .into_iter()
+            .map(|c| {
+                let node = c.master.unwrap_or(t.plan_copy_no_master);
+                format!(
+                    "{}\n{}",
+                    fill(t.plan_copy_slot, &[&c.slot, &node]),
+                    c.command
+                )
+            })
+            .collect()
+    };
     let lines = match style {
-        "eval" => slot_commands(planned, keys, map, eval, MAX_COPIED_COMMANDS),
+        "eval" => worded(planned, keys, eval),
         "tagged" => match generate_tags(ROUTE_TAG_TEMPLATE, 1, map, 1_000_000) {
             Ok(set) => {
                 let retagged = retag(keys, map, &set);
-                let mut out = vec![format!(
-                    "# keys rewritten as {{tag}}key with one {ROUTE_TAG_TEMPLATE} tag per master"
-                )];
+                let mut out = vec![fill(t.plan_copy_retagged, &[&ROUTE_TAG_TEMPLATE])];
                 let p = plan(&retagged, map);
-                out.extend(slot_commands(&p, &retagged, map, eval, MAX_COPIED_COMMANDS));
+                out.extend(worded(&p, &retagged, eval));
                 out
             }
-            Err(e) => vec![format!("# {e}")],
+            Err(e) => vec![format!("# {}", tag_error(t, &e))],
         },
-        _ => slot_commands(planned, keys, map, CommandStyle::Mget, MAX_COPIED_COMMANDS),
+        _ => worded(planned, keys, CommandStyle::Mget),
     };
     lines.join("\n")
+}
+
+/// A line's verdict: the node's reply verbatim, or redis-cli's `Invalid argument(s)` with
+/// the reason in the reader's language.
+fn line_verdict(t: &Messages, line: &Line) -> String {
+    match &line.outcome {
+        Outcome::Invalid(e) => format!("Invalid argument(s): {}", args_error(t, e)),
+        _ => line.verdict(),
+    }
+}
+
+/// The name of a send strategy in the reader's language.
+fn strategy_name(t: &Messages, s: Strategy) -> &'static str {
+    match s {
+        Strategy::PerKey => t.strategy_names[0],
+        Strategy::PerSlot => t.strategy_names[1],
+        Strategy::PerMaster => t.strategy_names[2],
+        Strategy::Tagged => t.strategy_names[3],
+        #[allow(unreachable_patterns)]
+        _ => s.name(),
+    }
 }
 
 /// The tag template the "per master" copy uses (the case study's).
@@ -259,6 +293,7 @@ const ROUTE_TAG_TEMPLATE: &str = "routing:v1:%d";
 #[function_component(Planner)]
 pub fn planner(props: &PlannerProps) -> Html {
     let t = use_messages();
+    let lang = use_context::<Lang>().unwrap_or_default();
     let map = &props.map;
     let init = &props.initial;
     let text = use_state(|| init.text.clone());
@@ -308,8 +343,9 @@ pub fn planner(props: &PlannerProps) -> Html {
             (*command).clone(),
             node_addr.clone(),
             props.map.clone(),
+            lang,
         ),
-        |(text, command, node, map)| read_batch(map, node, text, command),
+        |(text, command, node, map, lang)| read_batch(lang.messages(), map, node, text, command),
     );
     // Generated keys, when there are some, stand in for the pasted ones.
     let keys = (*generated).clone().unwrap_or_else(|| batch.keys.clone());
@@ -388,7 +424,7 @@ pub fn planner(props: &PlannerProps) -> Html {
             <li class={classes!("verdict", line.is_error().then_some("verdict--error"))}>
                 <code class="verdict__line">{ format!("{}: {}", line.line_no, line.text) }</code>
                 if !slots.is_empty() { <span class="verdict__slots mono">{ slots.join(" · ") }</span> }
-                <code class="verdict__reply" data-testid="verdict">{ line.verdict() }</code>
+                <code class="verdict__reply" data-testid="verdict">{ line_verdict(t, line) }</code>
             </li>
         }
     });
@@ -405,7 +441,7 @@ pub fn planner(props: &PlannerProps) -> Html {
         let busiest = c.commands_per_master.iter().copied().max().unwrap_or(0);
         html! {
             <tr data-testid="plan" data-strategy={strategy_id(s)} data-round-trips={c.round_trips.to_string()}>
-                <th scope="row">{ s.name() }</th>
+                <th scope="row">{ strategy_name(t, s) }</th>
                 <td class="mono">{ c.round_trips }</td>
                 <td class="mono">{ c.commands }</td>
                 <td class="mono">{ busiest }</td>
@@ -422,13 +458,14 @@ pub fn planner(props: &PlannerProps) -> Html {
             the_plan.clone(),
             props.map.clone(),
             (*style).clone(),
+            lang,
         ),
-        |(keys, planned, map, style)| copy_plan(keys, planned, map, style),
+        |(keys, planned, map, style, lang)| copy_plan(lang.messages(), keys, planned, map, style),
     );
     let copied = (*copied).clone();
     let nodes = map.masters().iter().flat_map(|m| {
-        std::iter::once((m.addr.clone(), "master"))
-            .chain(m.replicas.iter().map(|r| (r.addr.clone(), "replica")))
+        std::iter::once((m.addr.clone(), t.node_roles[0]))
+            .chain(m.replicas.iter().map(|r| (r.addr.clone(), t.node_roles[1])))
     });
 
     html! {

@@ -427,7 +427,7 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
                     <div class="redir__table" data-testid="client-slot-table">
                         <h3 class="lab__title">{ t.redir_table }</h3>
                         <table>
-                            <thead><tr><th scope="col">{ "slot" }</th><th scope="col">{ t.redir_table_node }</th></tr></thead>
+                            <thead><tr><th scope="col">{ t.redir_table_slot }</th><th scope="col">{ t.redir_table_node }</th></tr></thead>
                             <tbody>
                                 { for table.iter().map(|(slot, node)| html! {
                                     <tr key={format!("{slot}-{step}")}

@@ -302,7 +302,17 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
                     </p>
                 }
                 if let Some(notice) = &props.notice {
-                    <p class="lab__notice" data-testid="topology-notice">{ notice.text(t) }</p>
+                    if let Note::RedisCli { lines, empty_masters_hint } = notice {
+                        // What redis-cli printed is quoted as it printed it; only the hint is prose.
+                        <div class="lab__notice" data-testid="topology-notice">
+                            if !lines.is_empty() {
+                                <pre class="mono lab__cli">{ lines.join("\n") }</pre>
+                            }
+                            if *empty_masters_hint { <p>{ t.hint_empty_masters }</p> }
+                        </div>
+                    } else {
+                        <p class="lab__notice" data-testid="topology-notice">{ notice.text(t) }</p>
+                    }
                 }
             </div>
 

@@ -1,0 +1,465 @@
+//! The page in 简体中文, completely: every view driven into its interesting states in Chinese,
+//! with no English prose left outside code; the converse in English (no CJK); switching updates
+//! what is already shown; the choice follows the browser, a reload and a share link.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sharedBrowser, openPage, typeKey, fixtures } from './harness.mjs';
+
+const env = sharedBrowser();
+
+/**
+ * Code and product terms that stay in English on a Chinese page, each removed from a text
+ * before it is searched for English prose. Redis replies and redis-cli output are quoted as
+ * Redis prints them; everything else here is a name.
+ */
+const ALLOWED = [
+  /CROSSSLOT Keys in request don't hash to the same slot/g,
+  /CLUSTERDOWN Hash slot not served/g,
+  /CLUSTERDOWN The cluster is down/g,
+  /TRYAGAIN Multiple keys request during rehashing of slot/g,
+  /EXECABORT Transaction discarded because of previous errors\.?/g,
+  /ERR unknown command '[^']*', with args beginning with:/g,
+  /ERR wrong number of arguments for '[^']*' command/g,
+  /Invalid argument\(s\)/g,
+  /\bRedis Cluster\b/g,
+  /\bslotscope\b/g,
+  /\bcluster-key-slot\b/g,
+  // Key names on a keyboard.
+  /\bPage (Up|Down)\b/g,
+];
+
+/**
+ * Names, not prose: key names of the examples and scenarios (one is Chinese: a key, shown in
+ * English too), the product's name, and client libraries (free mode's presets).
+ */
+const KEY_NAMES = new Set(['foo', 'bar', 'hello', 'user', '用户:1001', 'slotscope', 'ioredis']);
+
+/**
+ * A text that is one short English word or a number and a unit ("client", "300 keys",
+ * "12 ms"): prose too short to be a run, found separately.
+ */
+function loneWords(text) {
+  if (CJK.test(text)) return [];
+  const tokens = text.split(/\s+/).filter(Boolean);
+  if (tokens.length > 3) return [];
+  return tokens.map((t) => t.replace(/^[("'“‘]+/, '').replace(/[)"'”’,.;:!?…]+$/, ''))
+    .filter((t) => /^[a-z]{2,}$/.test(t) && !KEY_NAMES.has(t));
+}
+
+/** A word of English prose: letters only, at least three of them, not all capitals (capitals are commands and replies). */
+const isWord = (token) => /^[A-Za-z]{3,}$/.test(token) && token !== token.toUpperCase();
+
+/** Runs of at least two English words in `text` (after the allowed terms are taken out). */
+function englishRuns(text) {
+  let rest = text;
+  for (const re of ALLOWED) rest = rest.replace(re, ' \u0000 ');
+  const runs = [];
+  let run = [];
+  // Punctuation around a word does not break a run ("Guided tour," is prose); anything else
+  // inside a token (digits, braces, hyphens, colons) makes it code.
+  for (const raw of rest.split(/\s+/)) {
+    const token = raw.replace(/^[("'“‘]+/, '').replace(/[)"'”’,.;:!?…]+$/, '');
+    const ends = /[,.;:!?…]$/.test(raw) && run.length > 0;
+    if (isWord(token) && !/[^A-Za-z("'“‘)”’,.;:!?…]/.test(raw)) {
+      run.push(token);
+      if (ends) { if (run.length >= 2) runs.push(run.join(' ')); run = []; }
+    } else {
+      if (run.length >= 2) runs.push(run.join(' '));
+      run = [];
+    }
+  }
+  if (run.length >= 2) runs.push(run.join(' '));
+  return runs;
+}
+
+/**
+ * Every text a reader meets (text nodes, including `<option>`s and closed `<details>`, and the
+ * aria-label, title, placeholder and alt attributes), outside code (`code`, `.mono`, `pre`,
+ * `kbd`, `textarea`), each with a selector for where it is.
+ */
+function collectTexts() {
+  const CODE = 'code, .mono, pre, kbd, textarea, script, style, noscript';
+  const where = (el) => {
+    const parts = [];
+    for (let e = el; e && e !== document.body && parts.length < 4; e = e.parentElement) {
+      if (e.dataset?.testid) { parts.unshift(`[data-testid=${e.dataset.testid}]`); break; }
+      if (e.id) { parts.unshift(`#${e.id}`); break; }
+      const cls = [...e.classList].slice(0, 2).map((c) => `.${c}`).join('');
+      parts.unshift(`${e.tagName.toLowerCase()}${cls}`);
+    }
+    return parts.join(' > ');
+  };
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest(CODE)) continue;
+    const text = n.textContent.trim();
+    if (text) out.push({ selector: where(el), text });
+  }
+  for (const el of document.body.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
+    for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
+      const v = el.getAttribute(attr);
+      // A code field's placeholder is an example of the code typed there.
+      if (v && !(attr === 'placeholder' && el.closest(CODE + ', .mono'))) out.push({ selector: `${where(el)}@${attr}`, text: v });
+    }
+  }
+  // The document's title is read too (tab, bookmarks).
+  out.push({ selector: 'title', text: document.title });
+  return out;
+}
+
+const CJK = /[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/;
+
+/** Collects findings for one state of the page into `found` (a Map text → selectors). */
+function checker(page, lang) {
+  const found = new Map();
+  const note = (state, selector, what) => {
+    const k = `${what}  ←  ${selector}`;
+    if (!found.has(k)) found.set(k, state);
+  };
+  const check = async (state) => {
+    await page.waitForTimeout(30);
+    for (const { selector, text } of await page.evaluate(collectTexts)) {
+      if (lang === 'zh') {
+        // An arrow of the sequence diagram is labelled with the command or reply it carries.
+        if (selector.includes('text.seq__label') && /^[A-Z]{3,}( |$)/.test(text)) continue;
+        // A reply arrow carries the reply as redis-cli prints it ("alice", (nil)).
+        if (selector.includes('seq__arrow--reply > text.seq__label')) continue;
+        for (const run of englishRuns(text)) note(state, selector, `${JSON.stringify(run)} in ${JSON.stringify(text.slice(0, 160))}`);
+        for (const word of loneWords(text)) note(state, selector, `${JSON.stringify(word)} in ${JSON.stringify(text.slice(0, 160))}`);
+      } else if (CJK.test(text)) {
+        // The switch names 简体中文 in itself, and its label is in both languages on purpose.
+        if (selector.includes('lang-select') || selector.includes('.lang-switch')) continue;
+        if (KEY_NAMES.has(text)) continue;
+        note(state, selector, JSON.stringify(text.slice(0, 160)));
+      }
+    }
+  };
+  const report = () => [...found].map(([k, state]) => `[${state}] ${k}`);
+  return { check, report };
+}
+
+const stepOf = async (page) => Number(await page.getByTestId('timeline').getAttribute('data-step'));
+
+/** Drives every view into its interesting states, calling `check(state)` at each. */
+async function driveEverything(page, check) {
+  await check('start');
+  // The pipeline: a key with a tag, then a bad escape.
+  await typeKey(page, '{user1000}.following');
+  await page.waitForFunction(() => document.querySelector('[data-testid=hashed-part]')?.textContent === 'user1000');
+  await check('key with a tag');
+  await page.locator('.stage summary, details summary').first().click().catch(() => {});
+  await check('CRC details');
+  await typeKey(page, 'a\\xZZ');
+  await page.getByTestId('key-error').waitFor();
+  await check('bad escape');
+  await typeKey(page, 'foo{}{bar}');
+  await page.getByTestId('client-rules').waitFor();
+  await check('client rules');
+  await typeKey(page, '');
+  await check('empty key');
+  await typeKey(page, 'foo');
+
+  // The topology lab.
+  await page.getByTestId('add-master').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 4);
+  await check('added a master');
+  await page.getByTestId('reshard-slots').fill('100');
+  await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7006' });
+  await page.getByTestId('reshard').click();
+  await page.waitForFunction(() => document.querySelector('[data-addr="127.0.0.1:7006"]')?.dataset.slots === '100');
+  await check('resharded');
+  await page.getByTestId('last-change').locator('button').first().click().catch(() => {});
+  await check('reshard commands');
+  await page.getByTestId('rebalance').click();
+  await page.waitForFunction(() => document.querySelector('[data-addr="127.0.0.1:7006"]')?.dataset.slots !== '100');
+  await check('rebalanced');
+  await page.getByTestId('use-empty-masters').check().catch(() => {});
+  await page.getByTestId('weights').fill('127.0.0.1:9999=2');
+  await page.getByTestId('rebalance').click();
+  await page.getByTestId('topology-error').waitFor();
+  await check('bad weight');
+  await page.getByTestId('weights').fill('');
+  await page.locator('[data-testid=node-row][data-addr="127.0.0.1:7001"] button').first().click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=node-row][data-addr="127.0.0.1:7005"]')?.dataset.role === 'master');
+  await check('failed over');
+  await page.locator('[data-testid=node-row][data-addr="127.0.0.1:7000"] button').nth(1).click();
+  await page.getByTestId('topology-error').waitFor();
+  await check('remove refused');
+  await page.getByTestId('drain-and-remove').click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=node-row][data-addr="127.0.0.1:7000"][data-role=master]'));
+  await check('drained and removed');
+  for (const [name, text] of [
+    ['import', await readFile(join(fixtures, 'transcripts', '10_before_add_node_cluster_nodes.txt'), 'utf8')],
+    ['broken import', 'garbage!\n42 43 44'],
+    ['overlapping import', 'd3bede0cd4ba07708f552c2e44e8211e0d571a39 127.0.0.1:7000@17000 myself,master - 0 0 1 connected 0-100\n'
+      + '44084a172411812451c56a0a3330ec6daa733083 127.0.0.1:7001@17001 master - 0 0 2 connected 50-200'],
+  ]) {
+    const open = await page.locator('.lab__import').getAttribute('open');
+    if (open === null) await page.locator('.lab__import summary').click();
+    await page.getByTestId('topology-input').fill(text);
+    await page.getByTestId('topology-apply').click();
+    await page.waitForTimeout(50);
+    await check(name);
+  }
+  await page.getByTestId('topology-export').click().catch(() => {});
+  await check('export');
+  await page.getByTestId('undo').click();
+  await check('undone');
+
+  // The planner: results, a bad line, a generated batch, copy menus.
+  await page.getByTestId('batch-input').fill('MSET a 1 b 2\nFOO bar\nGET "unclosed\nMULTI\nSET {t}a 1\nSET b 2\nEXEC');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=verdict]').length >= 5);
+  await check('planner commands');
+  await page.getByTestId('command-select').selectOption('MGET');
+  await page.getByTestId('batch-input').fill('{user1}:a\n{user1}:b\nfoo');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=plan]').length === 4);
+  await check('planner keys');
+  await page.getByTestId('gen-template').fill('user');
+  await page.getByTestId('generate').click();
+  await check('bad template');
+  await page.getByTestId('gen-template').fill('user:%d');
+  await page.getByTestId('gen-count').fill('300');
+  await page.getByTestId('generate').click();
+  await page.waitForFunction(() => /300/.test(document.querySelector('.planner')?.textContent ?? ''));
+  await check('generated batch');
+  for (const style of ['mget', 'eval', 'tagged']) {
+    await page.locator('#copy-style').selectOption(style).catch(() => {});
+    await check(`copy as ${style}`);
+  }
+  await page.getByTestId('gen-count').fill('0');
+  await page.getByTestId('generate').click();
+  await check('bad count');
+
+  // The tag generator and the hot spot.
+  await page.getByTestId('tag-template').fill('routing:v1:%d');
+  await page.getByTestId('tags-per-master').fill('4');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=tag-row]').length > 0);
+  await check('tags');
+  await page.getByTestId('tag-template').fill('a}b:%d');
+  await check('bad tag template');
+  await page.getByTestId('tags-per-master').fill('100000');
+  await check('bad tag count');
+  await page.getByTestId('tag-template').fill('routing:v1:%d');
+  await page.getByTestId('tags-per-master').fill('4');
+  await page.getByTestId('pin-slot').fill('16383');
+  await page.getByTestId('hotspot-k').fill('64');
+  await check('hot spot 64');
+  await page.getByTestId('hotspot-untagged').check();
+  await check('hot spot untagged');
+
+  // The redirections player: every scenario, every step.
+  const scenarios = await page.getByTestId('scenario-select').locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.ok(scenarios.includes('client-disagrees'), scenarios.join());
+  for (const id of scenarios) {
+    await page.getByTestId('scenario-select').selectOption(id);
+    const n = Number(await page.getByTestId('timeline').getAttribute('data-steps'));
+    for (let s = 0; s < n; s++) {
+      if (s % 3 === 0 || s === n - 1) await check(`${id} step ${s}`);
+      const before = await stepOf(page);
+      await page.getByTestId('step-next').click();
+      await page.waitForFunction((b) => Number(document.querySelector('[data-testid=timeline]').dataset.step) !== b, before);
+    }
+    await check(`${id} end`);
+  }
+  // Free mode: a command, a redirect, a bad line.
+  const input = page.getByTestId('free-command-input');
+  for (const line of ['@127.0.0.1:7002 SET foo 1', 'GET foo', 'MSET a 1 b 2', 'GET "unclosed']) {
+    await input.fill(line);
+    await input.press('Enter');
+    await page.waitForTimeout(50);
+  }
+  await page.locator('.redir__free [role=alert]').waitFor();
+  await check('free mode');
+  for (const policy of ['cli', 'moved-only']) {
+    await page.locator('#free-policy').selectOption(policy);
+    await input.fill('GET foo');
+    await input.press('Enter');
+    await check(`free mode ${policy}`);
+  }
+
+  // The compare view, with an error.
+  await page.locator('#cmp-n').fill('9');
+  await check('compare');
+  await page.locator('#cmp-n').fill('0');
+  await page.locator('.compare [role=alert]').waitFor();
+  await check('compare error');
+  await page.locator('#cmp-n').fill('3');
+
+  // Share (the clipboard refused, so the link is shown).
+  await page.evaluate(() => {
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('no')) } });
+  });
+  await page.getByTestId('share').click();
+  await page.getByTestId('share-link').waitFor();
+  await check('share refused');
+
+  // The tour, every stop.
+  await page.getByTestId('tour-start').click();
+  await page.getByTestId('tour').waitFor();
+  for (let i = 0; i < 6; i++) {
+    await check(`tour stop ${i + 1}`);
+    const next = page.getByTestId('tour-next');
+    if (i < 5) await next.click();
+  }
+  await page.keyboard.press('Escape');
+  await check('after the tour');
+}
+
+/** Opens the page with the given browser locale. */
+async function openWithLocale(url, locale) {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  await page.goto(url);
+  await page.getByTestId('key-input').waitFor();
+  return { page, context, problems };
+}
+
+test('in Chinese, every view in every state shows no English prose outside code', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('lang-select').selectOption('zh');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+  const { check, report } = checker(page, 'zh');
+  await driveEverything(page, check);
+  assert.deepEqual(report(), [], `English prose on the Chinese page:\n${report().join('\n')}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('in English, no CJK character shows anywhere but the language switch', async () => {
+  const { page, context, problems } = await openWithLocale(env.server.url, 'en-US');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+  const { check, report } = checker(page, 'en');
+  await driveEverything(page, check);
+  assert.deepEqual(report(), [], `CJK on the English page:\n${report().join('\n')}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the prose detector finds English and lets code and replies through', () => {
+  assert.deepEqual(englishRuns('Guided tour'), ['Guided tour']);
+  assert.deepEqual(englishRuns('引导 client operator 节点'), ['client operator']);
+  assert.deepEqual(englishRuns('(error) CROSSSLOT Keys in request don\'t hash to the same slot'), []);
+  assert.deepEqual(englishRuns('MOVED 12182 127.0.0.1:7002 · GET foo · redis-cli --cluster reshard'), []);
+  assert.deepEqual(englishRuns('300 keys'), []);
+  assert.deepEqual(englishRuns('慢 12 ms and keys'), ['and keys']);
+  assert.deepEqual(loneWords('127.0.0.1:7000 (master)'), ['master']);
+  assert.deepEqual(loneWords('用时 12 ms'), []);
+  assert.deepEqual(loneWords('12 ms.'), ['ms']);
+  assert.deepEqual(loneWords('foo'), []);
+});
+
+test('switching the language updates the narration, errors and tour already on screen', async () => {
+  const { page, context, problems } = await openWithLocale(env.server.url, 'en-US');
+  await typeKey(page, 'a\\xZZ');
+  const error = page.getByTestId('key-error');
+  await error.waitFor();
+  const enError = await error.textContent();
+  await page.getByTestId('scenario-select').selectOption('live-migration');
+  for (let i = 0; i < 5; i++) await page.getByTestId('step-next').click();
+  const narration = page.getByTestId('narration');
+  const enNarration = await narration.textContent();
+  const enScenario = await page.getByTestId('scenario-select').locator('option:checked').textContent();
+  // A batch line redis-cli cannot split, and the same line in free mode.
+  await page.getByTestId('batch-input').fill('GET "unclosed');
+  const verdict = page.getByTestId('verdict').first();
+  await page.waitForFunction(() => /^Invalid argument/.test(document.querySelector('[data-testid=verdict]')?.textContent ?? ''));
+  const enVerdict = await verdict.textContent();
+  const free = page.getByTestId('free-command-input');
+  await free.fill('@127.0.0.1:7000');
+  await free.press('Enter');
+  const freeError = page.getByTestId('free-error');
+  await freeError.waitFor();
+  const enFree = await freeError.textContent();
+  assert.ok(!CJK.test(enError + enNarration + enScenario + enVerdict + enFree));
+
+  await page.getByTestId('lang-select').selectOption('zh');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+  assert.match(await error.textContent(), CJK, 'the key error is reworded');
+  assert.match(await narration.textContent(), CJK, 'the narration mid-scenario is reworded');
+  assert.equal(await stepOf(page), 5, 'the scenario stays at its step');
+  assert.match(await page.getByTestId('scenario-select').locator('option:checked').textContent(), CJK);
+  // redis-cli's own words stay; the page's reason after them is reworded.
+  assert.match(await verdict.textContent(), /^Invalid argument\(s\): 第 \d+ 列/);
+  assert.match(await freeError.textContent(), /@host:port/);
+  assert.match(await freeError.textContent(), CJK);
+
+  await page.getByTestId('lang-select').selectOption('en');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  assert.equal(await error.textContent(), enError);
+  assert.equal(await narration.textContent(), enNarration);
+  assert.equal(await verdict.textContent(), enVerdict);
+  assert.equal(await freeError.textContent(), enFree);
+
+  // The tour (its first stop puts foo in the key field, so it comes after the error).
+  await page.getByTestId('tour-start').click();
+  await page.getByTestId('tour-next').click();
+  const body = page.getByTestId('tour-body');
+  const enBody = await body.textContent();
+  assert.ok(!CJK.test(enBody));
+  await page.getByTestId('lang-select').selectOption('zh');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+  assert.match(await body.textContent(), CJK, 'the open tour stop is reworded');
+  assert.match(await page.getByTestId('tour-progress').textContent(), CJK);
+  await page.getByTestId('lang-select').selectOption('en');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  assert.equal(await body.textContent(), enBody);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the choice survives a reload and travels in the share link; a first visit follows the browser', async () => {
+  // zh-CN browser → Chinese; en-US → English.
+  {
+    const { page, context } = await openWithLocale(env.server.url, 'zh-CN');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+    assert.equal(await page.getByTestId('lang-select').inputValue(), 'zh');
+    assert.match(await page.locator('body').innerText(), /[\u4e00-\u9fff]{4}/);
+    await context.close();
+  }
+  const { page, context, problems } = await openWithLocale(env.server.url, 'en-US');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+  assert.equal(await page.getByTestId('lang-select').inputValue(), 'en');
+  await page.getByTestId('lang-select').selectOption('zh');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+  assert.equal(await page.evaluate(() => localStorage.getItem('slotscope.lang')), 'zh');
+  // A reload without the link in the address: localStorage brings Chinese back.
+  await page.getByTestId('key-input').fill('{user42}:cart');
+  await page.waitForFunction(() => location.hash.startsWith('#s=1.'));
+  await page.waitForTimeout(600);
+  const link = page.url();
+  await page.evaluate(() => history.replaceState(null, '', location.pathname));
+  await page.reload();
+  await page.getByTestId('key-input').waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+  assert.equal(await page.getByTestId('lang-select').inputValue(), 'zh');
+  // The link opens in Chinese in a fresh English browser.
+  const { page: p2, context: c2, problems: pr2 } = await openWithLocale(link, 'en-US');
+  assert.equal(await p2.evaluate(() => document.documentElement.lang), 'zh-Hans');
+  assert.equal(await p2.getByTestId('lang-select').inputValue(), 'zh');
+  assert.equal(await p2.getByTestId('key-input').inputValue(), '{user42}:cart');
+  assert.deepEqual(pr2, []);
+  await c2.close();
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a link the page cannot restore says so in Chinese, with no English prose', async () => {
+  for (const hash of ['#s=9.AAAA', '#s=1.A', '#s=1.!!', '#not-a-link']) {
+    const { page, context, problems } = await openWithLocale(env.server.url + hash, 'zh-CN');
+    const error = page.getByTestId('restore-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), CJK, hash);
+    const { check, report } = checker(page, 'zh');
+    await check(`link ${hash}`);
+    assert.deepEqual(report(), [], `English prose on the Chinese page:\n${report().join('\n')}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
