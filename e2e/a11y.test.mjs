@@ -25,6 +25,10 @@ const AXE_OPTIONS = {
  * page's CSP does not govern; nothing is added to the document.
  */
 async function axe(page) {
+  // Colours ease between schemes and states (CSS transitions): measure contrast only once they
+  // have arrived, or a half-way background reads as a violation.
+  await page.waitForFunction(() => document.getAnimations()
+    .every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'), null, { timeout: 10_000 });
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(axeSource);
   return page.evaluate(async (options) => {
     const r = await window.axe.run(document, options);
