@@ -61,13 +61,16 @@ test('every malformed escape names its column and keeps the last good key', asyn
     assert.equal(await page.getByTestId('slot').textContent(), '12182');
     await page.getByTestId('key-input').fill(typed);
     const error = page.getByTestId('key-error');
-    await error.waitFor();
+    // Wait for this key's message (an earlier one may not have been taken down yet).
+    await page.waitForFunction((c) => document.querySelector('[data-testid=key-error]')?.textContent.includes(`Column ${c}:`),
+      column, { timeout: 5000 }).catch(() => {});
     assert.match(await error.textContent(), new RegExp(`Column ${column}:`), kind);
     assert.equal(await page.getByTestId('key-input').getAttribute('aria-invalid'), 'true', kind);
     assert.equal(await page.getByTestId('slot').textContent(), '12182', `${kind}: the last good key stays`);
     assert.equal(await page.getByTestId('node').textContent(), '127.0.0.1:7002', kind);
   }
   await typeKey(page, 'foo\\x41');
+  await page.getByTestId('key-error').waitFor({ state: 'detached', timeout: 5000 }).catch(() => {});
   assert.equal(await page.getByTestId('key-error').count(), 0, 'a fixed key clears the message');
   assert.deepEqual(problems, []);
   await context.close();

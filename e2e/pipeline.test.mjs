@@ -123,7 +123,9 @@ test('a malformed escape is pointed at by column and the last good result stays'
   for (const [typed, column] of [['ab\\x4', 3], ['\\xZZ', 1], ['abc\\', 4], ['"abc', 1], ['a\\q', 2]]) {
     await page.getByTestId('key-input').fill(typed);
     const error = page.getByTestId('key-error');
-    await error.waitFor();
+    // The previous key's message may still be showing: wait for this one's column.
+    await page.waitForFunction((c) => document.querySelector('[data-testid=key-error]')?.textContent.includes(`Column ${c}:`),
+      column, { timeout: 5000 }).catch(() => {});
     assert.match(await error.textContent(), new RegExp(`Column ${column}:`), typed);
     assert.equal(await page.getByTestId('key-input').getAttribute('aria-invalid'), 'true');
     assert.deepEqual(await readPipeline(page), good, `the result of foo stays while ${typed} is typed`);
