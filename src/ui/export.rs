@@ -65,12 +65,8 @@ pub fn slot_map_svg(
         xml_escape(t.map_title)
     );
     let _ = write!(s, r#"<g transform="translate({pad} {head})">"#);
-    let unowned = palette::unowned(dark);
     for run in map.runs() {
-        let colour = run
-            .owner
-            .and_then(|m| colours.get(m))
-            .map_or(unowned, String::as_str);
+        let colour = palette::owner_colour(run.owner, colours, dark);
         let colour = xml_escape(colour);
         for (row, col, len) in row_segments(run.range.first, run.range.last) {
             let _ = write!(
@@ -93,7 +89,7 @@ pub fn slot_map_svg(
     let count_x = legend_w - pad;
     for (i, m) in masters.iter().take(LEGEND_ROWS).enumerate() {
         let y = i as u32 * 22;
-        let colour = xml_escape(colours.get(i).map_or(unowned, String::as_str));
+        let colour = xml_escape(palette::owner_colour(Some(i), colours, dark));
         let count = counts.get(i).copied().unwrap_or(0);
         let pct = format!("{:.1}", count as f64 * 100.0 / N_SLOTS as f64);
         let _ = write!(
@@ -126,7 +122,7 @@ pub fn slot_map_svg(
             s,
             r#"<text x="0" y="{}" fill="{}">{}</text>"#,
             y + 12,
-            if dark { "#ffb4ab" } else { "#b3261e" },
+            palette::uncovered(dark),
             xml_escape(&fill(t.legend_unowned, &[&uncovered]))
         );
     }

@@ -69,6 +69,23 @@ pub const UNOWNED: &str = "#d8d4cc";
 /// The same, in the dark scheme.
 pub const UNOWNED_DARK: &str = "#3a3835";
 
+/// The colour of a run of slots: its owner's, or the unowned colour when nobody (or an
+/// index without a colour) owns it.
+pub fn owner_colour(owner: Option<usize>, colours: &[String], dark: bool) -> &str {
+    owner
+        .and_then(|m| colours.get(m))
+        .map_or(unowned(dark), String::as_str)
+}
+
+/// The red that strikes through (and names) uncovered slots, in the current scheme.
+pub fn uncovered(dark: bool) -> &'static str {
+    if dark {
+        "#ffb4ab"
+    } else {
+        "#b3261e"
+    }
+}
+
 /// The colour of unowned slots in the current scheme.
 pub fn unowned(dark: bool) -> &'static str {
     if dark {

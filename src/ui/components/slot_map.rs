@@ -145,12 +145,8 @@ fn paint_base(canvas: &HtmlCanvasElement, map: &Slots, colours: &[String], dark:
     let cell = fit(canvas);
     let side = canvas.width() as f64;
     ctx.clear_rect(0.0, 0.0, side, side);
-    let unowned = palette::unowned(dark);
     for run in map.runs() {
-        let colour = run
-            .owner
-            .and_then(|m| colours.get(m))
-            .map_or(unowned, String::as_str);
+        let colour = palette::owner_colour(run.owner, colours, dark);
         ctx.set_fill_style_str(colour);
         for (row, col, len) in row_segments(run.range.first, run.range.last) {
             ctx.fill_rect(
@@ -162,7 +158,7 @@ fn paint_base(canvas: &HtmlCanvasElement, map: &Slots, colours: &[String], dark:
         }
     }
     // Uncovered slots are struck through in red: a cluster with them answers CLUSTERDOWN.
-    ctx.set_fill_style_str(if dark { "#ffb4ab" } else { "#b3261e" });
+    ctx.set_fill_style_str(palette::uncovered(dark));
     let stroke = (cell / 3.0).max(1.0);
     for run in map.runs().filter(|r| r.owner.is_none()) {
         for (row, col, len) in row_segments(run.range.first, run.range.last) {
@@ -207,12 +203,8 @@ fn paint_slots(
         return;
     };
     let cell = fit(canvas);
-    let unowned = palette::unowned(dark);
     for &slot in slots {
-        let colour = map
-            .owner(slot)
-            .and_then(|m| colours.get(m))
-            .map_or(unowned, String::as_str);
+        let colour = palette::owner_colour(map.owner(slot), colours, dark);
         ctx.set_fill_style_str(colour);
         let (row, col) = cell_of(slot);
         ctx.fill_rect(col as f64 * cell, row as f64 * cell, cell, cell);
