@@ -563,8 +563,37 @@ impl Plan {
     }
 }
 
-/// Stable counting sort of key indices by slot: (per-slot counts, key indices by slot).
-fn sort_by_slot(slot_of: &[u16]) -> (Vec<u32>, Vec<u32>) {
+/// Below this many keys a comparison sort beats a counting sort, whose two 16384-entry tables
+/// cost more than sorting a few hundred indices.
+const SMALL_SORT: usize = 512;
+
+/// Stable sort of key indices by slot: (each used slot with its number of keys, in slot order;
+/// key indices by slot).
+fn sort_by_slot(slot_of: &[u16]) -> (Vec<(u16, u32)>, Vec<u32>) {
+    if slot_of.len() < SMALL_SORT {
+        comparison_sort_by_slot(slot_of)
+    } else {
+        counting_sort_by_slot(slot_of)
+    }
+}
+
+fn comparison_sort_by_slot(slot_of: &[u16]) -> (Vec<(u16, u32)>, Vec<u32>) {
+    let mut order: Vec<u32> = (0u32..).take(slot_of.len()).collect();
+    order.sort_by_key(|&i| slot_of.get(i as usize).copied().unwrap_or(u16::MAX));
+    let mut used: Vec<(u16, u32)> = Vec::new();
+    for &i in &order {
+        let Some(&slot) = slot_of.get(i as usize) else {
+            continue;
+        };
+        match used.last_mut() {
+            Some((s, n)) if *s == slot => *n += 1,
+            _ => used.push((slot, 1)),
+        }
+    }
+    (used, order)
+}
+
+fn counting_sort_by_slot(slot_of: &[u16]) -> (Vec<(u16, u32)>, Vec<u32>) {
     let mut counts = vec![0u32; N_SLOTS];
     for &s in slot_of {
         if let Some(c) = counts.get_mut(s as usize) {
@@ -586,7 +615,8 @@ fn sort_by_slot(slot_of: &[u16]) -> (Vec<u32>, Vec<u32>) {
             *n += 1;
         }
     }
-    (counts, order)
+    let used = (0u16..).zip(counts).filter(|&(_, n)| n > 0).collect();
+    (used, order)
 }
 
 fn slots_of<'a>(keys: impl IntoIterator<Item = &'a [u8]>) -> (Vec<u16>, bool) {
@@ -616,7 +646,7 @@ fn slots_of<'a>(keys: impl IntoIterator<Item = &'a [u8]>) -> (Vec<u16>, bool) {
 /// ```
 pub fn plan<'a>(keys: impl IntoIterator<Item = &'a [u8]>, map: &SlotMap) -> Plan {
     let (slot_of, truncated) = slots_of(keys);
-    let (counts, by_slot) = sort_by_slot(&slot_of);
+    let (used, by_slot) = sort_by_slot(&slot_of);
     let n_masters = map.n_masters();
 
     let mut slots = Vec::new();
@@ -628,10 +658,7 @@ pub fn plan<'a>(keys: impl IntoIterator<Item = &'a [u8]>, map: &SlotMap) -> Plan
         .collect();
     let mut unserved = MasterGroup::default();
     let mut start = 0u32;
-    for (slot, &len) in (0u16..).zip(counts.iter()) {
-        if len == 0 {
-            continue;
-        }
+    for (slot, len) in used {
         let master = map.owner(slot);
         let group = match master.and_then(|m| groups.get_mut(m)) {
             Some(g) => g,
@@ -1056,6 +1083,34 @@ pub fn hot_spot_keys(tagging: Tagging, n_keys: u32) -> Result<KeySample, PlanErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn both_sorts_by_slot_agree() {
+        // A small LCG: slots bunched into few values (ties) and spread over all 16384.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for (len, spread) in [
+            (0, 1),
+            (1, 1),
+            (7, 3),
+            (300, 16384),
+            (511, 40),
+            (2000, 16384),
+        ] {
+            let slots: Vec<u16> = (0..len)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    ((x >> 33) % spread) as u16
+                })
+                .collect();
+            assert_eq!(
+                comparison_sort_by_slot(&slots),
+                counting_sort_by_slot(&slots),
+                "{len} keys over {spread} slots"
+            );
+        }
+    }
 
     #[test]
     fn hot_spot_counts_equal_hashing_every_key() {

@@ -210,6 +210,9 @@ pub struct SlotMap {
     masters: Vec<Master>,
     /// `owner[slot]` is an index into `masters`, or `UNOWNED`.
     owner: Box<[u16]>,
+    /// How many cells of `owner` are `UNOWNED`, kept by every write so that the engine's
+    /// `cluster_state` check on each routed command does not scan 16384 slots.
+    n_unowned: u16,
 }
 
 impl fmt::Debug for SlotMap {
@@ -257,7 +260,12 @@ impl SlotMap {
                 *cell = master_idx as u16;
             }
         }
-        Ok(SlotMap { masters, owner })
+        let n_unowned = owner.iter().filter(|&&m| m == UNOWNED).count() as u16;
+        Ok(SlotMap {
+            masters,
+            owner,
+            n_unowned,
+        })
     }
 
     /// The cluster the fixtures were recorded on: `127.0.0.1:7000` 0-5460, `:7001` 5461-10922,
@@ -333,6 +341,11 @@ impl SlotMap {
             None => UNOWNED,
         };
         if let Some(cell) = self.owner.get_mut(slot as usize) {
+            match (*cell == UNOWNED, value == UNOWNED) {
+                (true, false) => self.n_unowned -= 1,
+                (false, true) => self.n_unowned += 1,
+                _ => {}
+            }
             *cell = value;
         }
     }
@@ -422,10 +435,11 @@ impl SlotMap {
                 return None;
             }
             let first = slot;
-            let who = self.owner[first];
-            while slot < N_SLOTS && self.owner[slot] == who {
-                slot += 1;
-            }
+            let rest = self.owner.get(first..).unwrap_or_default();
+            let who = rest.first().copied().unwrap_or(UNOWNED);
+            // `position` over the slice compiles to a vectorised scan, without a bounds check
+            // per slot; this walk is behind every CLUSTER NODES / SLOTS and every map repaint.
+            slot = first + rest.iter().position(|&m| m != who).unwrap_or(rest.len());
             Some(Run {
                 range: SlotRange::new(first as u16, (slot - 1) as u16),
                 owner: (who != UNOWNED).then_some(who as usize),
@@ -465,7 +479,7 @@ impl SlotMap {
 
     /// How many slots no master serves.
     pub fn n_unowned(&self) -> usize {
-        self.owner.iter().filter(|&&m| m == UNOWNED).count()
+        usize::from(self.n_unowned)
     }
 
     /// The range of consecutive slots with the same owner that contains `slot`.
@@ -564,6 +578,39 @@ pub fn create_allocation(n_masters: usize) -> Vec<SlotRange> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_unowned_count_follows_every_assignment() {
+        let mut map = SlotMap::fixture_cluster();
+        let scan = |m: &SlotMap| {
+            (0..N_SLOTS as u16)
+                .filter(|&s| m.owner(s).is_none())
+                .count()
+        };
+        // Unassigning twice, reassigning, assigning to a missing master, past the last slot.
+        let steps: [(u16, Option<usize>); 9] = [
+            (0, None),
+            (0, None),
+            (16383, None),
+            (5461, None),
+            (0, Some(2)),
+            (5461, Some(7)),
+            (20000, None),
+            (16383, Some(0)),
+            (100, Some(1)),
+        ];
+        for (slot, owner) in steps {
+            map.assign(slot, owner);
+            assert_eq!(
+                map.n_unowned(),
+                scan(&map),
+                "after assign({slot}, {owner:?})"
+            );
+        }
+        assert_eq!(map.n_unowned(), 1);
+        let empty = SlotMap::from_ranges(vec![Master::new("a:1", "1")], &[]).unwrap();
+        assert_eq!(empty.n_unowned(), N_SLOTS);
+    }
 
     #[test]
     fn fixture_cluster_covers_every_slot_once() {
