@@ -70,3 +70,38 @@ test('SlotBatch never panics: offsets past the end, backwards or over capacity',
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('SlotBatch.run_lines answers the fixture keys given as text, one per line, across batches', async () => {
+  // Keys without a line break, as a pasted text or a file gives them: written with one
+  // encodeInto, continued from lines_read() when a batch is full.
+  const rows = await vectors();
+  const keyOf = (hex) => Buffer.from(hex, 'hex');
+  const lines = rows.filter((r) => !keyOf(r.hex).includes(0x0a) && keyOf(r.hex).at(-1) !== 0x0d);
+  assert.ok(lines.length > 2000);
+  const text = Buffer.concat(lines.map((r, i) => Buffer.concat([keyOf(r.hex), Buffer.from(i % 2 ? '\r\n' : '\n')])));
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const got = await page.evaluate((bytesB64) => {
+    const { SlotBatch, wasm_memory } = window.wasmBindings;
+    const all = Uint8Array.from(atob(bytesB64), (c) => c.charCodeAt(0));
+    // 100 keys or 256 KiB per batch, so the text runs over many batches.
+    const batch = new SlotBatch(100, 256 << 10);
+    const out = [];
+    let from = 0;
+    let batches = 0;
+    while (from < all.length) {
+      const chunk = all.subarray(from, from + batch.max_bytes());
+      new Uint8Array(wasm_memory().buffer, batch.bytes_ptr(), batch.max_bytes()).set(chunk);
+      // The chunks cut lines in two: only the last chunk's cut-off line is a key.
+      const n = batch.run_lines(chunk.length, from + chunk.length >= all.length);
+      out.push(...new Uint16Array(wasm_memory().buffer, batch.slots_ptr(), n));
+      from += batch.lines_read();
+      batches++;
+    }
+    batch.free();
+    return { out, batches };
+  }, text.toString('base64'));
+  assert.ok(got.batches > 20, `${got.batches} batches`);
+  assert.deepEqual(got.out, lines.map((r) => r.slot));
+  assert.deepEqual(problems, []);
+  await context.close();
+});

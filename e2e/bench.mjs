@@ -10,9 +10,11 @@
 //!  - a 64 KB pasted key: one more keystroke until the next frame (p50, p95);
 //!  - the hot-spot recompute of 100,000 keys as the page itself times it;
 //!  - slots of 1,000,000 short keys in the same page: the wasm batch path (keys packed into
-//!    wasm memory, slots read from a Uint16Array view), `cluster-key-slot` 1.1.2 (ioredis's,
-//!    from npm, served from the page's own origin), a hand-written JavaScript CRC16, and keys
-//!    generated inside wasm, and the kernel alone on keys already packed as bytes. All must agree on every slot, or the run fails.
+//!    wasm memory, slots read from a Uint16Array view), the same keys as one text with a key
+//!    per line (`SlotBatch.run_lines`), `cluster-key-slot` 1.1.2 (ioredis's, from npm, served
+//!    from the page's own origin), a hand-written JavaScript CRC16, keys generated inside
+//!    wasm, and the kernel alone on keys already packed as bytes. All must agree on every
+//!    slot, or the run fails.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveDist, launch, here } from './harness.mjs';
@@ -223,6 +225,30 @@ try {
       }
     };
 
+    // The same keys as text, one per line (a paste, a file): no string per key, no offsets.
+    // The text goes in pieces of whole lines of about 64K characters: each is encoded with one
+    // encodeInto into the batch's bytes while they are still in cache, and its lines are split
+    // and hashed inside wasm. Building the text is not timed: it is the input.
+    const text = keys.join('\n');
+    const PIECE = 1 << 16;
+    const lined = new SlotBatch(PIECE + 1, 3 * PIECE + 3);
+    const textSlots = (out) => {
+      let start = 0;
+      let done = 0;
+      while (start < text.length) {
+        // End after the last line break within the piece (or after the next one, for a line
+        // longer than the piece, which then must fit the batch's 3 bytes per character).
+        let end = text.lastIndexOf('\n', start + PIECE - 1) + 1;
+        if (end <= start) end = text.indexOf('\n', start) + 1 || text.length;
+        const mem = wasm_memory().buffer;
+        const { written } = enc.encodeInto(text.substring(start, end), new Uint8Array(mem, lined.bytes_ptr(), lined.max_bytes()));
+        const n = lined.run_lines(written, true);
+        out.set(new Uint16Array(wasm_memory().buffer, lined.slots_ptr(), n), done);
+        done += n;
+        start = end;
+      }
+    };
+
     // The kernel alone: all keys already packed as bytes (as a file or a socket gives them).
     const whole = new SlotBatch(N, 64 << 20);
     {
@@ -237,15 +263,16 @@ try {
     }
     views();
 
-    const outs = { wasm: new Uint16Array(N), cks: new Uint16Array(N), js: new Uint16Array(N) };
+    const outs = { wasm: new Uint16Array(N), cks: new Uint16Array(N), js: new Uint16Array(N), text: new Uint16Array(N) };
     const ways = {
       wasm: () => wasmSlots(outs.wasm),
+      text: () => textSlots(outs.text),
       cks: () => { const o = outs.cks; for (let i = 0; i < N; i++) o[i] = cks(keys[i]); },
       js: () => { const o = outs.js; for (let i = 0; i < N; i++) o[i] = jsSlot(keys[i]); },
       generated: () => { outs.generatedSum = bench_generated_slot_sum(N); },
       packed: () => { whole.run(N); },
     };
-    const times = { wasm: [], cks: [], js: [], generated: [], packed: [] };
+    const times = { wasm: [], text: [], cks: [], js: [], generated: [], packed: [] };
     for (let r = 0; r < runs; r++) {
       for (const [name, f] of Object.entries(ways)) {
         const t0 = performance.now();
@@ -257,10 +284,12 @@ try {
     const packed = new Uint16Array(wasm_memory().buffer, whole.slots_ptr(), N);
     for (let i = 0; i < N; i++) {
       sum += outs.wasm[i];
-      if (outs.wasm[i] !== outs.cks[i] || outs.wasm[i] !== outs.js[i] || outs.wasm[i] !== packed[i]) mismatches++;
+      const w = outs.wasm[i];
+      if (w !== outs.cks[i] || w !== outs.js[i] || w !== packed[i] || w !== outs.text[i]) mismatches++;
     }
     batch.free();
     whole.free();
+    lined.free();
     return { N, times, mismatches, sum, generatedSum: outs.generatedSum };
   }, { runs: 5 });
   if (crc.mismatches !== 0 || crc.sum !== crc.generatedSum) {
@@ -271,6 +300,7 @@ try {
     ['cluster-key-slot 1.1.2 (ioredis), JS strings', nsPerKey('cks')],
     ['hand-written JavaScript CRC16, JS strings', nsPerKey('js')],
     ['slotscope wasm batch path, JS strings packed into wasm memory', nsPerKey('wasm')],
+    ['slotscope wasm batch path, the same keys as text, one per line', nsPerKey('text')],
     ['slotscope wasm, keys generated inside wasm', nsPerKey('generated')],
     ['slotscope wasm, keys already packed as bytes (the kernel alone)', nsPerKey('packed')],
   ];

@@ -12,12 +12,14 @@
 //! // write keys into `bytes` (TextEncoder.encodeInto), key i = bytes[offsets[i]..offsets[i+1]]
 //! const n = batch.run(count);                          // slots of the first `count` keys
 //! const slots = new Uint16Array(mem(), batch.slots_ptr(), n);
+//! // or keys as text, one per line: encodeInto the text into `bytes`, then
+//! const lines = batch.run_lines(written, isLastChunk); // batch.lines_read() bytes consumed
 //! ```
 //!
 //! `run` never panics: bad offsets read as the empty key (see
 //! [`crate::core::slot::key_slots_into`]), and a count beyond the capacity is clamped.
 
-use crate::core::slot::key_slots_into;
+use crate::core::slot::{key_slots_into, line_slots_into};
 use wasm_bindgen::prelude::*;
 
 /// Reusable buffers for one batch of keys: bytes, offsets (one more than keys) and slots.
@@ -26,6 +28,8 @@ pub struct SlotBatch {
     bytes: Vec<u8>,
     offsets: Vec<u32>,
     slots: Vec<u16>,
+    /// Bytes read by the last `run_lines`.
+    lines_read: u32,
 }
 
 #[wasm_bindgen]
@@ -39,6 +43,7 @@ impl SlotBatch {
             bytes: vec![0; bytes],
             offsets: vec![0; keys + 1],
             slots: vec![0; keys],
+            lines_read: 0,
         }
     }
 
@@ -71,6 +76,30 @@ impl SlotBatch {
     pub fn run(&mut self, n: u32) -> u32 {
         let n = (n as usize).min(self.slots.len());
         key_slots_into(&self.bytes, &self.offsets[..=n], &mut self.slots[..n]) as u32
+    }
+
+    /// Computes the slots of the lines of the first `n_bytes` key bytes (clamped to the
+    /// capacity): keys that arrive as text, one per line, written with one `encodeInto` and
+    /// no offsets (see [`crate::core::slot::line_slots_into`]). Unless `last` is set, a line
+    /// the bytes cut off (no `\n` after it) is left for the next batch. Fills at most
+    /// `max_keys` slots and returns how many; [`SlotBatch::lines_read`] then says how many
+    /// bytes those lines took, so the next batch starts there. A line longer than the
+    /// buffer cannot be read in batches (0 lines, 0 bytes read).
+    pub fn run_lines(&mut self, n_bytes: u32, last: bool) -> u32 {
+        let n = (n_bytes as usize).min(self.bytes.len());
+        let mut text = &self.bytes[..n];
+        if !last {
+            let whole_lines = text.iter().rposition(|&b| b == b'\n').map_or(0, |e| e + 1);
+            text = &text[..whole_lines];
+        }
+        let (lines, read) = line_slots_into(text, &mut self.slots);
+        self.lines_read = read as u32;
+        lines as u32
+    }
+
+    /// How many bytes the lines of the last [`SlotBatch::run_lines`] took, line ends included.
+    pub fn lines_read(&self) -> u32 {
+        self.lines_read
     }
 }
 

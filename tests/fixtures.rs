@@ -5,7 +5,7 @@ mod common;
 
 use common::read_tsv;
 use slotscope::core::escape::{format_key, from_hex, parse_key};
-use slotscope::core::slot::key_slots_into;
+use slotscope::core::slot::{key_slots_into, line_slots_into};
 use slotscope::core::topology::{create_allocation, SlotMap, SlotRange};
 use slotscope::core::{crc16, explain, key_slot};
 
@@ -209,5 +209,36 @@ fn batch_key_slots_agree_with_redis() {
     assert_eq!(key_slots_into(&buf, &offsets, &mut out), rows.len());
     for (i, (got, want)) in out.iter().zip(&want).enumerate() {
         assert_eq!(got, want, "row {i} of the keyslot fixtures");
+    }
+}
+
+/// The text batch path (`line_slots_into`, what the page's `line_slots` export calls) over
+/// every keyslot fixture key that holds no line break, one per line, with `\n` and `\r\n`
+/// endings alternating, gives Redis's slot for each.
+#[test]
+fn line_slots_agree_with_redis() {
+    let mut rows = read_tsv("keyslot.tsv", &["key_hex", "key_display", "slot"]);
+    rows.extend(
+        read_tsv("keyslot_64k.tsv", &["key_hex", "key_len", "slot", "note"])
+            .into_iter()
+            .map(|r| vec![r[0].clone(), String::new(), r[2].clone()]),
+    );
+    let mut text = Vec::new();
+    let mut want = Vec::new();
+    for row in &rows {
+        let key = from_hex(&row[0]).unwrap();
+        if key.contains(&b'\n') || key.ends_with(b"\r") {
+            continue;
+        }
+        text.extend_from_slice(&key);
+        text.extend_from_slice(if want.len() % 2 == 0 { b"\n" } else { b"\r\n" });
+        want.push(row[2].parse::<u16>().unwrap());
+    }
+    // Most of the fixture's keys are lines; the few with a line break are the batch's job.
+    assert!(want.len() > 2000, "{} keys", want.len());
+    let mut out = vec![u16::MAX; want.len()];
+    assert_eq!(line_slots_into(&text, &mut out), (want.len(), text.len()));
+    for (i, (got, want)) in out.iter().zip(&want).enumerate() {
+        assert_eq!(got, want, "line {i} of the keyslot fixtures");
     }
 }

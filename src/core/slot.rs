@@ -4,7 +4,7 @@ use super::crc16::crc16;
 use super::hashtag::{hashed_span, TagRule};
 use core::ops::Range;
 
-pub use slotscope_kernel::slot::{key_slot, key_slots_into, N_SLOTS, SLOT_MASK};
+pub use slotscope_kernel::slot::{key_slot, key_slots_into, line_slots_into, N_SLOTS, SLOT_MASK};
 
 /// Every step from a key to its slot, so the page shows what produced each number instead of
 /// working it out again.
@@ -119,6 +119,41 @@ mod tests {
         let mut one = [u16::MAX];
         assert_eq!(key_slots_into(buf, &[3, 6], &mut one), 1);
         assert_eq!(one, [key_slot(b"bar")]);
+    }
+
+    #[test]
+    fn line_slots_are_the_slots_of_str_lines() {
+        let texts = [
+            "",
+            "\n",
+            "\n\n",
+            "foo",
+            "foo\n",
+            "foo\r\n",
+            "foo\r",
+            "\r\n\r\nfoo\r\r\n",
+            "{user1}:profile\nx{}{y}\r\nkey:123456\n\nuser:{12345}:profile",
+            "a\rb\nc",
+        ];
+        for text in texts {
+            let want: Vec<u16> = text.lines().map(|l| key_slot(l.as_bytes())).collect();
+            let mut out = vec![u16::MAX; want.len() + 2];
+            let (lines, read) = line_slots_into(text.as_bytes(), &mut out);
+            assert_eq!((lines, read), (want.len(), text.len()), "{text:?}");
+            assert_eq!(out[..lines], want, "{text:?}");
+            assert_eq!(out[lines..], [u16::MAX; 2], "{text:?}");
+            // One line at a time, each batch starting where the last one stopped.
+            let mut from = 0;
+            let mut one_by_one = Vec::new();
+            let mut one = [0u16];
+            while from < text.len() {
+                let (n, read) = line_slots_into(&text.as_bytes()[from..], &mut one);
+                assert_eq!(n, 1, "{text:?} from {from}");
+                one_by_one.push(one[0]);
+                from += read;
+            }
+            assert_eq!(one_by_one, want, "{text:?}");
+        }
     }
 
     #[test]

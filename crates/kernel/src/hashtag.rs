@@ -137,7 +137,7 @@ fn find_byte(haystack: &[u8], needle: u8) -> Option<usize> {
 /// sets it if the high bit itself was set. This form is exact: unlike the shorter
 /// `(x - 0x01..) & !x & 0x80..`, a zero byte cannot make its neighbour look zero.)
 #[inline(always)]
-fn zero_bytes(x: u64) -> u64 {
+pub(crate) fn zero_bytes(x: u64) -> u64 {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
 }

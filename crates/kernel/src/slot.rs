@@ -1,7 +1,10 @@
 //! Key → slot at full speed: one key, or many packed in one buffer.
 
 use crate::crc16::crc16;
-use crate::hashtag::hashed_part;
+use crate::hashtag::{hashed_part, zero_bytes};
+
+/// Eight `\n` bytes, to find line ends a word at a time.
+const NEWLINES: u64 = u64::from_le_bytes([b'\n'; 8]);
 use crate::DecimalCounter;
 
 /// Number of hash slots in a Redis Cluster.
@@ -49,6 +52,72 @@ pub fn key_slots_into(buf: &[u8], offsets: &[u32], out: &mut [u16]) -> usize {
         n += 1;
     }
     n
+}
+
+/// The slots of the lines of `text`, one key per line as raw bytes (no escapes), into `out`:
+/// lines end at `\n`, a `\r` before that `\n` is dropped, and a last line without `\n`
+/// counts (the lines of `str::lines`). This is the batch path for keys that arrive as text (a
+/// paste, a file): one buffer, no offsets to build, no string per key.
+///
+/// Fills at most `out.len()` slots and returns `(lines, bytes)`: how many slots it wrote and
+/// how many bytes of `text` those lines took, line endings included. All of `text` was read
+/// when `bytes == text.len()`; otherwise the next batch starts at `text[bytes..]`.
+///
+/// ```
+/// use slotscope_kernel::slot::{key_slot, line_slots_into};
+/// let text = b"foo\r\n{user1}:profile\n\nbar";
+/// let mut out = [0u16; 8];
+/// assert_eq!(line_slots_into(text, &mut out), (4, text.len()));
+/// assert_eq!(out[..4], [12182, 8106, 0, key_slot(b"bar")]);
+/// let mut two = [0u16; 2];
+/// assert_eq!(line_slots_into(text, &mut two), (2, 21));
+/// ```
+pub fn line_slots_into(text: &[u8], out: &mut [u16]) -> (usize, usize) {
+    // One pass over `text` for line ends, eight bytes at a time (rather than a search that
+    // starts again at every line: lines are short, and each search has its own set-up).
+    let mut slots = out.iter_mut();
+    let mut lines = 0;
+    let mut start = 0;
+    let mut line_end = |end: usize, start: &mut usize| -> bool {
+        let Some(slot) = slots.next() else {
+            return false;
+        };
+        let line = text.get(*start..end).unwrap_or_default();
+        *slot = key_slot(line.strip_suffix(b"\r").unwrap_or(line));
+        lines += 1;
+        *start = end + 1;
+        true
+    };
+    let (words, tail) = text.as_chunks::<8>();
+    let mut full = false;
+    'words: for (i, word) in words.iter().enumerate() {
+        let mut ends = zero_bytes(u64::from_le_bytes(*word) ^ NEWLINES);
+        while ends != 0 {
+            if !line_end(i * 8 + (ends.trailing_zeros() / 8) as usize, &mut start) {
+                full = true;
+                break 'words;
+            }
+            ends &= ends - 1;
+        }
+    }
+    if !full {
+        let tail_start = text.len() - tail.len();
+        for (i, &b) in tail.iter().enumerate() {
+            if b == b'\n' && !line_end(tail_start + i, &mut start) {
+                full = true;
+                break;
+            }
+        }
+    }
+    // A last line without `\n` keeps a `\r` it ends with, as `str::lines` does.
+    if !full && start < text.len() {
+        if let Some(slot) = slots.next() {
+            *slot = key_slot(text.get(start..).unwrap_or_default());
+            lines += 1;
+            start = text.len();
+        }
+    }
+    (lines, start.min(text.len()))
 }
 
 /// Adds one to `per_slot[slot]` for the slot of each key `prefix<i>`, `i` in `0..n` written in
