@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Runs the cargo-fuzz targets of fuzz/ (escape, import, planner, simulator) one after another.
+# Runs the cargo-fuzz targets of fuzz/ (escape, import, planner, simulator, batch) one after another.
 #
 # Usage: scripts/fuzz.sh [-t TARGET] [-r RUNS] [-j JOBS] [--no-build] [-- LIBFUZZER_ARGS...]
-#   -t, --target TARGET  run only TARGET (escape | import | planner | simulator); default: all four
+#   -t, --target TARGET  run only TARGET (escape | import | planner | simulator | batch); default: all five
 #   -r, --runs RUNS      executions per target (libFuzzer -runs=); default 10000000
 #   -j, --jobs JOBS      parallel fuzzing processes per target (libFuzzer -fork=); default 1
 #   --no-build           skip the build (use what fuzz/target holds)
 #   -- ARGS...           extra libFuzzer flags, e.g. -- -max_total_time=1500 to stop each target
 #                        after 25 minutes whatever its run count
-# Examples: scripts/fuzz.sh                      all four targets, 10M runs each
+# Examples: scripts/fuzz.sh                      all five targets, 10M runs each
 #           scripts/fuzz.sh -t import -r 1000000  one target, 1M runs
 #
 # Build: `cargo +nightly fuzz build -O -a -s none --no-trace-compares` (release, debug assertions
@@ -30,7 +30,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-ALL=(escape import planner simulator)
+ALL=(escape import planner simulator batch)
 targets=("${ALL[@]}")
 runs=10000000
 jobs=1

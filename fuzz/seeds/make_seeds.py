@@ -169,3 +169,18 @@ migration = SESSIONS[-1][1]
 put(d, "lab_map_cli_c_migration", b"\x61\x00" + "\n".join(c for _, c in migration).encode())
 put(d, "lab_map_free_moved_only_migration",
     b"\x81\xd6" + "\n".join(f"@127.0.0.1:{p} {c}" if p else c for p, c in migration).encode())
+
+# ---- batch: byte 0 = capacity, byte 1 = number of 2-byte offsets, then the text / key bytes --
+d = reset("batch")
+raw = [bytes.fromhex(r[0]) for r in rows]
+lines = [k for k in raw if b"\n" not in k][:80]
+put(d, "lines_lf_keyslot", b"\xff\x00" + b"\n".join(lines))
+put(d, "lines_crlf_keyslot_trailing", b"\x07\x00" + b"\r\n".join(lines[:30]) + b"\r\n")
+put(d, "lines_cr_at_end", b"\x03\x00" + b"foo\r\n{user1}:profile\n\nbar\r")
+packed = b"".join(lines[:20])
+offs, pos = [0], 0
+for k in lines[:20]:
+    pos += len(k)
+    offs.append(pos)
+put(d, "packed_keyslot", b"\x40" + bytes([len(offs)]) + b"".join(o.to_bytes(2, "little") for o in offs) + packed)
+put(d, "packed_bad_offsets", b"\x04\x05" + b"".join(o.to_bytes(2, "little") for o in [0, 3, 1000, 2, 2]) + b"foo")
