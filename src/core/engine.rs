@@ -909,7 +909,7 @@ impl Cluster {
                         .map(|(k, e)| (k, e.seq))
                         .collect()
                 });
-                keys.sort_by_key(|k| std::cmp::Reverse(k.1));
+                crate::core::sort::sort_by_key(&mut keys, |k| std::cmp::Reverse(k.1));
                 Reply::Array(
                     keys.into_iter()
                         .take(usize::try_from(max).unwrap_or(usize::MAX))
@@ -1193,7 +1193,7 @@ impl Cluster {
                     };
                     list.retain(|(s, _)| *s != slot);
                     list.push((slot, target_id));
-                    list.sort_by_key(|(s, _)| *s);
+                    crate::core::sort::sort_by_key(list, |(s, _)| *s);
                 }
             }
             (b"stable", 4) => {
@@ -1403,7 +1403,7 @@ impl Cluster {
                         .filter(|(s, _)| !m.migrating.iter().any(|(ms, _)| ms == s))
                         .map(|(s, id)| (*s, format!("[{s}-<-{id}]"))),
                 );
-                open.sort();
+                crate::core::sort::sort(&mut open);
                 for (_, text) in open {
                     out.push(' ');
                     out.push_str(&text);

@@ -1672,8 +1672,8 @@ fn build(nodes: Vec<NodeInfo>, format: Format) -> Result<Imported, ImportError> 
         return Err(ImportError::whole(ImportErrorKind::NoMasters));
     }
     let order = |a: &NodeInfo, b: &NodeInfo| address_order(&a.addr, &b.addr).then(a.id.cmp(&b.id));
-    masters.sort_by(order);
-    replicas.sort_by(order);
+    crate::core::sort::sort_by(&mut masters, order);
+    crate::core::sort::sort_by(&mut replicas, order);
 
     let mut warnings = Vec::new();
     let index: HashMap<String, usize> = masters
@@ -1723,7 +1723,7 @@ fn build(nodes: Vec<NodeInfo>, format: Format) -> Result<Imported, ImportError> 
         .enumerate()
         .flat_map(|(i, m)| m.slots.iter().map(move |&(line, r)| (line, i, r)))
         .collect();
-    claims.sort_by_key(|&(line, _, _)| line);
+    crate::core::sort::sort_by_key(&mut claims, |&(line, _, _)| line);
     let addr_of = |i: usize| model.get(i).map(|m| m.addr.clone()).unwrap_or_default();
     let mut owner: Vec<Option<usize>> = vec![None; N_SLOTS];
     let mut claimed = 0usize;

@@ -17,6 +17,7 @@ pub mod redirect;
 pub mod reshard;
 pub mod share;
 pub mod slot;
+pub mod sort;
 pub mod tags;
 pub mod topology;
 

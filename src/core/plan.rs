@@ -579,7 +579,9 @@ fn sort_by_slot(slot_of: &[u16]) -> (Vec<(u16, u32)>, Vec<u32>) {
 
 fn comparison_sort_by_slot(slot_of: &[u16]) -> (Vec<(u16, u32)>, Vec<u32>) {
     let mut order: Vec<u32> = (0u32..).take(slot_of.len()).collect();
-    order.sort_by_key(|&i| slot_of.get(i as usize).copied().unwrap_or(u16::MAX));
+    crate::core::sort::sort_by_key(&mut order, |&i| {
+        slot_of.get(i as usize).copied().unwrap_or(u16::MAX)
+    });
     let mut used: Vec<(u16, u32)> = Vec::new();
     for &i in &order {
         let Some(&slot) = slot_of.get(i as usize) else {

@@ -231,7 +231,7 @@ fn reshard_table(
 ) -> Vec<(u16, usize)> {
     let tot_slots: usize = sources.iter().map(|&s| counts[s]).sum();
     let mut sorted = sources.to_vec();
-    sorted.sort_by(|&a, &b| counts[b].cmp(&counts[a]));
+    crate::core::sort::sort_by(&mut sorted, |&a, &b| counts[b].cmp(&counts[a]));
     let mut moved = Vec::new();
     for (i, &src) in sorted.iter().enumerate() {
         let share = numslots as f32 / tot_slots as f32 * counts[src] as f32;
@@ -603,7 +603,7 @@ pub fn rebalance_plan(
 
     // Stable, like glibc's merge-sorting qsort: equal balances keep their list order.
     let mut sorted = involved.clone();
-    sorted.sort_by_key(|&m| balance[m]);
+    crate::core::sort::sort_by_key(&mut sorted, |&m| balance[m]);
 
     let mut work = map.clone();
     let mut batches = Vec::new();

@@ -138,7 +138,7 @@ pub fn view_of(sc: &Scenario, t: &'static NarrationText) -> ScenarioView {
             _ => None,
         })
         .collect();
-    nodes.sort();
+    crate::core::sort::sort(&mut nodes);
     nodes.dedup();
     lanes.extend(nodes);
     let lane = |e: &Endpoint| {
