@@ -310,16 +310,15 @@ impl Client {
     /// connected first to the first master (or `127.0.0.1:7000` for a map without masters).
     pub fn new(policy: Policy, max_redirects: u32, map: &SlotMap) -> Client {
         let addrs: Vec<String> = map.masters().iter().map(|m| m.addr.clone()).collect();
-        let table: Box<[u16]> = (0..N_SLOTS)
-            .map(|s| {
-                u16::try_from(s)
-                    .ok()
-                    .and_then(|s| map.owner(s))
-                    .and_then(|m| u16::try_from(m).ok())
-                    .filter(|m| *m != NO_ENTRY)
-                    .unwrap_or(NO_ENTRY)
-            })
-            .collect();
+        // Filled run by run: a map has a few runs, and this runs for every client made.
+        let mut table: Box<[u16]> = vec![NO_ENTRY; N_SLOTS].into_boxed_slice();
+        for run in map.runs() {
+            let owner = run.owner.and_then(|m| u16::try_from(m).ok());
+            let range = usize::from(run.range.first)..=usize::from(run.range.last);
+            if let (Some(m), Some(cells)) = (owner, table.get_mut(range)) {
+                cells.fill(m);
+            }
+        }
         let connected = addrs
             .first()
             .cloned()
@@ -412,12 +411,9 @@ impl Client {
     pub fn table(&self) -> Vec<(SlotRange, String)> {
         let mut out: Vec<(SlotRange, String)> = Vec::new();
         let mut start = 0usize;
-        while start < self.table.len() {
-            let who = self.table[start];
-            let mut end = start;
-            while end + 1 < self.table.len() && self.table[end + 1] == who {
-                end += 1;
-            }
+        while let Some(&who) = self.table.get(start) {
+            let rest = self.table.get(start..).unwrap_or_default();
+            let end = start + rest.iter().position(|&m| m != who).unwrap_or(rest.len()) - 1;
             if let (Some(addr), Ok(first), Ok(last)) = (
                 self.addrs.get(usize::from(who)),
                 u16::try_from(start),
