@@ -1,11 +1,11 @@
-//! Key → slot at full speed: one key, or many packed in one buffer.
+//! Key → slot at full speed: one key, many packed in one buffer, or many as lines of text.
 
 use crate::crc16::crc16;
 use crate::hashtag::{hashed_part, zero_bytes};
+use crate::DecimalCounter;
 
 /// Eight `\n` bytes, to find line ends a word at a time.
 const NEWLINES: u64 = u64::from_le_bytes([b'\n'; 8]);
-use crate::DecimalCounter;
 
 /// Number of hash slots in a Redis Cluster.
 pub const N_SLOTS: usize = 16384;
