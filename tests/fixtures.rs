@@ -186,53 +186,55 @@ fn distribution_counts_match_dbsize() {
     }
 }
 
+/// Every key of keyslot.tsv and keyslot_64k.tsv, as bytes, with the slot Redis gave it.
+fn every_keyslot_key() -> Vec<(Vec<u8>, u16)> {
+    let short = read_tsv("keyslot.tsv", &["key_hex", "key_display", "slot"]);
+    let long = read_tsv("keyslot_64k.tsv", &["key_hex", "key_len", "slot", "note"]);
+    short
+        .iter()
+        .chain(&long)
+        .map(|row| {
+            // `slot` is the third column of both files.
+            (from_hex(&row[0]).unwrap(), row[2].parse::<u16>().unwrap())
+        })
+        .collect()
+}
+
 /// The batch path (`key_slots_into`, what the page's wasm batch calls) over every key of
 /// keyslot.tsv and keyslot_64k.tsv packed into one buffer gives Redis's slot for each.
 #[test]
 fn batch_key_slots_agree_with_redis() {
-    let mut rows = read_tsv("keyslot.tsv", &["key_hex", "key_display", "slot"]);
-    rows.extend(
-        read_tsv("keyslot_64k.tsv", &["key_hex", "key_len", "slot", "note"])
-            .into_iter()
-            .map(|r| vec![r[0].clone(), String::new(), r[2].clone()]),
-    );
-    assert_eq!(rows.len(), 2127);
+    let keys = every_keyslot_key();
+    assert_eq!(keys.len(), 2127);
     let mut buf = Vec::new();
     let mut offsets = vec![0u32];
     let mut want = Vec::new();
-    for row in &rows {
-        buf.extend_from_slice(&from_hex(&row[0]).unwrap());
+    for (key, slot) in &keys {
+        buf.extend_from_slice(key);
         offsets.push(u32::try_from(buf.len()).unwrap());
-        want.push(row[2].parse::<u16>().unwrap());
+        want.push(*slot);
     }
-    let mut out = vec![u16::MAX; rows.len()];
-    assert_eq!(key_slots_into(&buf, &offsets, &mut out), rows.len());
+    let mut out = vec![u16::MAX; keys.len()];
+    assert_eq!(key_slots_into(&buf, &offsets, &mut out), keys.len());
     for (i, (got, want)) in out.iter().zip(&want).enumerate() {
         assert_eq!(got, want, "row {i} of the keyslot fixtures");
     }
 }
 
-/// The text batch path (`line_slots_into`, what the page's `line_slots` export calls) over
+/// The text batch path (`line_slots_into`, what the page's `SlotBatch.run_lines` calls) over
 /// every keyslot fixture key that holds no line break, one per line, with `\n` and `\r\n`
 /// endings alternating, gives Redis's slot for each.
 #[test]
 fn line_slots_agree_with_redis() {
-    let mut rows = read_tsv("keyslot.tsv", &["key_hex", "key_display", "slot"]);
-    rows.extend(
-        read_tsv("keyslot_64k.tsv", &["key_hex", "key_len", "slot", "note"])
-            .into_iter()
-            .map(|r| vec![r[0].clone(), String::new(), r[2].clone()]),
-    );
     let mut text = Vec::new();
     let mut want = Vec::new();
-    for row in &rows {
-        let key = from_hex(&row[0]).unwrap();
+    for (key, slot) in every_keyslot_key() {
         if key.contains(&b'\n') || key.ends_with(b"\r") {
             continue;
         }
         text.extend_from_slice(&key);
         text.extend_from_slice(if want.len() % 2 == 0 { b"\n" } else { b"\r\n" });
-        want.push(row[2].parse::<u16>().unwrap());
+        want.push(slot);
     }
     // Most of the fixture's keys are lines; the few with a line break are the batch's job.
     assert!(want.len() > 2000, "{} keys", want.len());

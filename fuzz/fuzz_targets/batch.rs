@@ -9,32 +9,10 @@
 //! offsets (two bytes each, little-endian); the rest is the text and the packed keys' buffer.
 #![no_main]
 
+mod reference;
+
 use libfuzzer_sys::fuzz_target;
 use slotscope::core::slot::{key_slots_into, line_slots_into};
-
-/// CRC-16/XMODEM bit by bit, of the hashed part found the naive way: the reference slot.
-fn reference_slot(key: &[u8]) -> u16 {
-    let part = key
-        .iter()
-        .position(|&b| b == b'{')
-        .and_then(|open| {
-            let len = key[open + 1..].iter().position(|&b| b == b'}')?;
-            (len > 0).then(|| &key[open + 1..open + 1 + len])
-        })
-        .unwrap_or(key);
-    let mut crc = 0u16;
-    for &b in part {
-        crc ^= u16::from(b) << 8;
-        for _ in 0..8 {
-            crc = if crc & 0x8000 != 0 {
-                crc << 1 ^ 0x1021
-            } else {
-                crc << 1
-            };
-        }
-    }
-    crc & 0x3fff
-}
 
 /// Lines as `str::lines` cuts them, on bytes: at `\n`, minus a `\r` before it; a last line
 /// without `\n` counts, `\r` and all.
@@ -63,7 +41,7 @@ fuzz_target!(|data: &[u8]| {
     // Lines, in batches of `capacity` slots, each starting where the last one stopped.
     let want: Vec<u16> = reference_lines(text)
         .into_iter()
-        .map(reference_slot)
+        .map(reference::slot)
         .collect();
     let mut out = vec![u16::MAX; usize::from(*capacity)];
     let mut got = Vec::new();
@@ -83,7 +61,12 @@ fuzz_target!(|data: &[u8]| {
             assert!(from == text.len() || lines == out.len());
             break;
         }
-        assert_eq!(lines, out.len(), "stopped early at byte {from} of {}", text.len());
+        assert_eq!(
+            lines,
+            out.len(),
+            "stopped early at byte {from} of {}",
+            text.len()
+        );
     }
     if !out.is_empty() {
         assert_eq!(got, want, "line slots of {text:?}");
@@ -101,7 +84,7 @@ fuzz_target!(|data: &[u8]| {
         let key = text
             .get(pair[0] as usize..pair[1] as usize)
             .unwrap_or_default();
-        assert_eq!(slot, reference_slot(key), "key {i} at {pair:?}");
+        assert_eq!(slot, reference::slot(key), "key {i} at {pair:?}");
     }
     assert!(slots[n..].iter().all(|&s| s == u16::MAX));
 });

@@ -4,39 +4,18 @@
 //! (the fixtures README's rule), so the kernel's table-driven CRC and tag scan are fuzzed too.
 #![no_main]
 
+mod reference;
+
 use libfuzzer_sys::fuzz_target;
 use slotscope::core::escape::{format_key, from_hex, parse_key, to_hex};
 use slotscope::core::{crc16, explain, hash_tag, key_slot, N_SLOTS};
 
-/// CRC-16/XMODEM bit by bit (polynomial 0x1021, initial value 0, no reflection).
-fn reference_crc16(bytes: &[u8]) -> u16 {
-    let mut crc = 0u16;
-    for &b in bytes {
-        crc ^= u16::from(b) << 8;
-        for _ in 0..8 {
-            crc = if crc & 0x8000 != 0 {
-                crc << 1 ^ 0x1021
-            } else {
-                crc << 1
-            };
-        }
-    }
-    crc
-}
-
-/// Redis's rule: what lies between the first `{` and the first `}` after it, if not empty.
-fn reference_tag(key: &[u8]) -> Option<&[u8]> {
-    let open = key.iter().position(|&b| b == b'{')?;
-    let len = key[open + 1..].iter().position(|&b| b == b'}')?;
-    (len > 0).then(|| &key[open + 1..open + 1 + len])
-}
-
 /// The kernel agrees with the references on `key`.
 fn check_slot(key: &[u8]) {
-    assert_eq!(crc16(key), reference_crc16(key), "crc16 of {key:?}");
-    let tag = reference_tag(key);
+    assert_eq!(crc16(key), reference::crc16(key), "crc16 of {key:?}");
+    let tag = reference::tag(key);
     assert_eq!(hash_tag(key), tag, "hash tag of {key:?}");
-    let slot = reference_crc16(tag.unwrap_or(key)) & 0x3fff;
+    let slot = reference::slot(key);
     assert_eq!(key_slot(key), slot, "slot of {key:?}");
     let e = explain(key);
     assert_eq!(
