@@ -51,6 +51,16 @@ function report(where, violations) {
 /** Waits for the slot map's change animation (and any CSS transition) to finish. */
 const settle = (page) => page.waitForTimeout(1800);
 
+/** Adds an empty master (127.0.0.1:7006) and reshards 1000 slots to it from all masters. */
+async function addMasterAndReshard(page) {
+  await page.getByTestId('add-master').click();
+  await page.getByTestId('reshard-slots').fill('1000');
+  await page.getByTestId('reshard-from').selectOption('all');
+  await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7006' });
+  await page.getByTestId('reshard').click();
+  await page.getByTestId('last-change').waitFor();
+}
+
 /** Every view state the issue names, in one walk; `check(name)` runs axe at each. */
 async function walk(page, check) {
   await check('initial page');
@@ -60,12 +70,7 @@ async function walk(page, check) {
   await typeKey(page, '{user1}:profile');
   await page.locator('.stage__more button').click();
   await check('pipeline with the CRC register open');
-  await page.getByTestId('add-master').click();
-  await page.getByTestId('reshard-slots').fill('1000');
-  await page.getByTestId('reshard-from').selectOption('all');
-  await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7006' });
-  await page.getByTestId('reshard').click();
-  await page.getByTestId('last-change').waitFor();
+  await addMasterAndReshard(page);
   await settle(page);
   await check('topology lab after adding a master and a reshard');
   await page.getByTestId('map-ranges').locator('summary').click();
@@ -245,12 +250,7 @@ test('the slot map\'s text alternative lists every range of every master, before
     '127.0.0.1:7001, 5462 slots: 5461-10922',
     '127.0.0.1:7002, 5461 slots: 10923-16383',
   ]);
-  await page.getByTestId('add-master').click();
-  await page.getByTestId('reshard-slots').fill('1000');
-  await page.getByTestId('reshard-from').selectOption('all');
-  await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7006' });
-  await page.getByTestId('reshard').click();
-  await page.getByTestId('last-change').waitFor();
+  await addMasterAndReshard(page);
   const items = await listedRanges(page);
   // The legend's rows carry every range as data; the text alternative says the same in words.
   const rows = await masterRows(page);
@@ -316,12 +316,7 @@ const painted = (page, colour) => page.evaluate((colour) => {
 
 /** Adds a master, reshards 1000 slots to it; returns the moved slots and its colour as painted. */
 async function reshardToNewMaster(page) {
-  await page.getByTestId('add-master').click();
-  await page.getByTestId('reshard-slots').fill('1000');
-  await page.getByTestId('reshard-from').selectOption('all');
-  await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7006' });
-  await page.getByTestId('reshard').click();
-  await page.getByTestId('last-change').waitFor();
+  await addMasterAndReshard(page);
   const row = page.locator('[data-testid=node-row][data-addr="127.0.0.1:7006"]');
   const slots = [];
   for (const r of (await row.getAttribute('data-ranges')).split(',')) {
