@@ -1,6 +1,6 @@
 //! "When clients disagree" as a reader uses it: the slot the page shows for cluster-key-slot's
 //! rule is compared with the real npm `cluster-key-slot` 1.1.2 run here in node, Redis's slot
-//! with the fixtures; the panel's link opens the MOVED loop in the redirections view.
+//! with the fixtures; each rule's link opens its own MOVED loop in the redirections view.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -133,6 +133,52 @@ test('the panel opens the MOVED loop: every GET pays a MOVED, 4015 stays on 7000
   assert.equal(await node(4015), '127.0.0.1:7000');
   assert.equal(await node(8363), '127.0.0.1:7001');
   assert.match(await page.getByTestId('narration').textContent(), /\S/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("each rule's link plays that rule's own MOVED loop, with its own key", async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const watch = (rule) => page.locator(`[data-testid=client-rule][data-rule="${rule}"] [data-testid=client-rule-watch]`);
+  // `{a}{b}`: Redis hashes `a` (7002's), the last brace pair `b` (7000's).
+  const redisSlot = fixture.get('{a}{b}');
+  const lastSlot = fixture.get('b');
+  assert.notEqual(ownerOf(redisSlot), ownerOf(lastSlot));
+  const rows = await show(page, '{a}{b}', redisSlot);
+  assert.equal(rows.get('last-brace-pair')?.slot, String(lastSlot));
+  assert.equal(await watch('last-brace-pair').getAttribute('href'), '#redirect=client-last-brace:0');
+  // 用户:1001 in UTF-16 code units lands on the same master as Redis's slot: nothing to watch.
+  await show(page, '用户:1001', fixture.get('\\xe7\\x94\\xa8\\xe6\\x88\\xb7:1001'));
+  assert.equal(ownerOf(generate([...'用户:1001'].map((c) => c.charCodeAt(0)))), ownerOf(12170));
+  assert.equal(await watch('utf16').count(), 0);
+  // naïve: the UTF-16 rule sends it to another master, and its link plays that loop.
+  const naive = redisRule('naïve');
+  await show(page, 'naïve', naive);
+  await watch('utf16').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=scenario-select]').value === 'client-utf16');
+  await page.locator('.redir__player').focus();
+  await page.keyboard.press('End');
+  const n = Number(await page.getByTestId('timeline').getAttribute('data-steps'));
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=timeline]').dataset.step) === n, n);
+  const lines = await page.getByTestId('wire-line').allTextContents();
+  const moved = lines.filter((l) => l === `(error) MOVED ${naive} ${ownerOf(naive)}`);
+  const values = lines.filter((l) => l === '"hello"');
+  assert.ok(values.length >= 3, lines.join('\n'));
+  assert.equal(moved.length, values.length, 'one MOVED per command');
+  // The last-brace scenario, opened from its link, routes `{a}{b}` by `b` first.
+  await page.evaluate(() => { location.hash = '#redirect=client-last-brace:0'; });
+  await page.waitForFunction(() => document.querySelector('[data-testid=scenario-select]').value === 'client-last-brace');
+  await page.locator('.redir__player').focus();
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => {
+    const t = document.querySelector('[data-testid=timeline]');
+    return Number(t.dataset.step) === Number(t.dataset.steps);
+  });
+  const last = await page.getByTestId('wire-line').allTextContents();
+  assert.ok(last.includes(`(error) MOVED ${redisSlot} ${ownerOf(redisSlot)}`), last.join('\n'));
+  const node = (slot) => page.locator(`[data-testid=client-slot-table] tr[data-slot="${slot}"]`).getAttribute('data-node');
+  assert.equal(await node(lastSlot), ownerOf(lastSlot));
+  assert.equal(await node(redisSlot), ownerOf(redisSlot));
   assert.deepEqual(problems, []);
   await context.close();
 });

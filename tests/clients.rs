@@ -28,15 +28,6 @@ fn keyslot_rows() -> Vec<(Vec<u8>, String, u16)> {
         .collect()
 }
 
-/// Redis's slot of a key by its display form in keyslot.tsv.
-fn redis_slot(display: &str) -> u16 {
-    keyslot_rows()
-        .into_iter()
-        .find(|(_, d, _)| d == display)
-        .map(|(_, _, s)| s)
-        .unwrap_or_else(|| panic!("{display} is not in keyslot.tsv"))
-}
-
 fn mask(crc: u16) -> u16 {
     crc & 0x3FFF
 }
@@ -124,21 +115,21 @@ fn cluster_key_slot_agrees_with_redis_except_after_an_empty_tag() {
     }
     assert!(diverging >= 3, "{diverging}");
     // `{}}` and `x{}{y}` are in the fixtures: Redis hashes the whole key.
-    assert_eq!(redis_slot("{}}"), 14790);
+    assert_eq!(common::redis_slot("{}}"), 14790);
     assert_eq!(cluster_key_slot(b"{}}"), 0);
     assert_eq!(cluster_key_slot(b"x{}{y}"), mask(crc16(b"{y")));
-    assert_ne!(cluster_key_slot(b"x{}{y}"), redis_slot("x{}{y}"));
-    assert_eq!(cluster_key_slot(b"a{}b}c"), redis_slot("b"));
-    assert_ne!(key_slot(b"a{}b}c"), redis_slot("b"));
+    assert_ne!(cluster_key_slot(b"x{}{y}"), common::redis_slot("x{}{y}"));
+    assert_eq!(cluster_key_slot(b"a{}b}c"), common::redis_slot("b"));
+    assert_ne!(key_slot(b"a{}b}c"), common::redis_slot("b"));
 }
 
 #[test]
 fn last_brace_pair_takes_the_last_tag() {
     // `{a}{b}` hashes `b` (Redis's slot of `{b}` and of `b`), not `a` as Redis does.
-    assert_eq!(last_brace_pair_slot(b"{a}{b}"), redis_slot("{b}"));
-    assert_eq!(last_brace_pair_slot(b"{a}{b}"), redis_slot("b"));
-    assert_eq!(redis_slot("{a}{b}"), 15495);
-    assert_ne!(redis_slot("{a}{b}"), redis_slot("b"));
+    assert_eq!(last_brace_pair_slot(b"{a}{b}"), common::redis_slot("{b}"));
+    assert_eq!(last_brace_pair_slot(b"{a}{b}"), common::redis_slot("b"));
+    assert_eq!(common::redis_slot("{a}{b}"), 15495);
+    assert_ne!(common::redis_slot("{a}{b}"), common::redis_slot("b"));
     // With at most one `{` it is Redis's rule.
     let mut diverging = 0;
     for (key, display, slot) in keyslot_rows() {
@@ -186,7 +177,10 @@ fn utf16_code_units_agree_on_ascii_and_not_on_utf8() {
     assert!(utf8 >= 5, "{utf8}");
     // 用户:1001 (fixture: 12170) is hashed as the bytes 0x28 0x37 `:1001`.
     let key = "用户:1001".as_bytes();
-    assert_eq!(redis_slot("\\xe7\\x94\\xa8\\xe6\\x88\\xb7:1001"), 12170);
+    assert_eq!(
+        common::redis_slot("\\xe7\\x94\\xa8\\xe6\\x88\\xb7:1001"),
+        12170
+    );
     assert_eq!(
         utf16_code_unit_slot(key),
         Some(mask(crc16(b"\x28\x37:1001")))
@@ -215,7 +209,7 @@ fn utf16_code_units_agree_on_ascii_and_not_on_utf8() {
 
 #[test]
 fn the_empty_key_goes_to_any_node_while_redis_says_slot_0() {
-    assert_eq!(redis_slot(""), 0);
+    assert_eq!(common::redis_slot(""), 0);
     assert_eq!(ClientRule::EmptyKeyRandom.outcome(b""), Outcome::AnyNode);
     let d = divergences(b"");
     assert_eq!(d.len(), 1, "{d:?}");

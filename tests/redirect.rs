@@ -596,41 +596,82 @@ proptest! {
 fn a_client_that_disagrees_pays_a_moved_on_every_command() {
     use slotscope::core::clients::{cluster_key_slot, ClientRule};
     use slotscope::core::key_slot;
+    use slotscope::core::redirect::{moved_loop_scenario, MOVED_LOOPS};
     assert_eq!(key_slot(b"foo{}{bar}"), 8363);
     assert_eq!(cluster_key_slot(b"foo{}{bar}"), 4015);
-    // redis-cli's MOVED line for 7000, as transcript 02 prints one, with this key's slot.
+    // redis-cli's MOVED line for 7000, as transcript 02 prints one.
     let recorded = expected("02_moved.txt", "redis-cli -p 7000 GET user:1002", 0);
     assert_eq!(recorded, "(error) MOVED 9779 127.0.0.1:7001\n");
-    let moved_line = recorded.replace("9779", "8363");
 
-    let s = scenario("client-disagrees");
-    assert_eq!(s.policy, Policy::Smart);
-    assert_eq!(s.rule, ClientRule::ClusterKeySlot);
-    assert!(s.steps.len() >= 3);
-    for (i, step) in s.steps.iter().enumerate() {
-        let ev = &step.events;
-        let kinds: Vec<String> = ev.iter().map(|e| format!("{:?}", e.kind)).collect();
-        assert_eq!(ev.len(), 5, "step {i}: {kinds:?}");
-        assert_eq!(
-            ev[0].to,
-            Endpoint::Node(M0.into()),
-            "step {i} routes by slot 4015"
-        );
-        assert!(ev[1].is_moved(), "step {i}");
-        assert_eq!(ev[1].from, Endpoint::Node(M0.into()));
-        assert_eq!(ev[1].cli, moved_line);
-        assert_eq!(ev[1].resp, b"-MOVED 8363 127.0.0.1:7001\r\n");
-        assert_eq!(
-            table_updates(ev),
-            vec![(8363, Some(M1.to_owned()), M1.to_owned())]
-        );
-        assert_eq!(ev[3].to, Endpoint::Node(M1.into()));
-        assert_eq!(
-            ev[4].kind,
-            EventKind::Reply {
-                reply: Reply::Bulk(Some(b"hello".to_vec()))
-            }
-        );
+    // Each rule's scenario: (id, the client's slot and its master, Redis's slot and its master).
+    // `{a}{b}`: Redis hashes `a` (the recorded 15495), the last brace pair `b` (3300, as the
+    // key `b` is recorded). `naïve` in UTF-16 code units is the bytes `na\xefve`.
+    let cases = [
+        (
+            "client-disagrees",
+            ClientRule::ClusterKeySlot,
+            4015,
+            M0,
+            8363,
+            M1,
+        ),
+        (
+            "client-last-brace",
+            ClientRule::LastBracePair,
+            common::redis_slot("b"),
+            M0,
+            common::redis_slot("{a}{b}"),
+            M2,
+        ),
+        (
+            "client-utf16",
+            ClientRule::Utf16CodeUnits,
+            key_slot(b"na\xefve"),
+            M2,
+            key_slot("naïve".as_bytes()),
+            M0,
+        ),
+    ];
+    assert_eq!(MOVED_LOOPS.len(), cases.len());
+    assert_eq!(moved_loop_scenario(ClientRule::EmptyKeyRandom), None);
+    for (id, rule, client_slot, wrong, slot, owner) in cases {
+        assert_eq!(moved_loop_scenario(rule), Some(id));
+        assert_ne!(client_slot, slot, "{id}");
+        let moved_line = recorded
+            .replace("9779", &slot.to_string())
+            .replace(M1, owner);
+        let s = scenario(id);
+        assert_eq!(s.policy, Policy::Smart);
+        assert_eq!(s.rule, rule);
+        assert!(s.steps.len() >= 3);
+        for (i, step) in s.steps.iter().enumerate() {
+            let ev = &step.events;
+            let kinds: Vec<String> = ev.iter().map(|e| format!("{:?}", e.kind)).collect();
+            assert_eq!(ev.len(), 5, "{id} step {i}: {kinds:?}");
+            assert_eq!(
+                ev[0].to,
+                Endpoint::Node(wrong.into()),
+                "{id} step {i} routes by slot {client_slot}"
+            );
+            assert!(ev[1].is_moved(), "{id} step {i}");
+            assert_eq!(ev[1].from, Endpoint::Node(wrong.into()));
+            assert_eq!(ev[1].cli, moved_line);
+            assert_eq!(
+                ev[1].resp,
+                format!("-MOVED {slot} {owner}\r\n").into_bytes()
+            );
+            assert_eq!(
+                table_updates(ev),
+                vec![(slot, Some(owner.to_owned()), owner.to_owned())]
+            );
+            assert_eq!(ev[3].to, Endpoint::Node(owner.into()));
+            assert_eq!(
+                ev[4].kind,
+                EventKind::Reply {
+                    reply: Reply::Bulk(Some(b"hello".to_vec()))
+                }
+            );
+        }
     }
     // The engine alone gives the same reply to the misrouted command.
     let mut cluster = Cluster::new(SlotMap::fixture_cluster());

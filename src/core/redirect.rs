@@ -5,9 +5,10 @@
 //! caused, in order: requests, replies, `ASKING`, changes to the client's slot table, back-offs
 //! after `TRYAGAIN` (a step, not a clock) and giving up. [`scenarios`] builds the page's
 //! ready-made stories (a stale route, a live migration, TRYAGAIN, CROSSSLOT, the end of a
-//! migration, a MOVED-only client bouncing, an uncovered slot) from operator actions and client
-//! commands, run on the fixtures' cluster with the recorded node ids. Nothing here reads a
-//! clock or draws a random number: the same input gives the same events.
+//! migration, a MOVED-only client bouncing, an uncovered slot, clients whose slot rule
+//! disagrees with Redis's) from operator actions and client commands, run on the fixtures'
+//! cluster with the recorded node ids. Nothing here reads a clock or draws a random number:
+//! the same input gives the same events.
 
 use super::clients::ClientRule;
 use super::command;
@@ -884,6 +885,40 @@ fn migration_start() -> Vec<Action> {
     ]
 }
 
+/// The scenarios that play a disagreeing client rule's MOVED loop on the fixtures' cluster:
+/// `(rule, scenario id, title, key)`. Each key is the rule's documented example, or one whose
+/// two slots belong to different masters of that cluster, so every command pays a MOVED:
+/// `foo{}{bar}` 4015 (7000) for Redis's 8363 (7001); `{a}{b}` 3300 (7000) for 15495 (7002);
+/// `naïve` 11246 (7002) for 2847 (7000). An empty key routed to any node has no loop to show.
+pub const MOVED_LOOPS: &[(ClientRule, &str, &str, &str)] = &[
+    (
+        ClientRule::ClusterKeySlot,
+        "client-disagrees",
+        "A client that hashes keys differently: MOVED on every command",
+        "foo{}{bar}",
+    ),
+    (
+        ClientRule::LastBracePair,
+        "client-last-brace",
+        "A client that takes the last brace pair: MOVED on every command",
+        "{a}{b}",
+    ),
+    (
+        ClientRule::Utf16CodeUnits,
+        "client-utf16",
+        "A client that hashes UTF-16 code units: MOVED on every command",
+        "naïve",
+    ),
+];
+
+/// The id of the scenario that plays `rule`'s MOVED loop, if it has one.
+pub fn moved_loop_scenario(rule: ClientRule) -> Option<&'static str> {
+    MOVED_LOOPS
+        .iter()
+        .find(|&&(r, ..)| r == rule)
+        .map(|&(_, id, ..)| id)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn scenario(
     id: &'static str,
@@ -1050,26 +1085,29 @@ pub fn scenarios() -> Vec<Scenario> {
         ));
     }
 
-    // (h) A client whose slot rule disagrees with Redis: cluster-key-slot 1.1.x hashes
+    // (h) Clients whose slot rule disagrees with Redis, one scenario per rule that can send a
+    // command to the wrong master (see [`MOVED_LOOPS`]). cluster-key-slot 1.1.x hashes
     // `foo{}{bar}` as `{bar` (slot 4015, 7000's) where Redis hashes the whole key (slot 8363,
-    // 7001's). Every GET goes to 7000 first and pays a MOVED; the table update for 8363 never
-    // helps, because the client looks the key up under 4015.
-    {
+    // 7001's). Every GET goes to the wrong master first and pays a MOVED; the table update for
+    // Redis's slot never helps, because the client looks the key up under its own slot.
+    for &(rule, id, title, key) in MOVED_LOOPS {
         let mut cluster = Cluster::new(fixture.clone());
         let mut session = Session::new();
-        cluster.exec(M1, &words("SET foo{}{bar} hello"), &mut session);
+        let get = format!("GET {key}");
+        // Written on the master that owns the key's slot by Redis's rule.
+        let owner = fixture
+            .owner(super::slot::key_slot(key.as_bytes()))
+            .and_then(|i| fixture.masters().get(i))
+            .map_or(M1, |m| m.addr.as_str());
+        cluster.exec(owner, &words(&format!("SET {key} hello")), &mut session);
         out.push(scenario(
-            "client-disagrees",
-            "A client that hashes keys differently: MOVED on every command",
+            id,
+            title,
             Policy::Smart,
             16,
             cluster,
-            smart(&fixture).with_rule(ClientRule::ClusterKeySlot),
-            vec![
-                cl("GET foo{}{bar}"),
-                cl("GET foo{}{bar}"),
-                cl("GET foo{}{bar}"),
-            ],
+            smart(&fixture).with_rule(rule),
+            vec![cl(&get), cl(&get), cl(&get)],
         ));
     }
     out

@@ -673,7 +673,7 @@ pub struct Messages {
     pub rules_no_route: &'static str,
     /// Consequence, Redis's slot has no master: `{0}` = Redis's slot.
     pub rules_unserved: &'static str,
-    /// Link that opens the client-disagrees scenario in the redirections view.
+    /// Link that opens the rule's own MOVED-loop scenario in the redirections view.
     pub rules_watch: &'static str,
     /// The quiet line when every rule agrees with Redis.
     pub rules_agree: &'static str,

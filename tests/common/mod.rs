@@ -29,6 +29,15 @@ pub fn read_tsv(name: &str, header: &[&str]) -> Vec<Vec<String>> {
     rows
 }
 
+/// The slot `CLUSTER KEYSLOT` answered for a key, by its display form in keyslot.tsv.
+pub fn redis_slot(display: &str) -> u16 {
+    read_tsv("keyslot.tsv", &["key_hex", "key_display", "slot"])
+        .into_iter()
+        .find(|r| r[1] == display)
+        .map(|r| r[2].parse().expect("slot"))
+        .unwrap_or_else(|| panic!("{display} is not in keyslot.tsv"))
+}
+
 /// The columns of reshard_cases/summary.tsv.
 pub const SUMMARY_COLUMNS: &[&str] = &[
     "case",

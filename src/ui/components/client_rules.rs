@@ -1,16 +1,15 @@
 //! "When clients disagree": under the pipeline, the slots that well-known client-side rules
 //! compute for the key when they differ from Redis's, the master each would send the command
-//! to (in its colour), what that costs on the wire, and a link to the MOVED loop scenario.
+//! to (in its colour), what that costs on the wire, and a link to the scenario that plays that
+//! rule's MOVED loop.
 
 use crate::core::clients::{consequence, divergences, ClientRule, Consequence, Outcome};
+use crate::core::redirect::moved_loop_scenario;
 use crate::core::{Explanation, SlotMap};
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::styled::StyledSpan;
 use std::rc::Rc;
 use yew::prelude::*;
-
-/// The redirections scenario the panel's link opens.
-pub const SCENARIO_LINK: &str = "#redirect=client-disagrees:0";
 
 /// Props of [`ClientRules`].
 #[derive(Properties, PartialEq)]
@@ -70,7 +69,10 @@ pub fn client_rules(props: &ClientRulesProps) -> Html {
                 fill(t.rules_slot, &[&s]),
                 props.map.owner(s).and_then(|i| {
                     let m = props.map.masters().get(i)?;
-                    Some((m.addr.clone(), props.colours.get(i).cloned().unwrap_or_default()))
+                    Some((
+                        m.addr.clone(),
+                        props.colours.get(i).cloned().unwrap_or_default(),
+                    ))
                 }),
             ),
             Outcome::AnyNode | Outcome::NotApplicable => {
@@ -78,7 +80,11 @@ pub fn client_rules(props: &ClientRulesProps) -> Html {
             }
         };
         let c = consequence(d, &props.map);
-        let moved_loop = matches!(c, Consequence::Moved { .. });
+        // The link plays this rule's own loop (its scenario, its example key).
+        let moved_loop = matches!(c, Consequence::Moved { .. })
+            .then(|| moved_loop_scenario(d.rule))
+            .flatten()
+            .map(|id| format!("#redirect={id}:0"));
         html! {
             <li class="client-rule" data-testid="client-rule"
                 data-rule={d.rule.id()} data-slot={slot_attr}>
@@ -93,8 +99,8 @@ pub fn client_rules(props: &ClientRulesProps) -> Html {
                 </span>
                 <span class="client-rule__effect">
                     { consequence_text(t, &c) }
-                    if moved_loop {
-                        { " " }<a href={SCENARIO_LINK} data-testid="client-rule-watch">{ t.rules_watch }</a>
+                    if let Some(href) = moved_loop {
+                        { " " }<a {href} data-testid="client-rule-watch">{ t.rules_watch }</a>
                     }
                 </span>
             </li>
