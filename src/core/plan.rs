@@ -63,7 +63,7 @@ use super::topology::SlotMap;
 use core::fmt;
 use slotscope_kernel::slot::count_numbered_key_slots;
 #[cfg(test)]
-use slotscope_kernel::DecimalCounter;
+use slotscope_kernel::NumberedKey;
 
 /// The most keys a generator makes and [`plan`] or [`chunk_masters`] looks at.
 pub const MAX_KEYS: usize = 1_000_000;
@@ -1161,14 +1161,17 @@ mod tests {
     }
 
     #[test]
-    fn decimal_counter_counts() {
-        let mut c = DecimalCounter::default();
+    fn a_numbered_key_counts_in_place() {
+        let mut key = NumberedKey::new(b"{a}:", b":z");
         let mut buf = Vec::new();
         for n in 0..100_000u64 {
             buf.clear();
+            buf.extend_from_slice(b"{a}:");
             push_decimal(&mut buf, n);
-            assert_eq!(c.digits(), &buf[..]);
-            c.increment();
+            assert_eq!(key.digits(), &buf[4..]);
+            buf.extend_from_slice(b":z");
+            assert_eq!(key.bytes(), &buf[..]);
+            key.increment();
         }
     }
 

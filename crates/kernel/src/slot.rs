@@ -2,7 +2,7 @@
 
 use crate::crc16::crc16;
 use crate::hashtag::{hashed_part, zero_bytes};
-use crate::DecimalCounter;
+use crate::NumberedKey;
 
 /// Eight `\n` bytes, to find line ends a word at a time.
 const NEWLINES: u64 = u64::from_le_bytes([b'\n'; 8]);
@@ -132,15 +132,11 @@ pub fn line_slots_into(text: &[u8], out: &mut [u16]) -> (usize, usize) {
 /// assert_eq!(per_slot.iter().sum::<u64>(), 3);
 /// ```
 pub fn count_numbered_key_slots(prefix: &[u8], n: u32, per_slot: &mut [u64]) {
-    let mut buf = Vec::with_capacity(prefix.len() + 20);
-    let mut counter = DecimalCounter::default();
+    let mut key = NumberedKey::new(prefix, b"");
     for _ in 0..n {
-        buf.clear();
-        buf.extend_from_slice(prefix);
-        buf.extend_from_slice(counter.digits());
-        if let Some(c) = per_slot.get_mut(key_slot(&buf) as usize) {
+        if let Some(c) = per_slot.get_mut(key_slot(key.bytes()) as usize) {
             *c += 1;
         }
-        counter.increment();
+        key.increment();
     }
 }
