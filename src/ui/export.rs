@@ -3,7 +3,7 @@
 //! The map's SVG is written here from the [`SlotMap`] (one rectangle per run per row, as the
 //! canvas paints it, and a legend). The sequence diagram's is the live `<svg>` serialized, with
 //! the page's `.seq` rules copied in and their colours resolved, so it looks the same outside
-//! the page. PNG is that SVG drawn on a canvas at twice the size. Downloads are `blob:` links
+//! the page, and cut off below the last arrow drawn. PNG is that SVG drawn on a canvas at twice the size. Downloads are `blob:` links
 //! to a file made in the page: nothing is sent anywhere.
 
 use crate::core::{SlotMap, N_SLOTS};
@@ -326,6 +326,26 @@ mod browser {
         let (w, h) = match dims.as_slice() {
             [_, _, w, h] if *w > 0.0 && *h > 0.0 => (w.ceil() as u32, h.ceil() as u32),
             _ => return None,
+        };
+        // A picture ends where the drawing does (the sequence diagram keeps room below for the
+        // arrows still to come): a copy of the element with a shorter viewBox.
+        let drawn = svg
+            .get_attribute("data-drawn-height")
+            .and_then(|d| d.parse::<u32>().ok())
+            .filter(|&d| d > 0 && d < h);
+        let copy;
+        let (svg, h) = match drawn {
+            Some(d) => {
+                copy = svg
+                    .clone_node_with_deep(true)
+                    .ok()?
+                    .dyn_into::<web_sys::Element>()
+                    .ok()?;
+                copy.set_attribute("viewBox", &format!("0 0 {w} {d}"))
+                    .ok()?;
+                (&copy, d)
+            }
+            None => (svg, h),
         };
         let serializer = web_sys::XmlSerializer::new().ok()?;
         // The travelling arrow's `pathLength` serves its animation only; without it the

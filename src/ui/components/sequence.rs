@@ -52,7 +52,10 @@ pub fn sequence(props: &SequenceProps) -> Html {
     let n = props.lanes.len().max(1);
     let width = 820.0;
     let lane_x = |i: usize| 70.0 + (width - 140.0) * i as f64 / (n.saturating_sub(1).max(1)) as f64;
+    // The page keeps room for every arrow, so the diagram does not grow while it plays; a
+    // picture of it ends below the arrows drawn so far (`data-drawn-height`).
     let height = HEAD + ROW * props.arrows.len().max(1) as f64 + 20.0;
+    let drawn_height = HEAD + ROW * props.shown.clamp(1, props.arrows.len().max(1)) as f64 + 20.0;
     let heads = props.lanes.iter().enumerate().map(|(i, name)| {
         let x = lane_x(i);
         let colour = props.lane_colours.get(i).filter(|c| !c.is_empty()).cloned();
@@ -99,6 +102,7 @@ pub fn sequence(props: &SequenceProps) -> Html {
     });
     html! {
         <svg class="seq" viewBox={format!("0 0 {width} {height:.0}")} role="img"
+             data-drawn-height={format!("{drawn_height:.0}")}
              aria-label={t.seq_label}>
             { for heads }
             { for arrows }
