@@ -52,6 +52,9 @@ pub struct NarrationText {
     /// `{0}` slot, `{1}` new node, `{2}` old node, `{3}` the client's own slot, `{4}` what its
     /// table says for it.
     pub table_in_vain: &'static str,
+    /// The same when the entry already named that node: `{0}` slot, `{1}` node, `{2}` the
+    /// client's own slot, `{3}` what its table says for it.
+    pub table_in_vain_same: &'static str,
     /// `{0}` redirections followed.
     pub give_up_redirects: &'static str,
     /// `{0}` retry number.
@@ -112,6 +115,7 @@ pub const EN: NarrationText = NarrationText {
     table_nothing: "nothing",
     ask_as_moved: " It does not understand ASK and takes it for MOVED.",
     table_in_vain: "The client updates its slot table: slot {0} now points to {1} (was {2}). It does not help: the client computes slot {3} for this key, and its table still sends slot {3} to {4}.",
+    table_in_vain_same: "The client's slot table already sends slot {0} to {1}, and the MOVED only confirms it. It does not help: the client computes slot {2} for this key, and its table still sends slot {2} to {3}.",
     give_up_redirects: "The client has followed {0} redirections, its limit: it gives up and returns the last error to the application.",
     backoff: "The client backs off before retry {0}: the migration may finish moving the keys meanwhile.",
     give_up_tryagain: "The client has retried {0} times and the keys are still split: it returns TRYAGAIN to the application.",
@@ -172,6 +176,7 @@ pub const ZH: NarrationText = NarrationText {
     table_nothing: "无",
     ask_as_moved: "它不理解 ASK，把它当成了 MOVED。",
     table_in_vain: "客户端更新槽位表：槽 {0} 现在指向 {1}（原来是 {2}）。但这没有用：客户端为这个键算出的是槽 {3}，而它的表里槽 {3} 仍然指向 {4}。",
+    table_in_vain_same: "客户端的槽位表里槽 {0} 本来就指向 {1}，MOVED 只是确认了这一点。但这没有用：客户端为这个键算出的是槽 {2}，而它的表里槽 {2} 仍然指向 {3}。",
     give_up_redirects: "客户端已经跟随了 {0} 次重定向，达到上限：它放弃，把最后一个错误交给应用。",
     backoff: "客户端在第 {0} 次重试前退避等待：迁移也许会在这期间把键搬完。",
     give_up_tryagain: "客户端已经重试了 {0} 次，键仍然分散在两个节点上：它把 TRYAGAIN 交给应用。",
@@ -269,10 +274,21 @@ pub fn narrate(n: &Narration, t: &NarrationText) -> String {
             old,
             own_slot,
             own_addr,
-        } => {
-            let old = old.as_deref().unwrap_or(t.table_nothing);
-            fill(t.table_in_vain, &[slot, addr, &old, own_slot, own_addr])
-        }
+        } => match old.as_deref() {
+            Some(old) if old == addr => {
+                fill(t.table_in_vain_same, &[slot, addr, own_slot, own_addr])
+            }
+            old => fill(
+                t.table_in_vain,
+                &[
+                    slot,
+                    addr,
+                    &old.unwrap_or(t.table_nothing),
+                    own_slot,
+                    own_addr,
+                ],
+            ),
+        },
         Narration::GiveUpRedirects { followed } => fill(t.give_up_redirects, &[followed]),
         Narration::Backoff { attempt } => fill(t.backoff, &[attempt]),
         Narration::GiveUpTryAgain { retries } => fill(t.give_up_tryagain, &[retries]),
@@ -532,7 +548,7 @@ mod tests {
     }
 
     #[test]
-    fn the_client_disagrees_scenario_reads_well_in_both_languages() {
+    fn the_client_disagrees_scenarios_read_well_in_both_languages() {
         let all = scenarios();
         let sc = all
             .iter()
@@ -540,14 +556,26 @@ mod tests {
             .expect("scenario");
         let en = view_of(sc, &EN);
         assert!(en.intro.contains("cluster-key-slot 1.1.x"), "{}", en.intro);
-        assert!(en
-            .narrations
-            .iter()
-            .any(|n| n.contains("It does not help: the client computes slot 4015")));
-        let zh = view_of(sc, &ZH);
-        assert_eq!(zh.narrations.len(), en.narrations.len());
-        for n in zh.narrations.iter().chain([&zh.intro, &zh.title]) {
-            assert_eq!(hole(n), None, "{n}");
+        // The MOVED names the node the table already had for Redis's slot: no "now points to
+        // 7001 (was 7001)".
+        assert!(en.narrations.iter().any(|n| n.starts_with(
+            "The client's slot table already sends slot 8363 to 127.0.0.1:7001, and the MOVED only confirms it. It does not help: the client computes slot 4015"
+        )));
+        for &(rule, id, ..) in crate::core::redirect::MOVED_LOOPS {
+            let sc = all.iter().find(|s| s.id == id).expect("scenario");
+            let en = view_of(sc, &EN);
+            assert!(en.intro.contains(rule_name(rule, &EN)), "{}", en.intro);
+            let zh = view_of(sc, &ZH);
+            assert_eq!(zh.narrations.len(), en.narrations.len());
+            for n in en.narrations.iter().chain(&zh.narrations) {
+                assert!(
+                    !n.contains("(was 127.0.0.1:") && !n.contains("（原来是"),
+                    "{id}: {n}"
+                );
+            }
+            for n in zh.narrations.iter().chain([&zh.intro, &zh.title]) {
+                assert_eq!(hole(n), None, "{n}");
+            }
         }
     }
 }
