@@ -53,6 +53,9 @@ test('adding a master and resharding 1000 slots from all gives the ranges redis-
   const fresh = (await masterRows(page)).find((r) => r.addr === '127.0.0.1:7006');
   assert.deepEqual(fresh, { addr: '127.0.0.1:7006', slots: '0', ranges: '' });
   await page.getByTestId('reshard-slots').fill('1000');
+  // Every source fits in the list without scrolling: "all masters" and the four masters.
+  const list = await page.getByTestId('reshard-from').evaluate((s) => ({ options: s.options.length, scrolls: s.scrollHeight > s.clientHeight }));
+  assert.deepEqual(list, { options: 5, scrolls: false });
   await page.getByTestId('reshard-from').selectOption('all');
   await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7006' });
   await page.getByTestId('reshard').click();

@@ -240,7 +240,10 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
                        data-testid="reshard-slots" value={(*n_slots).clone()}
                        oninput={bind_input(&n_slots)} />
                 <label for="reshard-from">{ t.lab_from }</label>
-                <select id="reshard-from" data-testid="reshard-from" multiple=true size="3"
+                // Tall enough for "all masters" and every master of a small cluster; a larger
+                // one scrolls.
+                <select id="reshard-from" data-testid="reshard-from" multiple=true
+                        size={(map.masters().len() + 1).clamp(2, 5).to_string()}
                         class="lab__sources" title={t.lab_from_help}
                         onchange={ let s = sources.clone(); Callback::from(move |e: Event| s.set(selected_sources(&e))) }>
                     <option value="all" selected={sources.is_empty()}>{ t.lab_all_masters }</option>
