@@ -422,8 +422,12 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
                 </div>
                 <p class="redir__narration" data-testid="narration" aria-live="polite">{ narration }</p>
                 <div class="redir__body">
-                    <Sequence lanes={sc.lanes.clone()} lane_colours={sc.lane_colours.clone()}
-                              arrows={sc.arrows.clone()} shown={step} wire={*wire} />
+                    // On a narrow screen the diagram keeps a readable size and scrolls sideways
+                    // (focusable, so a keyboard reaches it; the player's keys still step).
+                    <div class="redir__diagram" tabindex="0" role="group" aria-label={t.seq_label}>
+                        <Sequence lanes={sc.lanes.clone()} lane_colours={sc.lane_colours.clone()}
+                                  arrows={sc.arrows.clone()} shown={step} wire={*wire} />
+                    </div>
                     <div class="redir__table" data-testid="client-slot-table">
                         <h3 class="lab__title">{ t.redir_table }</h3>
                         <table>
