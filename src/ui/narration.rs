@@ -82,7 +82,7 @@ pub struct NarrationText {
     pub policy_cli: &'static str,
     /// A MOVED-only client.
     pub policy_moved_only: &'static str,
-    /// Rule names, by [`ClientRule::id`].
+    /// Rule names, by [`ClientRule::id`], as `intro_rule` reads them ("hashes keys by …").
     pub rules: &'static [(&'static str, &'static str)],
     /// Scenario titles, by scenario id.
     pub titles: &'static [(&'static str, &'static str)],
@@ -125,16 +125,16 @@ pub const EN: NarrationText = NarrationText {
     reason_redirects: "too many redirections: it followed {0} and the limit is {1}",
     reason_split: "TRYAGAIN after {0} retries: the slot's keys are still split between two nodes",
     intro: "{0} — {1} that follows at most {2} redirects. Press Play, or step with the arrow keys.",
-    intro_rule: "{0} — {1} that computes slots as {2} does and follows at most {3} redirects. Press Play, or step with the arrow keys.",
+    intro_rule: "{0} — {1} that hashes keys by {2} and follows at most {3} redirects. Press Play, or step with the arrow keys.",
     policy_smart: "a smart client",
     policy_cli: "redis-cli -c",
     policy_moved_only: "a client that only understands MOVED",
     rules: &[
-        ("redis", "Redis"),
-        ("cluster-key-slot", "cluster-key-slot 1.1.x"),
-        ("last-brace-pair", "a tool that takes the last brace pair"),
-        ("utf16", "a client that hashes UTF-16 code units"),
-        ("empty-random", "a tool that sends an empty key to a random node"),
+        ("redis", "Redis's rule"),
+        ("cluster-key-slot", "cluster-key-slot 1.1.x's rule"),
+        ("last-brace-pair", "the last brace pair"),
+        ("utf16", "UTF-16 code units"),
+        ("empty-random", "sending an empty key to a random node"),
     ],
     titles: &[
         ("stale-route", "Stale route after a reshard: MOVED, table updated, then direct"),
