@@ -9,7 +9,8 @@ use proptest::prelude::*;
 use slotscope::core::command::split_args;
 use slotscope::core::engine::{Cluster, Redirect, Reply, Session};
 use slotscope::core::redirect::{
-    run, scenarios, Client, Endpoint, Event, EventKind, Policy, Scenario, PRESETS,
+    run, scenarios, Client, Endpoint, Event, EventKind, Narration, Policy, Scenario, SendReason,
+    PRESETS,
 };
 use slotscope::core::SlotMap;
 use std::collections::BTreeMap;
@@ -152,6 +153,20 @@ fn a_stale_route_is_moved_then_direct() {
     assert_eq!(
         r[1].cli,
         expected("03_cli_c_redirect.txt", "> GET user:1002", 0)
+    );
+    // The retry follows the MOVED, which the table now agrees with: it is told as the table's.
+    let retry = first
+        .iter()
+        .filter(|e| matches!(e.narration, Narration::ClientSends { .. }))
+        .nth(1)
+        .expect("a retry");
+    assert_eq!(
+        retry.narration,
+        Narration::ClientSends {
+            command: "GET".into(),
+            addr: M1.into(),
+            why: SendReason::SlotTable { slot: 9779 },
+        }
     );
     // The second request goes straight to 7001.
     let second = &s.steps[1].events;
@@ -665,6 +680,26 @@ fn a_client_that_disagrees_pays_a_moved_on_every_command() {
                 vec![(slot, Some(owner.to_owned()), owner.to_owned())]
             );
             assert_eq!(ev[3].to, Endpoint::Node(owner.into()));
+            // It goes there because the MOVED said so: its table still says `wrong` for its
+            // own slot.
+            assert_eq!(
+                ev[3].narration,
+                Narration::ClientSends {
+                    command: "GET".into(),
+                    addr: owner.into(),
+                    why: SendReason::Moved { slot },
+                },
+                "{id} step {i}"
+            );
+            assert_eq!(
+                ev[0].narration,
+                Narration::ClientSends {
+                    command: "GET".into(),
+                    addr: wrong.into(),
+                    why: SendReason::SlotTable { slot: client_slot },
+                },
+                "{id} step {i}"
+            );
             assert_eq!(
                 ev[4].kind,
                 EventKind::Reply {

@@ -127,6 +127,13 @@ pub enum SendReason {
         /// The slot the client computed for the first key (by its own rule).
         slot: u16,
     },
+    /// A MOVED named the node, and the client's table does not name it for the slot the
+    /// client computed (a client whose rule disagrees with Redis retries where the MOVED
+    /// said, while its table still sends its own slot elsewhere).
+    Moved {
+        /// The slot the MOVED was for.
+        slot: u16,
+    },
     /// The command has no key.
     NoKey,
     /// The client takes the empty key for no key ([`ClientRule::EmptyKeyRandom`]).
@@ -569,6 +576,8 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
     };
     let mut target = route_of(client);
     let mut asking = false;
+    // The slot of the MOVED the client is following, if it is following one.
+    let mut moved: Option<u16> = None;
     let mut redirects = 0u32;
     let mut tryagains = 0u32;
     let name = typed_form(args.get(..1).unwrap_or(&[]));
@@ -598,9 +607,13 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
                 narration,
             ));
         }
+        let by_table = slot.is_some_and(|s| client.route(s) == Some(target.as_str()));
         let why = match (client.policy, slot) {
             _ if asking => SendReason::Ask,
             (Policy::RedisCliC, _) => SendReason::Connected,
+            (_, Some(_)) if !by_table && moved.is_some() => SendReason::Moved {
+                slot: moved.unwrap_or_default(),
+            },
             (_, Some(s)) => SendReason::SlotTable { slot: s },
             (_, None) if key.is_some() => SendReason::EmptyKey,
             (_, None) => SendReason::NoKey,
@@ -617,6 +630,7 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
         ));
         let reply = cluster.exec(&target, args, client.session(&target));
         asking = false;
+        moved = None;
         let mut ev = reply_event(
             &target,
             Endpoint::Client,
@@ -690,6 +704,7 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
                         },
                         narration,
                     ));
+                    moved = Some(r.slot);
                     target = r.addr;
                 }
             }

@@ -19,6 +19,8 @@ pub struct NarrationText {
     pub why_connected: &'static str,
     /// Why: `{0}` node, `{1}` slot.
     pub why_table: &'static str,
+    /// `{0}` node, `{1}` the MOVED's slot.
+    pub why_moved: &'static str,
     /// Why: the command has no key.
     pub why_no_key: &'static str,
     /// Why: the client takes the empty key for no key.
@@ -99,6 +101,7 @@ pub const EN: NarrationText = NarrationText {
     why_ask: "as the ASK said",
     why_connected: "the node redis-cli is connected to",
     why_table: "its slot table says {0} serves slot {1}",
+    why_moved: "the MOVED for slot {1} named {0}",
     why_no_key: "the command has no key, so any node will do",
     why_empty_key: "it takes the empty key for no key, so any node will do",
     client_asking: "The client sends ASKING to {0}: the next command is for the slot it is importing.",
@@ -160,6 +163,7 @@ pub const ZH: NarrationText = NarrationText {
     why_ask: "按 ASK 的指示",
     why_connected: "redis-cli 当前连接的就是这个节点",
     why_table: "它的槽位表说 {0} 负责槽 {1}",
+    why_moved: "槽 {1} 的 MOVED 指向了 {0}",
     why_no_key: "这条命令没有键，发给哪个节点都行",
     why_empty_key: "它把空键当成没有键，发给哪个节点都行",
     client_asking: "客户端向 {0} 发送 ASKING：下一条命令针对的是它正在导入的槽。",
@@ -240,6 +244,7 @@ pub fn narrate(n: &Narration, t: &NarrationText) -> String {
                 SendReason::Ask => t.why_ask.to_string(),
                 SendReason::Connected => t.why_connected.to_string(),
                 SendReason::SlotTable { slot } => fill(t.why_table, &[addr, slot]),
+                SendReason::Moved { slot } => fill(t.why_moved, &[addr, slot]),
                 SendReason::NoKey => t.why_no_key.to_string(),
                 SendReason::EmptyKey => t.why_empty_key.to_string(),
             };
@@ -346,6 +351,7 @@ mod tests {
             SendReason::Ask,
             SendReason::Connected,
             SendReason::SlotTable { slot: 4015 },
+            SendReason::Moved { slot: 8363 },
             SendReason::NoKey,
             SendReason::EmptyKey,
         ];
