@@ -735,3 +735,38 @@ fn a_client_that_disagrees_pays_a_moved_on_every_command() {
     assert_eq!(events.len(), 2);
     assert_eq!(events[0].to, Endpoint::Node(M1.into()));
 }
+
+/// Whenever a narration says the client sent a command where its slot table said, the table
+/// (the scenario's start, with every update shown so far) does say that.
+#[test]
+fn every_send_told_as_the_tables_is_what_the_table_says() {
+    for s in scenarios() {
+        let mut updates: BTreeMap<u16, String> = BTreeMap::new();
+        for (i, step) in s.steps.iter().enumerate() {
+            for e in &step.events {
+                match (&e.kind, &e.narration) {
+                    (EventKind::TableUpdate { slot, new, .. }, _) => {
+                        updates.insert(*slot, new.clone());
+                    }
+                    (
+                        _,
+                        Narration::ClientSends {
+                            addr,
+                            why: SendReason::SlotTable { slot },
+                            ..
+                        },
+                    ) => {
+                        let says = updates.get(slot).cloned().or_else(|| {
+                            s.start_table
+                                .iter()
+                                .find(|(r, _)| r.contains(*slot))
+                                .map(|(_, a)| a.clone())
+                        });
+                        assert_eq!(says.as_ref(), Some(addr), "{} step {i}: slot {slot}", s.id);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}

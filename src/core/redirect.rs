@@ -127,6 +127,12 @@ pub enum SendReason {
         /// The slot the client computed for the first key (by its own rule).
         slot: u16,
     },
+    /// The client's slot table names no node for the slot it computed (the slot is
+    /// uncovered), so it sends to the node it knows.
+    NoRoute {
+        /// The slot the client computed.
+        slot: u16,
+    },
     /// A MOVED named the node, and the client's table does not name it for the slot the
     /// client computed (a client whose rule disagrees with Redis retries where the MOVED
     /// said, while its table still sends its own slot elsewhere).
@@ -614,6 +620,7 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
             (_, Some(_)) if !by_table && moved.is_some() => SendReason::Moved {
                 slot: moved.unwrap_or_default(),
             },
+            (_, Some(s)) if client.route(s).is_none() => SendReason::NoRoute { slot: s },
             (_, Some(s)) => SendReason::SlotTable { slot: s },
             (_, None) if key.is_some() => SendReason::EmptyKey,
             (_, None) => SendReason::NoKey,
