@@ -736,35 +736,42 @@ fn a_client_that_disagrees_pays_a_moved_on_every_command() {
     assert_eq!(events[0].to, Endpoint::Node(M1.into()));
 }
 
-/// Whenever a narration says the client sent a command where its slot table said, the table
-/// (the scenario's start, with every update shown so far) does say that.
+/// Whatever a narration says of the client's slot table is what the table (the scenario's
+/// start, with every update shown so far) says: where a send went by the table, the old entry
+/// an update replaced, the entry an update did not help, and a slot with no entry.
 #[test]
-fn every_send_told_as_the_tables_is_what_the_table_says() {
+fn every_narration_of_the_table_is_what_the_table_says() {
     for s in scenarios() {
         let mut updates: BTreeMap<u16, String> = BTreeMap::new();
+        let says = |updates: &BTreeMap<u16, String>, slot: u16| {
+            updates.get(&slot).cloned().or_else(|| {
+                s.start_table
+                    .iter()
+                    .find(|(r, _)| r.contains(slot))
+                    .map(|(_, a)| a.clone())
+            })
+        };
         for (i, step) in s.steps.iter().enumerate() {
             for e in &step.events {
-                match (&e.kind, &e.narration) {
-                    (EventKind::TableUpdate { slot, new, .. }, _) => {
-                        updates.insert(*slot, new.clone());
-                    }
-                    (
-                        _,
-                        Narration::ClientSends {
-                            addr,
-                            why: SendReason::SlotTable { slot },
-                            ..
-                        },
-                    ) => {
-                        let says = updates.get(slot).cloned().or_else(|| {
-                            s.start_table
-                                .iter()
-                                .find(|(r, _)| r.contains(*slot))
-                                .map(|(_, a)| a.clone())
-                        });
-                        assert_eq!(says.as_ref(), Some(addr), "{} step {i}: slot {slot}", s.id);
-                    }
+                let at = format!("{} step {i}: {:?}", s.id, e.narration);
+                match &e.narration {
+                    Narration::ClientSends { addr, why, .. } => match why {
+                        SendReason::SlotTable { slot } => {
+                            assert_eq!(says(&updates, *slot).as_ref(), Some(addr), "{at}")
+                        }
+                        SendReason::NoRoute { slot } => {
+                            assert_eq!(says(&updates, *slot), None, "{at}")
+                        }
+                        _ => {}
+                    },
+                    Narration::TableUpdateInVain {
+                        own_slot, own_addr, ..
+                    } => assert_eq!(says(&updates, *own_slot).as_ref(), Some(own_addr), "{at}"),
                     _ => {}
+                }
+                if let EventKind::TableUpdate { slot, old, new } = &e.kind {
+                    assert_eq!(&says(&updates, *slot), old, "{at}");
+                    updates.insert(*slot, new.clone());
                 }
             }
         }
