@@ -157,6 +157,26 @@ test('the hot-spot experiment reproduces distribution.tsv: k = 1, k = 64, no tag
   await context.close();
 });
 
+test('a copied plan longer than its list says how many slots it leaves out', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('gen-template').fill('user:%d');
+  await page.getByTestId('gen-count').fill('2000');
+  await page.getByTestId('generate').click();
+  await page.waitForFunction(() => /2000 keys/.test(document.querySelector('.planner')?.textContent ?? ''));
+  await page.locator('#copy-style').selectOption('mget');
+  // The batch's slots, as the keyslot CLI computes them.
+  const keys = Array.from({ length: 2000 }, (_, i) => `user:${i}`);
+  const slots = new Set(execFileSync(join(root, 'target', 'release', 'keyslot'), keys).toString().trim().split('\n'));
+  assert.ok(slots.size > 500, `${slots.size} slots`);
+  const text = await page.getByTestId('plan-commands').inputValue();
+  const lines = text.split('\n');
+  assert.equal(lines.filter((l) => l.startsWith('MGET')).length, 500);
+  for (const l of lines.filter((l) => l.startsWith('# slot'))) assert.ok(slots.has(l.split(' ')[2]), l);
+  assert.equal(lines.at(-1), `# … and ${slots.size - 500} more slots, not listed: this list stops at the first 500 of the batch's ${slots.size} slots. Split the batch to copy the rest.`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('copied as the route cache fixed it: one EVAL per master with per-master tags', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('gen-template').fill('user:%d');

@@ -707,6 +707,9 @@ pub struct Messages {
     pub plan_copy_slot: &'static str,
     /// Stands for the master of a slot nobody serves, in a copied comment.
     pub plan_copy_no_master: &'static str,
+    /// The copied plan's last line when it stops short: `{0}` = slots left out, `{1}` = slots
+    /// listed, `{2}` = all the batch's slots.
+    pub plan_copy_more: &'static str,
     /// A batch line too long to show: `{0}` = command, `{1}` = key count.
     pub plan_keys_line: &'static str,
     /// A double quote never closed: `{0}` = column.
@@ -1060,6 +1063,7 @@ pub const EN: Messages = Messages {
     plan_copy_retagged: "# keys rewritten as {tag}key with one {0} tag per master",
     plan_copy_slot: "# slot {0} on {1}",
     plan_copy_no_master: "(no master)",
+    plan_copy_more: "# … and {0} more slots, not listed: this list stops at the first {1} of the batch's {2} slots. Split the batch to copy the rest.",
     plan_keys_line: "{0} … ({1} keys)",
     args_unclosed_double: "column {0}: this double quote is never closed; end the argument with \" or write \\\" for a quote",
     args_unclosed_other: "column {0}: this quote ({1}) is never closed; end the argument with {1} or write \\{1} for a quote",

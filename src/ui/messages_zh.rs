@@ -336,6 +336,7 @@ pub const ZH: Messages = Messages {
     plan_copy_retagged: "# 键已改写为 {tag}key，每个主节点一个 {0} 标签",
     plan_copy_slot: "# 槽 {0}，发往 {1}",
     plan_copy_no_master: "（无主节点）",
+    plan_copy_more: "# ……另有 {0} 个槽未列出：这份清单只列出这批键 {2} 个槽中的前 {1} 个。把这批键拆开即可复制其余部分。",
     plan_keys_line: "{0} …（{1} 个键）",
     args_unclosed_double: "第 {0} 列：这个双引号没有闭合；用 \" 结束参数，或写 \\\" 表示引号本身",
     args_unclosed_other: "第 {0} 列：这个引号（{1}）没有闭合；用 {1} 结束参数，或写 \\{1} 表示引号本身",

@@ -236,7 +236,7 @@ fn copy_plan(t: &Messages, keys: &KeySample, planned: &Plan, map: &SlotMap, styl
     const TTL: u32 = 3600;
     let eval = CommandStyle::EvalSetEx { ttl: TTL };
     let worded = |p: &Plan, keys: &KeySample, style: CommandStyle| -> Vec<String> {
-        slot_command_parts(p, keys, map, style, MAX_COPIED_COMMANDS)
+        let mut lines: Vec<String> = slot_command_parts(p, keys, map, style, MAX_COPIED_COMMANDS)
             .into_iter()
             .map(|c| {
                 let node = c.master.unwrap_or(t.plan_copy_no_master);
@@ -246,7 +246,14 @@ fn copy_plan(t: &Messages, keys: &KeySample, planned: &Plan, map: &SlotMap, styl
                     c.command
                 )
             })
-            .collect()
+            .collect();
+        // A list that stops short says so, in the text that is copied.
+        let all = p.slots.len();
+        if all > lines.len() {
+            let left_out = all - lines.len();
+            lines.push(fill(t.plan_copy_more, &[&left_out, &lines.len(), &all]));
+        }
+        lines
     };
     let lines = match style {
         "eval" => worded(planned, keys, eval),
