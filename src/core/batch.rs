@@ -2,7 +2,7 @@
 //! as a real cluster answers it from the node the reader picked, with each line's keys and slots.
 
 use super::command::{key_positions, split_args, ArgsError};
-use super::engine::{Cluster, Reply, Session};
+use super::engine::{cli_text, Cluster, Reply, Session};
 use super::slot::key_slot;
 use super::topology::SlotMap;
 use core::fmt;
@@ -38,7 +38,9 @@ impl Line {
     pub fn verdict(&self) -> String {
         match &self.outcome {
             Outcome::Reply(r) => {
-                let cli = r.to_cli();
+                // `CLUSTER NODES` and the like are printed raw, as redis-cli prints them.
+                let args = split_args(&self.text).unwrap_or_default();
+                let cli = cli_text(&args, r);
                 let cli = cli.strip_suffix('\n').unwrap_or(&cli);
                 cli.strip_prefix("(error) ").unwrap_or(cli).to_string()
             }
@@ -154,6 +156,28 @@ pub fn command_for_keys(command: &str, keys: &[Vec<u8>]) -> Vec<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// redis-cli prints `CLUSTER NODES` raw, a line per node, as transcripts 10 and 14 show
+    /// (`$ redis-cli -p 7000 CLUSTER NODES`), not as one quoted string.
+    #[test]
+    fn cluster_nodes_is_printed_raw() {
+        let map = SlotMap::fixture_cluster();
+        let out = run_lines(&map, "127.0.0.1:7000", "CLUSTER NODES").unwrap();
+        let nodes = out[0].verdict();
+        let lines: Vec<&str> = nodes.lines().collect();
+        assert_eq!(lines.len(), 6, "{nodes}");
+        for l in &lines {
+            let id = l.split(' ').next().unwrap_or_default();
+            assert!(
+                id.len() == 40 && id.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{l}"
+            );
+        }
+        assert!(
+            nodes.contains("127.0.0.1:7000@17000 myself,master - 0"),
+            "{nodes}"
+        );
+    }
 
     /// 04_crossslot_mset_mget.txt: `MSET hello 1 bar 2` from 7000 is CROSSSLOT, and a MULTI block
     /// with keys on another node queues MOVED and aborts (05_multi_exec_crossslot.txt).
