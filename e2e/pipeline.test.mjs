@@ -213,6 +213,28 @@ test('a created cluster of N masters has redis-cli\'s ranges; a bad N is refused
   await context.close();
 });
 
+test('the CRC register opens below the stages, every column in view, ending at the recorded slot', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const key = '{user1}:profile';
+  await typeKey(page, key);
+  await page.locator('.stage__more button').click();
+  const reg = page.locator('#crc-register');
+  await reg.waitFor();
+  assert.equal(await page.locator('.stage__more button').getAttribute('aria-expanded'), 'true');
+  const box = await reg.evaluate((r) => ({ scrolls: r.scrollWidth > r.clientWidth, heads: [...r.querySelectorAll('th')].map((th) => th.textContent) }));
+  assert.deepEqual(box, { scrolls: false, heads: ['#', 'byte', 'register before', 'table index', 'register after'] });
+  // One row per byte of the hashed part (user1), the last register is the CRC, and its low
+  // 14 bits are the slot Redis gave the key.
+  const rows = await reg.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.equal(rows.length, 5);
+  assert.equal(rows[4][4], await page.getByTestId('crc16').textContent());
+  assert.equal(parseInt(rows[4][4], 16) & 0x3fff, fixture.get(key));
+  await page.locator('.stage__more button').click();
+  await reg.waitFor({ state: 'detached' });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('at phone width nothing overflows sideways', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url, { width: 390, height: 844 });
   await typeKey(page, '{user1}:profile');

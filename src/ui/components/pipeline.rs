@@ -99,46 +99,32 @@ struct RegisterProps {
     hashed: Rc<Explanation>,
 }
 
-/// The CRC register byte by byte, rendered only when asked for.
+/// The CRC register byte by byte, rendered only when asked for: below the five stages, where
+/// its five columns have room (inside the CRC stage they were cut to a third).
 #[function_component(Register)]
 fn register(props: &RegisterProps) -> Html {
     let t = use_messages();
-    let open = use_state(|| false);
-    let toggle = {
-        let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
-    };
     let hashed = props.hashed.hashed();
-    let body = (*open).then(|| {
-        let rows = register_steps(hashed).take(SHOWN_REGISTER_ROWS).map(|st| {
-            html! {
-                <tr>
-                    <td>{ st.idx }</td>
-                    <td>{ format_key(&[st.byte]) }{ format!(" ({:02x})", st.byte) }</td>
-                    <td>{ hex16(st.before) }</td>
-                    <td>{ format!("{:02x}", st.table_idx) }</td>
-                    <td>{ hex16(st.after) }</td>
-                </tr>
-            }
-        });
+    let rows = register_steps(hashed).take(SHOWN_REGISTER_ROWS).map(|st| {
         html! {
-            <div class="register" tabindex="0" role="region" aria-label={t.crc_register_label}>
-                <table>
-                    <thead><tr>{ for t.crc_cols.iter().map(|c| html! { <th scope="col">{ *c }</th> }) }</tr></thead>
-                    <tbody>{ for rows }</tbody>
-                </table>
-                if hashed.len() > SHOWN_REGISTER_ROWS {
-                    <p class="register__more">{ fill(t.crc_truncated, &[&SHOWN_REGISTER_ROWS, &hashed.len()]) }</p>
-                }
-            </div>
+            <tr>
+                <td>{ st.idx }</td>
+                <td>{ format_key(&[st.byte]) }{ format!(" ({:02x})", st.byte) }</td>
+                <td>{ hex16(st.before) }</td>
+                <td>{ format!("{:02x}", st.table_idx) }</td>
+                <td>{ hex16(st.after) }</td>
+            </tr>
         }
     });
     html! {
-        <div class="stage__more">
-            <button type="button" class="link-button" aria-expanded={open.to_string()} onclick={toggle}>
-                { t.crc_show_register }
-            </button>
-            { body.unwrap_or_default() }
+        <div id="crc-register" class="register" tabindex="0" role="region" aria-label={t.crc_register_label}>
+            <table>
+                <thead><tr>{ for t.crc_cols.iter().map(|c| html! { <th scope="col">{ *c }</th> }) }</tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+            if hashed.len() > SHOWN_REGISTER_ROWS {
+                <p class="register__more">{ fill(t.crc_truncated, &[&SHOWN_REGISTER_ROWS, &hashed.len()]) }</p>
+            }
         </div>
     }
 }
@@ -203,6 +189,11 @@ pub fn pipeline(props: &PipelineProps) -> Html {
         None => fill(t.pipeline_summary_unowned, &[&e.slot]),
     };
     let announced = use_state_eq(|| summary.clone());
+    let register_open = use_state(|| false);
+    let toggle_register = {
+        let open = register_open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
     {
         let announced = announced.clone();
         use_effect_with(summary, move |summary| {
@@ -237,7 +228,12 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                     <h2 class="stage__title">{ t.stage_crc }</h2>
                     <div class="stage__value mono" data-testid="crc16">{ hex16(e.crc) }</div>
                     <p class="stage__rule">{ fill(t.crc_rule, &[&e.span.len()]) }</p>
-                    <Register hashed={props.explained.clone()} />
+                    <div class="stage__more">
+                        <button type="button" class="link-button" aria-controls="crc-register"
+                                aria-expanded={register_open.to_string()} onclick={toggle_register}>
+                            { t.crc_show_register }
+                        </button>
+                    </div>
                 </li>
                 <li class="stage">
                     <h2 class="stage__title mono">{ t.stage_slot }</h2>
@@ -250,6 +246,9 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                     { master_html }
                 </li>
             </ol>
+            if *register_open {
+                <Register hashed={props.explained.clone()} />
+            }
             if n_bytes <= VERIFY_MAX_BYTES {
                 <p class="pipeline__verify">
                     { t.verify }{ " " }
