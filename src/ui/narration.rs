@@ -110,8 +110,8 @@ pub const EN: NarrationText = NarrationText {
     client_asking: "The client sends ASKING to {0}: the next command is for the slot it is importing.",
     asking_accepted: "{0} accepts: it will serve the next command even though it does not own the slot yet.",
     operator_sends: "The operator's redis-cli sends {0} to {1}.",
-    moved: "{0} does not serve slot {1}: MOVED says {2} owns it now.",
-    ask: "{0} is migrating slot {1} and no longer has this key: ASK says try {2} for this one command.",
+    moved: "{0} does not serve slot {1}: MOVED says {2} owns it.",
+    ask: "{0} is migrating slot {1}, and the command's keys are no longer there: ASK says try {2} for this one command.",
     tryagain: "{0} holds some of these keys and the migration target holds the others: TRYAGAIN, later.",
     crossslot: "{0} refuses: the keys hash to different slots, and a multi-key command needs one slot.",
     clusterdown: "{0} refuses: no master serves this slot, so the cluster cannot answer.",
@@ -173,8 +173,8 @@ pub const ZH: NarrationText = NarrationText {
     client_asking: "客户端向 {0} 发送 ASKING：下一条命令针对的是它正在导入的槽。",
     asking_accepted: "{0} 接受：虽然它还不拥有这个槽，也会执行下一条命令。",
     operator_sends: "运维人员的 redis-cli 把 {0} 发给 {1}。",
-    moved: "{0} 不负责槽 {1}：MOVED 表示它现在归 {2}。",
-    ask: "{0} 正在迁出槽 {1}，这个键已经不在它这里：ASK 让客户端仅这一条命令去试 {2}。",
+    moved: "{0} 不负责槽 {1}：MOVED 表示它归 {2}。",
+    ask: "{0} 正在迁出槽 {1}，命令的键已经不在它这里：ASK 让客户端仅这一条命令去试 {2}。",
     tryagain: "{0} 持有其中一部分键，迁移目标持有另一部分：TRYAGAIN，稍后重试。",
     crossslot: "{0} 拒绝：这些键落在不同的槽里，而多键命令要求所有键在同一个槽。",
     clusterdown: "{0} 拒绝：没有主节点负责这个槽，集群无法应答。",
@@ -532,8 +532,10 @@ mod tests {
 
     /// The English page says exactly what it said before narration became data: every title,
     /// intro and narration of every scenario that existed then (tests/data/narration_en.tsv,
-    /// captured from the previous code), but for one line corrected since: uncovered-slot's
-    /// first send claimed a table entry for slot 866, which has no owner.
+    /// captured from the previous code), but for lines corrected since: uncovered-slot's first
+    /// send claimed a table entry for slot 866, which has no owner; a MOVED no longer says
+    /// "owns it now" (during a migration nothing has changed hands); an ASK speaks of the
+    /// command's keys (an MGET has several).
     #[test]
     fn english_renders_equal_the_old_strings() {
         let old = include_str!("../../tests/data/narration_en.tsv");
