@@ -247,6 +247,17 @@ test('at phone width nothing overflows sideways', async () => {
     .filter((e) => e.getBoundingClientRect().right > e.closest('.card').getBoundingClientRect().right + 0.5)
     .map((e) => `${e.tagName.toLowerCase()}.${e.className?.baseVal ?? e.className} ${e.dataset?.testid ?? ''}`));
   assert.deepEqual(sticking, []);
+  // Tables that hide their header row name each cell's column instead.
+  const tables = await page.locator('.compare__table').evaluateAll((ts) => ts.map((t) => ({
+    headHidden: getComputedStyle(t.tHead).display === 'none',
+    heads: [...t.tHead.rows[0].cells].slice(1).map((c) => c.textContent),
+    cells: [...t.tBodies[0].rows].map((r) => [...r.cells].slice(1).map((c) => getComputedStyle(c, '::before').content.replace(/^"|"$/g, ''))),
+  })));
+  assert.equal(tables.length, 2);
+  for (const t of tables) {
+    assert.ok(t.headHidden);
+    for (const row of t.cells) assert.deepEqual(row, t.heads);
+  }
   // The sequence diagram keeps its labels readable and scrolls instead.
   const diagram = await page.locator('.redir__diagram').evaluate((d) => ({ scrolls: d.scrollWidth > d.clientWidth, svg: d.querySelector('svg.seq').getBoundingClientRect().width }));
   assert.ok(diagram.scrolls && diagram.svg >= 640, JSON.stringify(diagram));

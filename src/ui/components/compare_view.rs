@@ -28,10 +28,11 @@ fn row(t: &Messages, name: &str, note: &str, o: &Outcome, ideal: f64) -> Html {
     html! {
         <tr>
             <th scope="row">{ name }<span class="compare__note">{ note }</span></th>
-            <td class="mono">{ pct(o.moved_fraction()) }<span class="compare__sub">{ fill(t.cmp_keys, &[&o.moved]) }</span></td>
-            <td class="mono">{ pct(ideal) }</td>
-            <td class="mono">{ format!("{:.3}", o.after.max_over_mean) }<span class="compare__sub">{ format!("±{:.1}%", o.after.stddev_pct) }</span></td>
-            <td><span class="compare__bars" aria-hidden="true">{ for bars }</span></td>
+            // Each cell names its column: on a phone the header row is hidden.
+            <td class="mono" data-label={t.cmp_moved}>{ pct(o.moved_fraction()) }<span class="compare__sub">{ fill(t.cmp_keys, &[&o.moved]) }</span></td>
+            <td class="mono" data-label={t.cmp_ideal}>{ pct(ideal) }</td>
+            <td class="mono" data-label={t.cmp_balance}>{ format!("{:.3}", o.after.max_over_mean) }<span class="compare__sub">{ format!("±{:.1}%", o.after.stddev_pct) }</span></td>
+            <td data-label={t.cmp_after}><span class="compare__bars" aria-hidden="true">{ for bars }</span></td>
         </tr>
     }
 }

@@ -449,11 +449,12 @@ pub fn planner(props: &PlannerProps) -> Html {
         html! {
             <tr data-testid="plan" data-strategy={strategy_id(s)} data-round-trips={c.round_trips.to_string()}>
                 <th scope="row">{ strategy_name(t, s) }</th>
-                <td class="mono">{ c.round_trips }</td>
-                <td class="mono">{ c.commands }</td>
-                <td class="mono">{ busiest }</td>
-                <td class="mono">{ c.largest_command }</td>
-                <td class="mono">{ format!("{} (≤ {})", c.atomic_groups, c.largest_atomic_group) }</td>
+                // Each cell names its column: on a phone the header row is hidden.
+                <td class="mono" data-label={t.plan_col_trips}>{ c.round_trips }</td>
+                <td class="mono" data-label={t.plan_col_commands}>{ c.commands }</td>
+                <td class="mono" data-label={t.plan_col_queue}>{ busiest }</td>
+                <td class="mono" data-label={t.plan_col_largest}>{ c.largest_command }</td>
+                <td class="mono" data-label={t.plan_col_atomic}>{ format!("{} (≤ {})", c.atomic_groups, c.largest_atomic_group) }</td>
             </tr>
         }
     });
