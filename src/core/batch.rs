@@ -157,6 +157,32 @@ pub fn command_for_keys(command: &str, keys: &[Vec<u8>]) -> Vec<Vec<u8>> {
 mod tests {
     use super::*;
 
+    /// Hash, set, sorted-set, list, HyperLogLog and keyspace commands are routed as Redis
+    /// routes them (key positions and arity from Redis 7.0.15's table): CROSSSLOT, MOVED and
+    /// wrong arity as a node answers, never "unknown command"; one the node would serve says
+    /// the page does not run it.
+    #[test]
+    fn other_types_are_routed_as_redis_routes_them() {
+        let map = SlotMap::fixture_cluster();
+        let text = "PFCOUNT hello bar\nCOPY hello bar\nSUNION hello bar\nHGET foo f\nLPUSH foo x\nZADD a 1\nHSET hello f v\nKEYS *";
+        let verdicts: Vec<String> = run_lines(&map, "127.0.0.1:7000", text)
+            .unwrap()
+            .iter()
+            .map(Line::verdict)
+            .collect();
+        let crossslot = "CROSSSLOT Keys in request don't hash to the same slot";
+        assert_eq!(verdicts[..3], [crossslot, crossslot, crossslot]);
+        assert_eq!(verdicts[3], "MOVED 12182 127.0.0.1:7002");
+        assert_eq!(verdicts[4], "MOVED 12182 127.0.0.1:7002");
+        assert_eq!(
+            verdicts[5],
+            "ERR wrong number of arguments for 'zadd' command"
+        );
+        for v in &verdicts[6..] {
+            assert!(v.starts_with("ERR slotscope does not run"), "{v}");
+        }
+    }
+
     /// redis-cli prints `CLUSTER NODES` raw, a line per node, as transcripts 10 and 14 show
     /// (`$ redis-cli -p 7000 CLUSTER NODES`), not as one quoted string.
     #[test]
