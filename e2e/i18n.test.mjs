@@ -214,6 +214,10 @@ async function driveEverything(page, check) {
   await page.getByTestId('batch-input').fill('MSET a 1 b 2\nFOO bar\nGET "unclosed\nMULTI\nSET {t}a 1\nSET b 2\nEXEC');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=verdict]').length >= 5);
   await check('planner commands');
+  // Commands the page does not run: its own note, in the page's language.
+  await page.getByTestId('batch-input').fill('INFO\nHSET hello f v\nEXPIRE hello 10\nSET hello v EX 10');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=verdict-note]').length === 4);
+  await check('planner notes');
   await page.getByTestId('command-select').selectOption('MGET');
   await page.getByTestId('batch-input').fill('{user1}:a\n{user1}:b\nfoo');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=plan]').length === 4);

@@ -60,6 +60,27 @@ test('unknown commands and unbalanced quotes get a message on their line; the re
   await context.close();
 });
 
+test('other data types are routed as a node routes them; what the page does not run is its own note', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await paste(page, 'PFCOUNT hello bar\nHGET foo f\nHSET hello f v\nINFO\nCLUSTER NODES');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=verdict], [data-testid=verdict-note]').length === 5);
+  const [crossslot, moved, nodes] = await verdicts(page);
+  // The same replies as transcripts 04 and 02 give MSET and GET.
+  assert.equal(crossslot, "CROSSSLOT Keys in request don't hash to the same slot");
+  assert.equal(moved, 'MOVED 12182 127.0.0.1:7002');
+  // CLUSTER NODES as redis-cli prints it: a line per node, the fixtures' six nodes.
+  const lines = nodes.trim().split('\n');
+  assert.equal(lines.length, 6);
+  assert.ok(lines.some((l) => /^d3bede0cd4ba07708f552c2e44e8211e0d571a39 127\.0\.0\.1:7000@17000 myself,master - /.test(l)), nodes);
+  const notes = await page.getByTestId('verdict-note').allTextContents();
+  assert.deepEqual(notes, [
+    'Not run here: this node would serve HSET, but slotscope keeps only string keys, so it does not run it.',
+    'Not run here: slotscope does not simulate INFO: its real output carries ids, timestamps and counters that change from run to run.',
+  ]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('04 and 06 (MSET/MGET/DEL/EVAL) one-shot commands from 7000 get the replies redis-cli printed', async () => {
   const text = (await readFile(join(fixtures, 'transcripts', '04_crossslot_mset_mget.txt'), 'utf8'))
     + '\n' + (await readFile(join(fixtures, 'transcripts', '06_eval_crossslot.txt'), 'utf8'));

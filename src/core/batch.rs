@@ -183,6 +183,51 @@ mod tests {
         }
     }
 
+    /// What the engine answers for a command it does not run reads back as the page's note
+    /// (so the page can word it in the reader's language), and the note prints the same error.
+    #[test]
+    fn commands_not_run_read_back_as_notes() {
+        use super::super::engine::NotRun;
+        let map = SlotMap::fixture_cluster();
+        let text =
+            "INFO\nCLUSTER INFO\nEXPIRE hello 10\nSET hello v EX 10\nHSET hello f v\nGET hello";
+        let notes: Vec<Option<NotRun>> = run_lines(&map, "127.0.0.1:7000", text)
+            .unwrap()
+            .iter()
+            .map(|l| match &l.outcome {
+                Outcome::Reply(Reply::Error(e)) => {
+                    let note = NotRun::parse(e);
+                    if let Some(n) = &note {
+                        assert_eq!(&n.to_string(), e);
+                    }
+                    note
+                }
+                _ => None,
+            })
+            .collect();
+        let named = |name: &str| name.to_owned();
+        assert_eq!(
+            notes,
+            vec![
+                Some(NotRun::Unsimulated {
+                    name: named("info")
+                }),
+                Some(NotRun::Unsimulated {
+                    name: named("cluster|info")
+                }),
+                Some(NotRun::NoClock {
+                    name: named("expire")
+                }),
+                Some(NotRun::NoClock { name: named("set") }),
+                Some(NotRun::OnlyStrings {
+                    name: named("hset")
+                }),
+                None,
+            ]
+        );
+        assert_eq!(NotRun::parse("ERR unknown command 'FOO'"), None);
+    }
+
     /// redis-cli prints `CLUSTER NODES` raw, a line per node, as transcripts 10 and 14 show
     /// (`$ redis-cli -p 7000 CLUSTER NODES`), not as one quoted string.
     #[test]

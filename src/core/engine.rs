@@ -923,11 +923,18 @@ impl Cluster {
             "cluster|setslot" => self.setslot(node, args),
             "cluster|nodes" => Reply::Bulk(Some(self.cluster_nodes(node).into_bytes())),
             "migrate" => self.migrate(node, args),
-            "info" | "cluster|info" | "cluster|shards" => Reply::Error(format!(
-                "ERR slotscope does not simulate '{}': its real output carries ids, timestamps and counters that change from run to run",
-                info.name
-            )),
-            "expire" => err("ERR slotscope has no clock, so it does not run 'expire'"),
+            "info" | "cluster|info" | "cluster|shards" => Reply::Error(
+                NotRun::Unsimulated {
+                    name: info.name.to_owned(),
+                }
+                .to_string(),
+            ),
+            "expire" => Reply::Error(
+                NotRun::NoClock {
+                    name: "expire".to_owned(),
+                }
+                .to_string(),
+            ),
             _ => self.string_command(node, info, args),
         }
     }
@@ -1007,8 +1014,7 @@ impl Cluster {
                         _ => None,
                     })
                     .collect();
-                if info.name == "msetnx" && pairs.iter().any(|(k, _)| self.get(node, k).is_some())
-                {
+                if info.name == "msetnx" && pairs.iter().any(|(k, _)| self.get(node, k).is_some()) {
                     return Reply::Int(0);
                 }
                 for (k, v) in pairs {
@@ -1035,7 +1041,11 @@ impl Cluster {
                     .filter(|k| self.get(node, k).is_some())
                     .count() as i64,
             ),
-            "ttl" => Reply::Int(if self.get(node, key).is_some() { -1 } else { -2 }),
+            "ttl" => Reply::Int(if self.get(node, key).is_some() {
+                -1
+            } else {
+                -2
+            }),
             "type" => Reply::Status(
                 if self.get(node, key).is_some() {
                     "string"
@@ -1067,9 +1077,12 @@ impl Cluster {
                     Reply::Ok
                 }
             }
-            name => Reply::Error(format!(
-                "ERR slotscope does not run '{name}': this node would serve it, but the page keeps only string keys"
-            )),
+            name => Reply::Error(
+                NotRun::OnlyStrings {
+                    name: name.to_owned(),
+                }
+                .to_string(),
+            ),
         }
     }
 
@@ -1108,8 +1121,10 @@ impl Cluster {
                     Reply::Error("ERR invalid expire time in 'set' command".to_owned())
                 }
                 Some(_) => Reply::Error(
-                    "ERR slotscope has no clock, so it does not run SET with EX, PX, EXAT or PXAT"
-                        .to_owned(),
+                    NotRun::NoClock {
+                        name: "set".to_owned(),
+                    }
+                    .to_string(),
                 ),
             };
         }
@@ -1957,6 +1972,77 @@ pub fn sha1(data: &[u8]) -> [u8; 20] {
 /// SHA-1 of `data` in lower-case hex (what EVALSHA takes).
 pub fn sha1_hex(data: &[u8]) -> String {
     super::escape::to_hex(&sha1(data))
+}
+
+/// What the page answers instead of running a command it does not simulate, as the error its
+/// engine replies (`ERR slotscope …`, so the command's fate in a transaction or a script is
+/// Redis's). [`NotRun::parse`] reads one back, for the page to show it as its own note, in the
+/// reader's language, rather than as Redis's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NotRun {
+    /// Output that differs from run to run (INFO, CLUSTER INFO, CLUSTER SHARDS).
+    Unsimulated {
+        /// Redis's name of the command (`info`, `cluster|info`).
+        name: String,
+    },
+    /// Something with a time to live: the engine has no clock.
+    NoClock {
+        /// Redis's name of the command: `expire`, or `set` (SET with EX, PX, EXAT or PXAT).
+        name: String,
+    },
+    /// A command of another data type that this node would serve.
+    OnlyStrings {
+        /// Redis's name of the command (`hset`).
+        name: String,
+    },
+}
+
+const UNSIMULATED: (&str, &str) = (
+    "ERR slotscope does not simulate '",
+    "': its real output carries ids, timestamps and counters that change from run to run",
+);
+const NO_CLOCK: &str = "ERR slotscope has no clock, so it does not run ";
+const SET_TTL: &str = "SET with EX, PX, EXAT or PXAT";
+const ONLY_STRINGS: (&str, &str) = (
+    "ERR slotscope does not run '",
+    "': this node would serve it, but the page keeps only string keys",
+);
+
+impl NotRun {
+    /// The note an error reply of the engine carries, if it is one.
+    pub fn parse(error: &str) -> Option<NotRun> {
+        let between = |(open, close): (&str, &str)| {
+            error
+                .strip_prefix(open)?
+                .strip_suffix(close)
+                .map(str::to_owned)
+        };
+        if let Some(name) = between(UNSIMULATED) {
+            return Some(NotRun::Unsimulated { name });
+        }
+        if let Some(name) = between(ONLY_STRINGS) {
+            return Some(NotRun::OnlyStrings { name });
+        }
+        let name = match error.strip_prefix(NO_CLOCK)? {
+            SET_TTL => "set".to_owned(),
+            quoted => quoted.strip_prefix('\'')?.strip_suffix('\'')?.to_owned(),
+        };
+        Some(NotRun::NoClock { name })
+    }
+}
+
+impl std::fmt::Display for NotRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotRun::Unsimulated { name } => write!(f, "{}{name}{}", UNSIMULATED.0, UNSIMULATED.1),
+            NotRun::NoClock { name } if name == "set" => write!(f, "{NO_CLOCK}{SET_TTL}"),
+            NotRun::NoClock { name } => write!(f, "{NO_CLOCK}'{name}'"),
+            NotRun::OnlyStrings { name } => {
+                write!(f, "{}{name}{}", ONLY_STRINGS.0, ONLY_STRINGS.1)
+            }
+        }
+    }
 }
 
 /// What redis-cli prints for `reply` to `args`: `CLUSTER NODES` (like INFO and CLUSTER INFO) is

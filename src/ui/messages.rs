@@ -710,6 +710,16 @@ pub struct Messages {
     /// The copied plan's last line when it stops short: `{0}` = slots left out, `{1}` = slots
     /// listed, `{2}` = all the batch's slots.
     pub plan_copy_more: &'static str,
+    /// Marks a reply that is the page's note, not Redis's words.
+    pub note_label: &'static str,
+    /// INFO and the like: `{0}` = the command.
+    pub note_unsimulated: &'static str,
+    /// EXPIRE: `{0}` = the command.
+    pub note_no_clock: &'static str,
+    /// SET with a time to live.
+    pub note_no_clock_set: &'static str,
+    /// Another data type the node would serve: `{0}` = the command.
+    pub note_only_strings: &'static str,
     /// A batch line too long to show: `{0}` = command, `{1}` = key count.
     pub plan_keys_line: &'static str,
     /// A double quote never closed: `{0}` = column.
@@ -1064,6 +1074,11 @@ pub const EN: Messages = Messages {
     plan_copy_slot: "# slot {0} on {1}",
     plan_copy_no_master: "(no master)",
     plan_copy_more: "# … and {0} more slots, not listed: this list stops at the first {1} of the batch's {2} slots. Split the batch to copy the rest.",
+    note_label: "Not run here:",
+    note_unsimulated: "slotscope does not simulate {0}: its real output carries ids, timestamps and counters that change from run to run.",
+    note_no_clock: "slotscope has no clock, so it does not run {0}.",
+    note_no_clock_set: "slotscope has no clock, so it does not run SET with EX, PX, EXAT or PXAT.",
+    note_only_strings: "this node would serve {0}, but slotscope keeps only string keys, so it does not run it.",
     plan_keys_line: "{0} … ({1} keys)",
     args_unclosed_double: "column {0}: this double quote is never closed; end the argument with \" or write \\\" for a quote",
     args_unclosed_other: "column {0}: this quote ({1}) is never closed; end the argument with {1} or write \\{1} for a quote",

@@ -6,7 +6,7 @@ use crate::core::batch::{
     KEY_COMMANDS,
 };
 use crate::core::compare::KeySample;
-use crate::core::engine::{Cluster, Session};
+use crate::core::engine::{Cluster, NotRun, Reply, Session};
 use crate::core::escape::{format_key, parse_key, EscapeError};
 use crate::core::plan::{
     chunk_masters, h3_pair_keys, numbered_keys, plan, Plan, PlanError, Strategy, MAX_KEYS,
@@ -272,6 +272,17 @@ fn copy_plan(t: &Messages, keys: &KeySample, planned: &Plan, map: &SlotMap, styl
     lines.join("\n")
 }
 
+/// The page's note for a command it does not run, in the reader's language.
+fn note_text(t: &Messages, note: &NotRun) -> String {
+    let command = |name: &str| name.replace('|', " ").to_uppercase();
+    match note {
+        NotRun::Unsimulated { name } => fill(t.note_unsimulated, &[&command(name)]),
+        NotRun::NoClock { name } if name == "set" => t.note_no_clock_set.to_string(),
+        NotRun::NoClock { name } => fill(t.note_no_clock, &[&command(name)]),
+        NotRun::OnlyStrings { name } => fill(t.note_only_strings, &[&command(name)]),
+    }
+}
+
 /// A line's verdict: the node's reply verbatim, or redis-cli's `Invalid argument(s)` with
 /// the reason in the reader's language.
 fn line_verdict(t: &Messages, line: &Line) -> String {
@@ -427,11 +438,27 @@ pub fn planner(props: &PlannerProps) -> Html {
     let p = &*the_plan;
     let verdicts = batch.lines.iter().map(|line| {
         let slots: Vec<String> = line.keys.iter().map(|(k, s)| format!("{} → {s}", format_key(k))).collect();
+        // A command the page does not run gets the page's note, in the reader's language.
+        let note = match &line.outcome {
+            Outcome::Reply(Reply::Error(e)) => NotRun::parse(e),
+            _ => None,
+        };
+        let class = match note {
+            Some(_) => "verdict--note",
+            None if line.is_error() => "verdict--error",
+            None => "",
+        };
         html! {
-            <li class={classes!("verdict", line.is_error().then_some("verdict--error"))}>
+            <li class={classes!("verdict", class)}>
                 <code class="verdict__line">{ format!("{}: {}", line.line_no, line.text) }</code>
                 if !slots.is_empty() { <span class="verdict__slots mono">{ slots.join(" · ") }</span> }
-                <code class="verdict__reply" data-testid="verdict">{ line_verdict(t, line) }</code>
+                if let Some(note) = note {
+                    <p class="verdict__reply verdict__note" data-testid="verdict-note">
+                        <strong>{ t.note_label }</strong>{ " " }{ note_text(t, &note) }
+                    </p>
+                } else {
+                    <code class="verdict__reply" data-testid="verdict">{ line_verdict(t, line) }</code>
+                }
             </li>
         }
     });
