@@ -189,6 +189,10 @@ test('a copied plan longer than its list says how many slots it leaves out', asy
   const keys = Array.from({ length: 2000 }, (_, i) => `user:${i}`);
   const slots = new Set(execFileSync(join(root, 'target', 'release', 'keyslot'), keys).toString().trim().split('\n'));
   assert.ok(slots.size > 500, `${slots.size} slots`);
+  // One MGET of keys in many slots is refused, and looks like the other refused lines.
+  const row = page.getByTestId('generated-verdict');
+  assert.equal(await row.getByTestId('verdict').textContent(), "CROSSSLOT Keys in request don't hash to the same slot");
+  assert.match(await row.getAttribute('class'), /\bverdict--error\b/);
   const text = await page.getByTestId('plan-commands').inputValue();
   const lines = text.split('\n');
   assert.equal(lines.filter((l) => l.startsWith('MGET')).length, 500);

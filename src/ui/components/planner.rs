@@ -463,8 +463,14 @@ pub fn planner(props: &PlannerProps) -> Html {
         }
     });
     let generated_verdict = generated.as_ref().map(|_| {
+        // Styled as the pasted lines are: an error reply in the error colour.
+        let refused = matches!(
+            p.verdict(),
+            crate::core::plan::Verdict::CrossSlot { .. }
+                | crate::core::plan::Verdict::OneSlot { master: None, .. }
+        );
         html! {
-            <li class="verdict">
+            <li class={classes!("verdict", refused.then_some("verdict--error"))} data-testid="generated-verdict">
                 <code class="verdict__line">{ fill(t.plan_generated, &[&keys.len()]) }</code>
                 <code class="verdict__reply" data-testid="verdict">{ plan_verdict(t, p, map) }</code>
             </li>
