@@ -436,6 +436,32 @@ fn every_truncation_says_so() {
     }
 }
 
+/// A cut is told as a cut ("cut short"), never as characters a link never has, and the
+/// sections before it are restored: once a cut keeps the key, every longer cut keeps it, and
+/// the key survives losing the last character.
+#[test]
+fn a_cut_link_is_told_as_cut_and_keeps_what_came_before() {
+    for link in sample_links() {
+        let key = decode(&link).state.key;
+        let mut kept = false;
+        for cut in 1..link.len() {
+            let d = decode(&link[..cut]);
+            assert!(
+                !d.problems.contains(&Problem::BadBase64),
+                "cut at {cut}: {:?}",
+                d.problems
+            );
+            let keeps = d.state.key == key;
+            assert!(
+                keeps || !kept,
+                "cut at {cut} lost the key a shorter cut kept"
+            );
+            kept |= keeps;
+        }
+        assert!(kept, "{link}");
+    }
+}
+
 #[test]
 fn every_single_byte_change_says_so() {
     for link in sample_links() {
