@@ -613,17 +613,17 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
                 narration,
             ));
         }
-        let by_table = slot.is_some_and(|s| client.route(s) == Some(target.as_str()));
-        let why = match (client.policy, slot) {
+        let why = match (client.policy, slot, moved) {
             _ if asking => SendReason::Ask,
-            (Policy::RedisCliC, _) => SendReason::Connected,
-            (_, Some(_)) if !by_table && moved.is_some() => SendReason::Moved {
-                slot: moved.unwrap_or_default(),
-            },
-            (_, Some(s)) if client.route(s).is_none() => SendReason::NoRoute { slot: s },
-            (_, Some(s)) => SendReason::SlotTable { slot: s },
-            (_, None) if key.is_some() => SendReason::EmptyKey,
-            (_, None) => SendReason::NoKey,
+            (Policy::RedisCliC, ..) => SendReason::Connected,
+            // Following a MOVED to a node its table does not name for the slot it computed.
+            (_, Some(s), Some(m)) if client.route(s) != Some(target.as_str()) => {
+                SendReason::Moved { slot: m }
+            }
+            (_, Some(s), _) if client.route(s).is_none() => SendReason::NoRoute { slot: s },
+            (_, Some(s), _) => SendReason::SlotTable { slot: s },
+            (_, None, _) if key.is_some() => SendReason::EmptyKey,
+            (_, None, _) => SendReason::NoKey,
         };
         events.push(request(
             Endpoint::Client,
