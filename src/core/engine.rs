@@ -923,18 +923,14 @@ impl Cluster {
             "cluster|setslot" => self.setslot(node, args),
             "cluster|nodes" => Reply::Bulk(Some(self.cluster_nodes(node).into_bytes())),
             "migrate" => self.migrate(node, args),
-            "info" | "cluster|info" | "cluster|shards" => Reply::Error(
-                NotRun::Unsimulated {
-                    name: info.name.to_owned(),
-                }
-                .to_string(),
-            ),
-            "expire" => Reply::Error(
-                NotRun::NoClock {
-                    name: "expire".to_owned(),
-                }
-                .to_string(),
-            ),
+            "info" | "cluster|info" | "cluster|shards" => NotRun::Unsimulated {
+                name: info.name.to_owned(),
+            }
+            .into(),
+            "expire" => NotRun::NoClock {
+                name: "expire".to_owned(),
+            }
+            .into(),
             _ => self.string_command(node, info, args),
         }
     }
@@ -1077,12 +1073,10 @@ impl Cluster {
                     Reply::Ok
                 }
             }
-            name => Reply::Error(
-                NotRun::OnlyStrings {
-                    name: name.to_owned(),
-                }
-                .to_string(),
-            ),
+            name => NotRun::OnlyStrings {
+                name: name.to_owned(),
+            }
+            .into(),
         }
     }
 
@@ -1120,12 +1114,10 @@ impl Cluster {
                 Some(n) if n <= 0 => {
                     Reply::Error("ERR invalid expire time in 'set' command".to_owned())
                 }
-                Some(_) => Reply::Error(
-                    NotRun::NoClock {
-                        name: "set".to_owned(),
-                    }
-                    .to_string(),
-                ),
+                Some(_) => NotRun::NoClock {
+                    name: "set".to_owned(),
+                }
+                .into(),
             };
         }
         let key = args.get(1).map(Vec::as_slice).unwrap_or(&[]);
@@ -2029,6 +2021,13 @@ impl NotRun {
             quoted => quoted.strip_prefix('\'')?.strip_suffix('\'')?.to_owned(),
         };
         Some(NotRun::NoClock { name })
+    }
+}
+
+/// The engine's reply: the error redis-cli would print for it.
+impl From<NotRun> for Reply {
+    fn from(note: NotRun) -> Reply {
+        Reply::Error(note.to_string())
     }
 }
 

@@ -158,23 +158,28 @@ fn read_batch(t: &Messages, map: &SlotMap, node: &str, text: &str, command: &str
     }
 }
 
-/// The verdict for a batch too large for the engine, from the plan.
-fn plan_verdict(t: &Messages, p: &Plan, map: &SlotMap) -> String {
+/// The verdict for a batch too large for the engine, from the plan, and whether it is a
+/// refusal (an error reply).
+fn plan_verdict(t: &Messages, p: &Plan, map: &SlotMap) -> (String, bool) {
     match p.verdict() {
-        crate::core::plan::Verdict::CrossSlot { .. } => {
-            "CROSSSLOT Keys in request don't hash to the same slot".to_string()
-        }
+        crate::core::plan::Verdict::CrossSlot { .. } => (
+            "CROSSSLOT Keys in request don't hash to the same slot".to_string(),
+            true,
+        ),
         crate::core::plan::Verdict::OneSlot {
             master: Some(m),
             slot,
-        } => fill(
-            t.plan_one_slot,
-            &[&slot, &map.masters().get(m).map_or("", |m| m.addr.as_str())],
+        } => (
+            fill(
+                t.plan_one_slot,
+                &[&slot, &map.masters().get(m).map_or("", |m| m.addr.as_str())],
+            ),
+            false,
         ),
         crate::core::plan::Verdict::OneSlot { master: None, slot } => {
-            format!("CLUSTERDOWN Hash slot not served ({slot})")
+            (format!("CLUSTERDOWN Hash slot not served ({slot})"), true)
         }
-        _ => String::new(),
+        _ => (String::new(), false),
     }
 }
 
@@ -464,15 +469,11 @@ pub fn planner(props: &PlannerProps) -> Html {
     });
     let generated_verdict = generated.as_ref().map(|_| {
         // Styled as the pasted lines are: an error reply in the error colour.
-        let refused = matches!(
-            p.verdict(),
-            crate::core::plan::Verdict::CrossSlot { .. }
-                | crate::core::plan::Verdict::OneSlot { master: None, .. }
-        );
+        let (verdict, refused) = plan_verdict(t, p, map);
         html! {
             <li class={classes!("verdict", refused.then_some("verdict--error"))} data-testid="generated-verdict">
                 <code class="verdict__line">{ fill(t.plan_generated, &[&keys.len()]) }</code>
-                <code class="verdict__reply" data-testid="verdict">{ plan_verdict(t, p, map) }</code>
+                <code class="verdict__reply" data-testid="verdict">{ verdict }</code>
             </li>
         }
     });
