@@ -12,14 +12,17 @@ pub mod engine;
 pub mod escape;
 pub mod hashtag;
 pub mod import;
-pub mod plan;
 pub mod redirect;
 pub mod reshard;
 pub mod share;
 pub mod slot;
 pub mod sort;
-pub mod tags;
 pub mod topology;
+pub mod workload;
+
+// Old paths, kept while the core moves into domain folders.
+pub use workload as plan;
+pub use workload::tags;
 
 pub use crc16::crc16;
 pub use escape::{format_key, parse_key, EscapeError};

@@ -10,7 +10,7 @@
 //! its braces, `{routing:v1:%d}`, means the same; apart from those outer braces the content
 //! may not contain `}` (Redis would end the tag there). Any key that starts with a kept tag,
 //! `{routing:v1:17}:route:…`, lives on that tag's master, and keys sharing one tag can be
-//! read by one `MGET` ([`super::plan::Strategy::Tagged`]).
+//! read by one `MGET` ([`super::Strategy::Tagged`]).
 //!
 //! # Shortest tags
 //!
@@ -22,11 +22,11 @@
 //! lexicographic order. Every slot has one of at most 3 characters. [`ShortestTags`] holds
 //! all 16384, built once on first use (about a quarter of a million 1–3 byte CRCs).
 
-use super::compare::KeySample;
-use super::escape::format_key;
-use super::plan::{Template, TemplateError};
-use super::slot::{key_slot, N_SLOTS};
-use super::topology::SlotMap;
+use super::{Template, TemplateError};
+use crate::core::compare::KeySample;
+use crate::core::escape::format_key;
+use crate::core::slot::{key_slot, N_SLOTS};
+use crate::core::topology::SlotMap;
 use core::fmt;
 use std::sync::OnceLock;
 
@@ -284,7 +284,7 @@ pub fn generate_tags(
     Ok(set)
 }
 
-/// `keys` rewritten for [`super::plan::Strategy::Tagged`]: each key whose slot a master owns
+/// `keys` rewritten for [`super::Strategy::Tagged`]: each key whose slot a master owns
 /// becomes `{tag}key` with that master's first tag in `tags`, so it stays on its master and
 /// shares one slot with the master's other keys. Keys in unowned slots, or whose master has no
 /// tag in `tags`, are kept as they are. `tags` should come from the same `map`.
@@ -308,7 +308,7 @@ pub fn retag<'a>(
     let first = tags.first_per_master(map.n_masters());
     let mut out = KeySample::new();
     let mut buf = Vec::new();
-    for key in keys.into_iter().take(super::plan::MAX_KEYS) {
+    for key in keys.into_iter().take(super::MAX_KEYS) {
         buf.clear();
         let tag = map
             .owner(key_slot(key))

@@ -1,0 +1,29 @@
+//! Workloads: keys a reader generates or pastes, how they spread over a cluster's slots and
+//! masters, what each way of sending them costs, and the tags that pin them.
+
+mod chunks;
+mod hotspot;
+mod keys;
+mod plan;
+pub mod tags;
+#[cfg(test)]
+mod tests;
+
+pub use chunks::*;
+pub use hotspot::*;
+pub use keys::*;
+pub use plan::*;
+
+use crate::core::compare::{push_decimal, KeySample};
+use crate::core::escape::format_key;
+use crate::core::hashtag::{hashed_span, TagRule};
+use crate::core::slot::{key_slot, N_SLOTS};
+use crate::core::topology::SlotMap;
+use core::fmt;
+use slotscope_kernel::slot::count_numbered_key_slots;
+
+/// The most keys a generator makes and [`plan`] or [`chunk_masters`] looks at.
+pub const MAX_KEYS: usize = 1_000_000;
+
+/// The most sub-tags the hot-spot experiment splits one tag into.
+pub const MAX_SUB_TAGS: u32 = 1024;
