@@ -4,23 +4,22 @@
 //! recorded from a real Redis 7.0.15 cluster.
 
 pub mod batch;
-pub mod clients;
 pub mod command;
 pub mod compare;
-pub mod crc16;
 pub mod engine;
 pub mod escape;
-pub mod hashtag;
 pub mod import;
+pub mod key;
 pub mod redirect;
 pub mod reshard;
 pub mod share;
-pub mod slot;
 pub mod sort;
 pub mod topology;
 pub mod workload;
 
 // Old paths, kept while the core moves into domain folders.
+pub use key::client_rules as clients;
+pub use key::{crc16, hashtag, slot};
 pub use workload as plan;
 pub use workload::tags;
 

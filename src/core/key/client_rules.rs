@@ -13,7 +13,7 @@
 
 use super::crc16::crc16;
 use super::slot::{key_slot, SLOT_MASK};
-use super::topology::SlotMap;
+use crate::core::topology::SlotMap;
 
 /// A client-side rule for the slot of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
