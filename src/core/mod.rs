@@ -5,13 +5,13 @@
 
 pub mod batch;
 pub mod command;
-pub mod compare;
 pub mod engine;
 pub mod escape;
 pub mod import;
 pub mod key;
 pub mod redirect;
 pub mod reshard;
+pub mod schemes;
 pub mod share;
 pub mod sort;
 pub mod topology;
@@ -20,6 +20,7 @@ pub mod workload;
 // Old paths, kept while the core moves into domain folders.
 pub use key::client_rules as clients;
 pub use key::{crc16, hashtag, slot};
+pub use schemes as compare;
 pub use workload as plan;
 pub use workload::tags;
 

@@ -5,6 +5,7 @@ mod chunks;
 mod hotspot;
 mod keys;
 mod plan;
+mod sample;
 pub mod tags;
 #[cfg(test)]
 mod tests;
@@ -13,8 +14,8 @@ pub use chunks::*;
 pub use hotspot::*;
 pub use keys::*;
 pub use plan::*;
+pub use sample::*;
 
-use crate::core::compare::{push_decimal, KeySample};
 use crate::core::escape::format_key;
 use crate::core::hashtag::{hashed_span, TagRule};
 use crate::core::slot::{key_slot, N_SLOTS};

@@ -22,8 +22,8 @@
 //! lexicographic order. Every slot has one of at most 3 characters. [`ShortestTags`] holds
 //! all 16384, built once on first use (about a quarter of a million 1–3 byte CRCs).
 
+use super::KeySample;
 use super::{Template, TemplateError};
-use crate::core::compare::KeySample;
 use crate::core::escape::format_key;
 use crate::core::slot::{key_slot, N_SLOTS};
 use crate::core::topology::SlotMap;
