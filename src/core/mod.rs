@@ -4,6 +4,7 @@
 //! recorded from a real Redis 7.0.15 cluster.
 
 pub mod batch;
+pub mod cluster;
 pub mod command;
 pub mod engine;
 pub mod escape;
@@ -14,10 +15,10 @@ pub mod reshard;
 pub mod schemes;
 pub mod share;
 pub mod sort;
-pub mod topology;
 pub mod workload;
 
 // Old paths, kept while the core moves into domain folders.
+pub use cluster::topology;
 pub use key::client_rules as clients;
 pub use key::{crc16, hashtag, slot};
 pub use schemes as compare;

@@ -3,7 +3,7 @@
 //! A [`SlotMap`] is a flat table, one entry per slot, so "who owns slot s" is one load and the
 //! page can colour all 16384 slots without searching. Ranges are derived from it on demand.
 
-use super::slot::N_SLOTS;
+use crate::core::slot::N_SLOTS;
 use core::fmt;
 
 /// A replica of a master.
