@@ -14,7 +14,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use slotscope::core::engine::{Cli, Cluster, Typed};
+use slotscope::core::server::{Cli, Cluster, Typed};
 use slotscope::core::redirect::{
     parse_action, play, request_resp, typed_form, Action, Client, Policy, Step,
 };

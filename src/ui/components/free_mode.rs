@@ -3,10 +3,10 @@
 //! cluster, migrations set up in the topology lab included; `@addr CMD` goes straight to a
 //! node as an operator would, to set up a migration by hand.
 
-use crate::core::engine::Cluster;
 use crate::core::redirect::{
     parse_action, play, ActionError, Client, Policy, Scenario, Step, PRESETS,
 };
+use crate::core::server::Cluster;
 use crate::core::SlotMap;
 use crate::ui::components::sequence::Sequence;
 use crate::ui::forms::{bind_input, bind_select};
