@@ -1178,3 +1178,98 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Typed errors print Redis's text
+// ---------------------------------------------------------------------------------------------
+
+/// Every error the recorded sessions show, built as data, prints exactly as redis-cli printed
+/// it in the transcripts of a real Redis 7.0.15 cluster.
+#[test]
+fn typed_errors_print_as_the_transcripts_recorded_them() {
+    let dir = common::fixtures_dir().join("transcripts");
+    let mut recorded = String::new();
+    for entry in std::fs::read_dir(&dir).expect("transcripts") {
+        let path = entry.expect("entry").path();
+        recorded.push_str(&std::fs::read_to_string(&path).expect("transcript"));
+    }
+    let moved = |slot: u16, addr: &str| ErrorReply::Moved {
+        slot,
+        addr: addr.to_owned(),
+    };
+    let errors = [
+        moved(12182, M2),
+        moved(5712, M1),
+        moved(9779, M1),
+        ErrorReply::Ask {
+            slot: 5712,
+            addr: M2.to_owned(),
+        },
+        ErrorReply::TryAgain,
+        ErrorReply::CrossSlot,
+        ErrorReply::ExecAbort,
+        ErrorReply::Script {
+            error: slotscope::core::server::reply::ScriptCallError::NonLocalKey,
+            sha: "8a834a7d18be1c3adf6cd25d34bc92a10665fb77".to_owned(),
+            line: 1,
+        },
+    ];
+    for e in errors {
+        let printed = Reply::Error(e.clone()).to_cli();
+        assert!(recorded.contains(&printed), "{e:?} prints {printed:?}");
+    }
+}
+
+/// The errors no transcript recorded print Redis 7.0.15's text (from its source: cluster.c,
+/// server.c, multi.c, t_string.c, eval.c), not a paraphrase.
+#[test]
+fn typed_errors_print_redis_source_text() {
+    use slotscope::core::server::reply::{ClusterDown, ScriptCallError, SetSlotError};
+    let cases: Vec<(ErrorReply, &str)> = vec![
+        (
+            ErrorReply::ClusterDown(ClusterDown::SlotNotServed),
+            "CLUSTERDOWN Hash slot not served",
+        ),
+        (
+            ErrorReply::ClusterDown(ClusterDown::Down),
+            "CLUSTERDOWN The cluster is down",
+        ),
+        (
+            ErrorReply::ReadonlyReplica,
+            "READONLY You can't write against a read only replica.",
+        ),
+        (ErrorReply::NestedMulti, "ERR MULTI calls can not be nested"),
+        (ErrorReply::ExecWithoutMulti, "ERR EXEC without MULTI"),
+        (
+            ErrorReply::NotInteger,
+            "ERR value is not an integer or out of range",
+        ),
+        (
+            ErrorReply::SetSlot(SetSlotError::NotOwner { slot: 7 }),
+            "ERR I'm not the owner of hash slot 7",
+        ),
+        (
+            ErrorReply::TargetReplied(Box::new(ErrorReply::BusyKey)),
+            "ERR Target instance replied with error: BUSYKEY Target key name already exists.",
+        ),
+        (
+            ErrorReply::Script {
+                error: ScriptCallError::Reply(Box::new(ErrorReply::NotInteger)),
+                sha: "ab".to_owned(),
+                line: 2,
+            },
+            "ERR value is not an integer or out of range script: ab, on @user_script:2.",
+        ),
+        (
+            ErrorReply::NoScript,
+            "NOSCRIPT No matching script. Please use EVAL.",
+        ),
+    ];
+    for (e, text) in cases {
+        assert_eq!(e.to_string(), text);
+        assert_eq!(
+            Reply::Error(e).to_resp(),
+            format!("-{text}\r\n").into_bytes()
+        );
+    }
+}

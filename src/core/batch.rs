@@ -472,8 +472,8 @@ mod command_tests {
     use super::*;
     use crate::core::command::split_args;
     use crate::core::compare::KeySample;
-    use crate::core::server::Route;
     use crate::core::plan::plan;
+    use crate::core::server::Route;
 
     #[test]
     fn slot_commands_split_a_batch_into_single_slot_commands_that_redis_accepts() {
