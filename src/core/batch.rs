@@ -41,12 +41,12 @@ impl Line {
     /// The reply as redis-cli prints it, without the `(error) ` prefix (the page's verdict).
     pub fn verdict(&self) -> String {
         match &self.outcome {
+            Outcome::Reply(Reply::Error(e)) => e.to_string(),
             Outcome::Reply(r) => {
                 // `CLUSTER NODES` and the like are printed raw, as redis-cli prints them.
                 let args = split_args(&self.text).unwrap_or_default();
                 let cli = cli_text(&args, r);
-                let cli = cli.strip_suffix('\n').unwrap_or(&cli);
-                cli.strip_prefix("(error) ").unwrap_or(cli).to_string()
+                cli.strip_suffix('\n').unwrap_or(&cli).to_string()
             }
             Outcome::Invalid(why) => format!("Invalid argument(s): {why}"),
         }

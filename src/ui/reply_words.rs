@@ -5,12 +5,16 @@
 use crate::core::server::reply::{ErrorReply, NotRun, Reply, ScriptNotRun, ScriptSyntax};
 use crate::ui::messages::{fill, Messages};
 
-/// The page's note a reply carries, if it is one (a command or script the page does not run).
+/// The page's note a reply carries, if it is one (a command or script the page does not run,
+/// also when a script's `redis.call` met one).
 pub fn note_of(reply: &Reply) -> Option<&NotRun> {
-    match reply {
-        Reply::Error(ErrorReply::NotRun(note)) => Some(note),
-        _ => None,
-    }
+    reply.error().and_then(ErrorReply::note)
+}
+
+/// A reply as redis-cli prints it, with the page's notes inside it (an EXEC's array) worded in
+/// the reader's language; Redis's own errors are printed as Redis sends them.
+pub fn reply_text(t: &Messages, reply: &Reply) -> String {
+    reply.to_cli_noting(&|note| note_text(t, note))
 }
 
 /// A command name as the reader typed it (`cluster|info` → `CLUSTER INFO`).
@@ -96,6 +100,26 @@ mod tests {
         assert!(r
             .to_cli()
             .starts_with("(error) ERR slotscope does not run this script (line 1, column 8: "));
+    }
+
+    /// Inside MULTI … EXEC the page's note is one reply of the array, worded; Redis's replies
+    /// around it stay verbatim.
+    #[test]
+    fn notes_inside_an_exec_array_are_worded() {
+        let mut cluster = Cluster::new(SlotMap::fixture_cluster());
+        let mut session = Session::new();
+        let mut last = Reply::Ok;
+        for line in ["MULTI", "HSET hello f v", "SET hello 1", "EXEC"] {
+            let args = crate::core::command::split_args(line).unwrap();
+            last = cluster.exec("127.0.0.1:7000", &args, &mut session);
+        }
+        assert_eq!(
+            reply_text(&ZH, &last),
+            "1) (error) 这个节点会处理 HSET，但 slotscope 只保存字符串键，所以不运行它。\n2) OK\n"
+        );
+        assert!(last
+            .to_cli()
+            .starts_with("1) (error) ERR slotscope does not run 'hset'"));
     }
 
     #[test]

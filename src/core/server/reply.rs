@@ -456,6 +456,22 @@ impl fmt::Display for ErrorReply {
 
 impl std::error::Error for ErrorReply {}
 
+impl ErrorReply {
+    /// The page's note this error is or carries (a command the page does not run, also when a
+    /// script's `redis.call` or a MIGRATE target met it), if any.
+    pub fn note(&self) -> Option<&NotRun> {
+        match self {
+            ErrorReply::NotRun(note) => Some(note),
+            ErrorReply::Script {
+                error: ScriptCallError::Reply(inner),
+                ..
+            }
+            | ErrorReply::TargetReplied(inner) => inner.note(),
+            _ => None,
+        }
+    }
+}
+
 impl From<CommandError> for ErrorReply {
     fn from(e: CommandError) -> ErrorReply {
         ErrorReply::Command(e)
@@ -506,7 +522,17 @@ impl Reply {
     /// ```
     pub fn to_cli(&self) -> String {
         let mut out = String::new();
-        push_cli(&mut out, self, "");
+        push_cli(&mut out, self, "", None);
+        out
+    }
+
+    /// [`Reply::to_cli`], except that an error carrying the page's own note (see
+    /// [`ErrorReply::note`]), also inside an array, is printed as `(error) ` and what `note`
+    /// makes of it: the page words its notes in the reader's language, while Redis's errors
+    /// stay as Redis prints them.
+    pub fn to_cli_noting(&self, note: &dyn Fn(&NotRun) -> String) -> String {
+        let mut out = String::new();
+        push_cli(&mut out, self, "", Some(note));
         out
     }
 
@@ -526,7 +552,12 @@ impl Reply {
 }
 
 /// redis-cli's `cliFormatReplyTTY`.
-fn push_cli(out: &mut String, reply: &Reply, prefix: &str) {
+fn push_cli(
+    out: &mut String,
+    reply: &Reply,
+    prefix: &str,
+    note: Option<&dyn Fn(&NotRun) -> String>,
+) {
     match reply {
         Reply::Ok => out.push_str("OK\n"),
         Reply::Status(s) => {
@@ -546,7 +577,10 @@ fn push_cli(out: &mut String, reply: &Reply, prefix: &str) {
         }
         Reply::Error(e) => {
             out.push_str("(error) ");
-            out.push_str(&e.to_string());
+            match (note, e.note()) {
+                (Some(word), Some(n)) => out.push_str(&word(n)),
+                _ => out.push_str(&e.to_string()),
+            }
             out.push('\n');
         }
         Reply::Array(items) if items.is_empty() => out.push_str("(empty array)\n"),
@@ -558,7 +592,7 @@ fn push_cli(out: &mut String, reply: &Reply, prefix: &str) {
                     out.push_str(prefix);
                 }
                 out.push_str(&format!("{:>width$}) ", i + 1));
-                push_cli(out, item, &inner);
+                push_cli(out, item, &inner, note);
             }
         }
     }

@@ -6,7 +6,7 @@
 use crate::core::redirect::{
     parse_action, play, ActionError, Client, EventKind, Policy, Scenario, Step, PRESETS,
 };
-use crate::core::server::Cluster;
+use crate::core::server::{Cluster, Reply};
 use crate::core::SlotMap;
 use crate::ui::components::sequence::Sequence;
 use crate::ui::forms::{bind_input, bind_select};
@@ -14,7 +14,7 @@ use crate::ui::localize::action_error;
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::narration::use_narration_text;
 use crate::ui::redirect_view::view_of;
-use crate::ui::reply_words::{note_of, note_text};
+use crate::ui::reply_words::{note_of, note_text, reply_text};
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::HtmlSelectElement;
@@ -135,6 +135,10 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
                     <li class="verdict__note" data-testid="free-note">
                         <strong>{ t.note_label }</strong>{ " " }{ note_text(t, note) }
                     </li>
+                },
+                // An EXEC's array may hold the page's notes: worded too.
+                None if matches!(reply, Reply::Array(_)) => html! {
+                    <li class="mono">{ reply_text(t, reply).trim_end_matches('\n') }</li>
                 },
                 None => html! { <li class="mono">{ e.cli.trim_end_matches('\n') }</li> },
             })

@@ -11,7 +11,7 @@ use crate::core::escape::{format_key, parse_key, EscapeError};
 use crate::core::plan::{
     chunk_masters, h3_pair_keys, numbered_keys, plan, Plan, PlanError, Strategy, MAX_KEYS,
 };
-use crate::core::server::reply::ErrorReply;
+use crate::core::server::reply::{ErrorReply, Reply};
 use crate::core::server::route::Session;
 use crate::core::server::Cluster;
 use crate::core::share::PlannerInput;
@@ -22,7 +22,7 @@ use crate::ui::forms::{bind_input, bind_select};
 use crate::ui::lang::Lang;
 use crate::ui::localize::{args_error, batch_error, escape_error, plan_error, tag_error};
 use crate::ui::messages::{fill, use_messages, Messages};
-use crate::ui::reply_words::{note_of, note_text};
+use crate::ui::reply_words::{note_of, note_text, reply_text};
 use std::rc::Rc;
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -274,7 +274,12 @@ fn copy_plan(t: &Messages, keys: &KeySample, planned: &Plan, map: &SlotMap, styl
 fn line_verdict(t: &Messages, line: &Line) -> String {
     match &line.outcome {
         Outcome::Invalid(e) => format!("Invalid argument(s): {}", args_error(t, e)),
-        _ => line.verdict(),
+        // An EXEC's array may hold the page's notes: worded in the reader's language.
+        Outcome::Reply(reply @ Reply::Array(_)) => {
+            let text = reply_text(t, reply);
+            text.strip_suffix('\n').unwrap_or(&text).to_string()
+        }
+        Outcome::Reply(_) => line.verdict(),
     }
 }
 
