@@ -15,10 +15,10 @@
 //! as Redis does. [`Reply::to_cli`] prints replies as redis-cli does; [`Cli`] is redis-cli
 //! itself, with and without `-c`, one-shot or interactive.
 //!
-//! Its parts: [`reply`] (replies and their errors as data), [`command`] (the command table),
-//! [`route`] (sessions and `getNodeByQuery`), [`strings`] (string commands), [`cluster_cmds`]
-//! (SETSLOT, MIGRATE, NODES, SLOTS), [`script`] (the Lua subset), [`sha1`] and [`cli`]
-//! (redis-cli). This module holds the cluster's key spaces and `processCommand`.
+//! Its parts: [`reply`] (replies and their errors as data), [`command`] and `table` (the
+//! command table), [`route`] (sessions and `getNodeByQuery`), `strings` (string commands),
+//! `cluster_cmds` (SETSLOT, MIGRATE, NODES, SLOTS), `script` (the Lua subset), [`sha1`] and
+//! [`cli`] (redis-cli). This module holds the cluster's key spaces and `processCommand`.
 
 pub mod cli;
 mod cluster_cmds;
