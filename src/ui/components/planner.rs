@@ -1,10 +1,9 @@
 //! The fan-out planner: paste commands (or keys for one command), read each reply as the
 //! cluster gives it from a chosen node, and compare the ways a client can send the batch.
 
-use crate::core::batch::route_key_batch;
 use crate::core::batch::{
-    command_for_keys, run_lines, slot_command_parts, BatchError, CommandStyle, Line, Outcome,
-    KEY_COMMANDS,
+    command_for_keys, route_key_batch, run_lines, slot_command_parts, BatchError, CommandStyle,
+    Line, Outcome, KEY_COMMANDS,
 };
 use crate::core::compare::KeySample;
 use crate::core::escape::{format_key, parse_key, EscapeError};
