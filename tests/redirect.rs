@@ -7,11 +7,11 @@ mod common;
 
 use proptest::prelude::*;
 use slotscope::core::command::split_args;
-use slotscope::core::engine::{Cluster, Redirect, Reply, Session};
 use slotscope::core::redirect::{
     run, scenarios, Client, Endpoint, Event, EventKind, Narration, Policy, Scenario, SendReason,
     PRESETS,
 };
+use slotscope::core::server::{Cluster, Redirect, Reply, Session};
 use slotscope::core::SlotMap;
 use std::collections::BTreeMap;
 
@@ -533,7 +533,7 @@ proptest! {
         let events = run(&mut cluster, &mut client, &split_args(cmd).unwrap());
         let redirects = replies(&events)
             .iter()
-            .filter(|e| matches!(&e.kind, EventKind::Reply { reply } if Redirect::parse(reply).is_some()))
+            .filter(|e| matches!(&e.kind, EventKind::Reply { reply } if Redirect::of(reply).is_some()))
             .count() as u32;
         prop_assert!(redirects <= max + 1);
         prop_assert!(events.len() <= 8 * (max as usize + 1) + 8 * 4);
@@ -552,7 +552,7 @@ proptest! {
         let events = run(&mut cluster, &mut client, &split_args(cmd).unwrap());
         for (i, e) in events.iter().enumerate() {
             if let EventKind::Reply { reply } = &e.kind {
-                let Some(r) = Redirect::parse(reply) else { continue };
+                let Some(r) = Redirect::of(reply) else { continue };
                 let next = events.get(i + 1).map(|e| &e.kind);
                 if r.ask {
                     let asking_next = matches!(next, Some(EventKind::Asking) | Some(EventKind::GiveUp { .. }));
@@ -713,7 +713,7 @@ fn a_client_that_disagrees_pays_a_moved_on_every_command() {
     let get = split_args("GET foo{}{bar}").unwrap();
     let reply = cluster.exec(M0, &get, &mut Session::new());
     assert_eq!(
-        Redirect::parse(&reply).map(|r| (r.slot, r.addr)),
+        Redirect::of(&reply).map(|r| (r.slot, r.addr)),
         Some((8363, M1.to_owned()))
     );
 

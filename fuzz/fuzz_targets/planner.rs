@@ -17,9 +17,9 @@ use slotscope::core::batch::{
 };
 use slotscope::core::command::split_args;
 use slotscope::core::compare::KeySample;
-use slotscope::core::engine::{Cluster, Route, Session};
 use slotscope::core::escape::parse_key;
 use slotscope::core::plan::{chunk_masters, numbered_keys, plan, Template, Verdict};
+use slotscope::core::server::{Cluster, Route, Session};
 use slotscope::core::tags::{generate_tags, retag, TagSet};
 use slotscope::core::SlotMap;
 use std::sync::OnceLock;

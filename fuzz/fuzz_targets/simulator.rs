@@ -14,10 +14,10 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use slotscope::core::engine::{Cli, Cluster, Typed};
 use slotscope::core::redirect::{
     parse_action, play, request_resp, typed_form, Action, Client, Policy, Step,
 };
+use slotscope::core::server::{Cli, Cluster, Typed};
 
 /// Redirect budgets: none, a few, the library presets (Lettuce 5, ioredis / redis-rs 16).
 const MAX_REDIRECTS: [u32; 8] = [0, 1, 2, 3, 5, 16, 16, 100];

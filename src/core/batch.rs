@@ -1,8 +1,12 @@
 //! A pasted batch: redis-cli command lines (or a list of keys for one command), each answered
 //! as a real cluster answers it from the node the reader picked, with each line's keys and slots.
 
-use super::command::{key_positions, split_args, ArgsError};
-use super::engine::{cli_text, Cluster, Reply, Session};
+use super::command::{split_args, ArgsError};
+use super::compare::KeySample;
+use super::server::command::key_positions;
+use super::server::reply::{cli_text, ErrorReply, Reply};
+use super::server::route::{Route, Session};
+use super::server::Cluster;
 use super::slot::key_slot;
 use super::topology::SlotMap;
 use core::fmt;
@@ -37,12 +41,12 @@ impl Line {
     /// The reply as redis-cli prints it, without the `(error) ` prefix (the page's verdict).
     pub fn verdict(&self) -> String {
         match &self.outcome {
+            Outcome::Reply(Reply::Error(e)) => e.to_string(),
             Outcome::Reply(r) => {
                 // `CLUSTER NODES` and the like are printed raw, as redis-cli prints them.
                 let args = split_args(&self.text).unwrap_or_default();
                 let cli = cli_text(&args, r);
-                let cli = cli.strip_suffix('\n').unwrap_or(&cli);
-                cli.strip_prefix("(error) ").unwrap_or(cli).to_string()
+                cli.strip_suffix('\n').unwrap_or(&cli).to_string()
             }
             Outcome::Invalid(why) => format!("Invalid argument(s): {why}"),
         }
@@ -137,6 +141,28 @@ pub fn run_lines(map: &SlotMap, node: &str, text: &str) -> Result<Vec<Line>, Bat
         .collect())
 }
 
+/// What `node` of a fresh cluster shaped like `map` answers when `command` (one of
+/// [`KEY_COMMANDS`]) is sent with every key of `keys` at once, routed as Redis routes it
+/// (`getNodeByQuery`) without building a command of up to a million arguments: the error reply
+/// Redis sends (`CROSSSLOT …`, `CLUSTERDOWN Hash slot not served`, `MOVED …`), or the slot the
+/// node serves the keys from. `Ok(None)`: no keys, or a command the table does not know.
+pub fn route_key_batch(
+    map: &SlotMap,
+    node: &str,
+    command: &str,
+    keys: &KeySample,
+) -> Result<Option<u16>, ErrorReply> {
+    let cluster = Cluster::new(map.clone());
+    let Some(route) = cluster.route_keys_sent(node, command, keys) else {
+        return Ok(None);
+    };
+    match (route.error(), route) {
+        (Some(e), _) => Err(e),
+        (None, Route::Here { slot }) => Ok(slot),
+        (None, _) => Ok(None),
+    }
+}
+
 /// The commands a plain list of keys can be sent as, one command for the whole batch.
 pub const KEY_COMMANDS: &[&str] = &["MGET", "DEL", "UNLINK", "EXISTS", "TOUCH", "MSET"];
 
@@ -183,25 +209,20 @@ mod tests {
         }
     }
 
-    /// What the engine answers for a command it does not run reads back as the page's note
-    /// (so the page can word it in the reader's language), and the note prints the same error.
+    /// A command the engine does not run is answered with the page's note as data (so the page
+    /// can word it in the reader's language), printed as an `ERR slotscope …` error (so its fate
+    /// in a transaction or a script is Redis's).
     #[test]
-    fn commands_not_run_read_back_as_notes() {
-        use super::super::engine::NotRun;
+    fn commands_not_run_are_notes() {
+        use crate::core::server::reply::NotRun;
         let map = SlotMap::fixture_cluster();
         let text =
             "INFO\nCLUSTER INFO\nEXPIRE hello 10\nSET hello v EX 10\nHSET hello f v\nGET hello";
-        let notes: Vec<Option<NotRun>> = run_lines(&map, "127.0.0.1:7000", text)
-            .unwrap()
+        let lines = run_lines(&map, "127.0.0.1:7000", text).unwrap();
+        let notes: Vec<Option<NotRun>> = lines
             .iter()
             .map(|l| match &l.outcome {
-                Outcome::Reply(Reply::Error(e)) => {
-                    let note = NotRun::parse(e);
-                    if let Some(n) = &note {
-                        assert_eq!(&n.to_string(), e);
-                    }
-                    note
-                }
+                Outcome::Reply(Reply::Error(ErrorReply::NotRun(n))) => Some(n.clone()),
                 _ => None,
             })
             .collect();
@@ -225,7 +246,58 @@ mod tests {
                 None,
             ]
         );
-        assert_eq!(NotRun::parse("ERR unknown command 'FOO'"), None);
+        assert_eq!(
+            lines[3].verdict(),
+            "ERR slotscope has no clock, so it does not run SET with EX, PX, EXAT or PXAT"
+        );
+        assert_eq!(
+            lines[2].verdict(),
+            "ERR slotscope has no clock, so it does not run 'expire'"
+        );
+    }
+
+    /// A generated batch is routed as Redis routes one command carrying all its keys: Redis's
+    /// `CLUSTERDOWN Hash slot not served` (no slot number) for a slot nobody serves, checked
+    /// on the first key before CROSSSLOT; CROSSSLOT for served keys in several slots; MOVED
+    /// from a node that does not own the one slot; the slot when it does.
+    #[test]
+    fn a_generated_batch_is_answered_as_redis_answers_it() {
+        let mut map = SlotMap::fixture_cluster();
+        let keys = |ks: &[&[u8]]| {
+            let mut sample = KeySample::new();
+            for k in ks {
+                sample.push(k);
+            }
+            sample
+        };
+        let one = keys(&[b"{user1}:a", b"{user1}:b"]);
+        let cross = keys(&[b"hello", b"foo"]);
+        let text = |r: Result<Option<u16>, ErrorReply>| match r {
+            Err(e) => e.to_string(),
+            Ok(slot) => format!("{slot:?}"),
+        };
+        let m0 = "127.0.0.1:7000";
+        let m1 = "127.0.0.1:7001";
+        assert_eq!(text(route_key_batch(&map, m1, "MGET", &one)), "Some(8106)");
+        assert_eq!(
+            text(route_key_batch(&map, m0, "MGET", &one)),
+            "MOVED 8106 127.0.0.1:7001"
+        );
+        assert_eq!(
+            text(route_key_batch(&map, m0, "DEL", &cross)),
+            "CROSSSLOT Keys in request don't hash to the same slot"
+        );
+        map.assign(8106, None);
+        map.assign(866, None);
+        assert_eq!(
+            text(route_key_batch(&map, m1, "MGET", &one)),
+            "CLUSTERDOWN Hash slot not served"
+        );
+        assert_eq!(
+            text(route_key_batch(&map, m0, "MGET", &cross)),
+            "CLUSTERDOWN Hash slot not served"
+        );
+        assert_eq!(text(route_key_batch(&map, m0, "MGET", &keys(&[]))), "None");
     }
 
     /// redis-cli prints `CLUSTER NODES` raw, a line per node, as transcripts 10 and 14 show
@@ -400,8 +472,8 @@ mod command_tests {
     use super::*;
     use crate::core::command::split_args;
     use crate::core::compare::KeySample;
-    use crate::core::engine::Route;
     use crate::core::plan::plan;
+    use crate::core::server::Route;
 
     #[test]
     fn slot_commands_split_a_batch_into_single_slot_commands_that_redis_accepts() {

@@ -6,13 +6,13 @@
 pub mod batch;
 pub mod cluster;
 pub mod command;
-pub mod engine;
 pub mod escape;
 pub mod import;
 pub mod key;
 pub mod redirect;
 pub mod reshard;
 pub mod schemes;
+pub mod server;
 pub mod share;
 pub mod sort;
 pub mod workload;

@@ -12,8 +12,11 @@
 
 use super::clients::ClientRule;
 use super::command;
-use super::engine::{cli_text, Cluster, Redirect, Reply, Session};
 use super::escape::push_formatted;
+use super::server::cli::Redirect;
+use super::server::reply::{cli_text, ErrorReply, Reply};
+use super::server::route::Session;
+use super::server::Cluster;
 use super::slot::N_SLOTS;
 use super::topology::{SlotMap, SlotRange};
 use std::collections::BTreeMap;
@@ -290,12 +293,12 @@ pub struct Event {
 impl Event {
     /// Whether this arrow is a reply carrying `MOVED`.
     pub fn is_moved(&self) -> bool {
-        matches!(&self.kind, EventKind::Reply { reply } if Redirect::parse(reply).is_some_and(|r| !r.ask))
+        matches!(&self.kind, EventKind::Reply { reply } if Redirect::of(reply).is_some_and(|r| !r.ask))
     }
 
     /// Whether this arrow is a reply carrying `ASK`.
     pub fn is_ask(&self) -> bool {
-        matches!(&self.kind, EventKind::Reply { reply } if Redirect::parse(reply).is_some_and(|r| r.ask))
+        matches!(&self.kind, EventKind::Reply { reply } if Redirect::of(reply).is_some_and(|r| r.ask))
     }
 }
 
@@ -527,7 +530,7 @@ fn self_event(kind: EventKind, narration: Narration) -> Event {
 /// What a reply means.
 fn explain_reply(reply: &Reply, addr: &str) -> Narration {
     let addr = addr.to_owned();
-    if let Some(r) = Redirect::parse(reply) {
+    if let Some(r) = Redirect::of(reply) {
         return if r.ask {
             Narration::Ask {
                 addr,
@@ -543,12 +546,12 @@ fn explain_reply(reply: &Reply, addr: &str) -> Narration {
         };
     }
     match reply {
-        Reply::Error(e) if e.starts_with("TRYAGAIN") => Narration::TryAgain { addr },
-        Reply::Error(e) if e.starts_with("CROSSSLOT") => Narration::CrossSlot { addr },
-        Reply::Error(e) if e.starts_with("CLUSTERDOWN") => Narration::ClusterDown { addr },
+        Reply::Error(ErrorReply::TryAgain) => Narration::TryAgain { addr },
+        Reply::Error(ErrorReply::CrossSlot) => Narration::CrossSlot { addr },
+        Reply::Error(ErrorReply::ClusterDown(_)) => Narration::ClusterDown { addr },
         Reply::Error(e) => Narration::Error {
             addr,
-            error: e.clone(),
+            error: e.to_string(),
         },
         _ => Narration::Served { addr },
     }
@@ -556,7 +559,7 @@ fn explain_reply(reply: &Reply, addr: &str) -> Narration {
 
 /// The command's first key, if it has keys.
 fn first_key(args: &[Vec<u8>]) -> Option<&[u8]> {
-    let spec = command::key_positions(args).ok()?;
+    let spec = super::server::command::key_positions(args).ok()?;
     spec.keys(args).first().copied()
 }
 
@@ -645,7 +648,7 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
             reply.clone(),
             explain_reply(&reply, &target),
         );
-        if let Some(r) = Redirect::parse(&reply) {
+        if let Some(r) = Redirect::of(&reply) {
             if redirects >= client.max_redirects {
                 events.push(ev);
                 events.push(self_event(
@@ -717,7 +720,7 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
             }
             continue;
         }
-        let tryagain = matches!(&reply, Reply::Error(e) if e.starts_with("TRYAGAIN"));
+        let tryagain = matches!(&reply, Reply::Error(ErrorReply::TryAgain));
         events.push(ev);
         if tryagain && client.policy != Policy::RedisCliC {
             if tryagains >= client.max_tryagain {

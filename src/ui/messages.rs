@@ -740,6 +740,21 @@ pub struct Messages {
     pub imp_clashes: [&'static str; 3],
     /// A node's role after its address in the planner's node list: master, replica.
     pub node_roles: [&'static str; 2],
+    // typed replies
+    /// A script outside the page's Lua subset: `{0}` = line, `{1}` = column, `{2}` = one of
+    /// [`Messages::script_problems`].
+    pub note_script_syntax: &'static str,
+    /// A returned table with a nil element: `{0}` = the element's position.
+    pub note_script_nil: &'static str,
+    /// A `redis.call` argument that is not a string or an integer: `{0}` = the argument's
+    /// position, `{1}` = the line.
+    pub note_script_argument: &'static str,
+    /// A command sent to an address where no node listens: `{0}` = the address.
+    pub note_no_node: &'static str,
+    /// What the script reader found wrong: no `return` first, text after the returned
+    /// expression, no `,`, no `(` after redis.call, no `]`, no expression, no integer, nesting
+    /// too deep, a string not closed, an escape above 255, an unknown escape.
+    pub script_problems: [&'static str; 11],
 }
 }
 
@@ -1092,6 +1107,24 @@ pub const EN: Messages = Messages {
         "is listed as the replica of two different masters",
     ],
     node_roles: ["master", "replica"],
+    // typed replies
+    note_script_syntax: "slotscope does not run this script: at line {0}, column {1}, {2}. It runs only `return` of redis.call(…), of {…} tables of those, of KEYS[n], ARGV[n], strings and integers.",
+    note_script_nil: "slotscope does not run this script: element {0} of a returned table is nil, and Lua tables stop at nil.",
+    note_script_argument: "slotscope does not run this script: argument {0} of redis.call on line {1} is not a string or an integer.",
+    note_no_node: "no node listens at {0}.",
+    script_problems: [
+        "the script must start with `return`",
+        "there is text after the returned expression",
+        "expected `,` between arguments",
+        "expected `(` after redis.call",
+        "expected `]`",
+        "expected redis.call(…), {…}, KEYS[n], ARGV[n], a string or an integer",
+        "expected an integer",
+        "expressions nest too deeply",
+        "a string is not closed",
+        "an escape sequence is above 255",
+        "an escape Lua 5.1 does not know",
+    ],
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -355,6 +355,24 @@ pub const ZH: Messages = Messages {
         "它被列为两个不同主节点的副本",
     ],
     node_roles: ["主节点", "副本"],
+    // typed replies
+    note_script_syntax: "slotscope 不运行这个脚本：第 {0} 行第 {1} 列，{2}。它只运行 `return` 后接 redis.call(…)、由它们组成的 {…} 表、KEYS[n]、ARGV[n]、字符串或整数的脚本。",
+    note_script_nil: "slotscope 不运行这个脚本：返回的表的第 {0} 个元素是 nil，而 Lua 表在 nil 处结束。",
+    note_script_argument: "slotscope 不运行这个脚本：第 {1} 行 redis.call 的第 {0} 个参数既不是字符串也不是整数。",
+    note_no_node: "{0} 上没有节点在监听。",
+    script_problems: [
+        "脚本必须以 `return` 开头",
+        "返回的表达式之后还有文本",
+        "参数之间应为 `,`",
+        "redis.call 之后应为 `(`",
+        "应为 `]`",
+        "应为 redis.call(…)、{…}、KEYS[n]、ARGV[n]、字符串或整数",
+        "应为整数",
+        "表达式嵌套太深",
+        "字符串没有结束",
+        "转义序列大于 255",
+        "Lua 5.1 不认识的转义",
+    ],
 };
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ pub mod messages_zh;
 pub mod narration;
 pub mod palette;
 pub mod redirect_view;
+pub mod reply_words;
 pub mod share;
 pub mod state;
 pub mod styled;

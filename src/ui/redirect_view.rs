@@ -2,9 +2,9 @@
 //! narration, and the client's slot table after every step.
 
 use crate::core::clients::ClientRule;
-use crate::core::command::key_positions;
 use crate::core::escape::format_key;
 use crate::core::redirect::{scenarios, Endpoint, Event, EventKind, Scenario};
+use crate::core::server::command::key_positions;
 use crate::core::{key_slot, SlotMap};
 use crate::ui::components::sequence::Arrow;
 use crate::ui::messages::fill;

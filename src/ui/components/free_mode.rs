@@ -3,10 +3,10 @@
 //! cluster, migrations set up in the topology lab included; `@addr CMD` goes straight to a
 //! node as an operator would, to set up a migration by hand.
 
-use crate::core::engine::Cluster;
 use crate::core::redirect::{
-    parse_action, play, ActionError, Client, Policy, Scenario, Step, PRESETS,
+    parse_action, play, ActionError, Client, EventKind, Policy, Scenario, Step, PRESETS,
 };
+use crate::core::server::{Cluster, Reply};
 use crate::core::SlotMap;
 use crate::ui::components::sequence::Sequence;
 use crate::ui::forms::{bind_input, bind_select};
@@ -14,6 +14,7 @@ use crate::ui::localize::action_error;
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::narration::use_narration_text;
 use crate::ui::redirect_view::view_of;
+use crate::ui::reply_words::{note_of, note_text, reply_text};
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::HtmlSelectElement;
@@ -120,13 +121,29 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
             )
         })
     };
-    let replies = view.as_ref().map(|v| {
-        v.arrows
-            .iter()
-            .filter(|a| a.reply)
-            .map(|a| html! { <li class="mono">{ &a.label }</li> })
-            .collect::<Html>()
-    });
+    // Each reply as redis-cli prints it; a command or script the page does not run is its note,
+    // in the reader's language (Redis's own errors are never translated).
+    let replies = steps
+        .iter()
+        .flat_map(|step| &step.events)
+        .filter_map(|e| {
+            let EventKind::Reply { reply } = &e.kind else {
+                return None;
+            };
+            Some(match note_of(reply) {
+                Some(note) => html! {
+                    <li class="verdict__note" data-testid="free-note">
+                        <strong>{ t.note_label }</strong>{ " " }{ note_text(t, note) }
+                    </li>
+                },
+                // An EXEC's array may hold the page's notes: worded too.
+                None if matches!(reply, Reply::Array(_)) => html! {
+                    <li class="mono">{ reply_text(t, reply).trim_end_matches('\n') }</li>
+                },
+                None => html! { <li class="mono">{ e.cli.trim_end_matches('\n') }</li> },
+            })
+        })
+        .collect::<Html>();
     html! {
         <div class="redir__free">
             <h3 class="lab__title">{ t.free_title }</h3>
@@ -167,7 +184,7 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
                     <p class="redir__narration" aria-live="polite">{ v.narrations.last().cloned().unwrap_or_default() }</p>
                     <Sequence lanes={v.lanes.clone()} lane_colours={v.lane_colours.clone()}
                               arrows={v.arrows.clone()} shown={v.arrows.len()} wire={false} />
-                    <ol class="redir__wire" data-testid="free-replies">{ replies.unwrap_or_default() }</ol>
+                    <ol class="redir__wire" data-testid="free-replies">{ replies }</ol>
                 }
             }
         </div>

@@ -2,15 +2,17 @@
 //! cluster gives it from a chosen node, and compare the ways a client can send the batch.
 
 use crate::core::batch::{
-    command_for_keys, run_lines, slot_command_parts, BatchError, CommandStyle, Line, Outcome,
-    KEY_COMMANDS,
+    command_for_keys, route_key_batch, run_lines, slot_command_parts, BatchError, CommandStyle,
+    Line, Outcome, KEY_COMMANDS,
 };
 use crate::core::compare::KeySample;
-use crate::core::engine::{Cluster, NotRun, Reply, Session};
 use crate::core::escape::{format_key, parse_key, EscapeError};
 use crate::core::plan::{
     chunk_masters, h3_pair_keys, numbered_keys, plan, Plan, PlanError, Strategy, MAX_KEYS,
 };
+use crate::core::server::reply::{ErrorReply, Reply};
+use crate::core::server::route::Session;
+use crate::core::server::Cluster;
 use crate::core::share::PlannerInput;
 use crate::core::tags::{generate_tags, retag};
 use crate::core::SlotMap;
@@ -19,6 +21,7 @@ use crate::ui::forms::{bind_input, bind_select};
 use crate::ui::lang::Lang;
 use crate::ui::localize::{args_error, batch_error, escape_error, plan_error, tag_error};
 use crate::ui::messages::{fill, use_messages, Messages};
+use crate::ui::reply_words::{note_of, note_text, reply_text};
 use std::rc::Rc;
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -158,28 +161,18 @@ fn read_batch(t: &Messages, map: &SlotMap, node: &str, text: &str, command: &str
     }
 }
 
-/// The verdict for a batch too large for the engine, from the plan, and whether it is a
-/// refusal (an error reply).
-fn plan_verdict(t: &Messages, p: &Plan, map: &SlotMap) -> (String, bool) {
-    match p.verdict() {
-        crate::core::plan::Verdict::CrossSlot { .. } => (
-            "CROSSSLOT Keys in request don't hash to the same slot".to_string(),
-            true,
-        ),
-        crate::core::plan::Verdict::OneSlot {
-            master: Some(m),
-            slot,
-        } => (
-            fill(
-                t.plan_one_slot,
-                &[&slot, &map.masters().get(m).map_or("", |m| m.addr.as_str())],
-            ),
-            false,
-        ),
-        crate::core::plan::Verdict::OneSlot { master: None, slot } => {
-            (format!("CLUSTERDOWN Hash slot not served ({slot})"), true)
-        }
-        _ => (String::new(), false),
+/// The verdict for generated keys sent as one command to the chosen node, and whether it is a
+/// refusal: the core routes the batch as Redis would ([`route_key_batch`]); the page prints its
+/// error reply as Redis words it or, when the node serves the keys, their slot.
+fn generated_verdict(
+    t: &Messages,
+    verdict: &Result<Option<u16>, ErrorReply>,
+    node: &str,
+) -> (String, bool) {
+    match verdict {
+        Err(e) => (e.to_string(), true),
+        Ok(Some(slot)) => (fill(t.plan_one_slot, &[slot, &node]), false),
+        Ok(None) => (String::new(), false),
     }
 }
 
@@ -189,8 +182,6 @@ fn strategy_id(s: Strategy) -> &'static str {
         Strategy::PerSlot => "per-slot",
         Strategy::PerMaster => "per-master",
         Strategy::Tagged => "tagged",
-        #[allow(unreachable_patterns)]
-        _ => "other",
     }
 }
 
@@ -277,23 +268,17 @@ fn copy_plan(t: &Messages, keys: &KeySample, planned: &Plan, map: &SlotMap, styl
     lines.join("\n")
 }
 
-/// The page's note for a command it does not run, in the reader's language.
-fn note_text(t: &Messages, note: &NotRun) -> String {
-    let command = |name: &str| name.replace('|', " ").to_uppercase();
-    match note {
-        NotRun::Unsimulated { name } => fill(t.note_unsimulated, &[&command(name)]),
-        NotRun::NoClock { name } if name == "set" => t.note_no_clock_set.to_string(),
-        NotRun::NoClock { name } => fill(t.note_no_clock, &[&command(name)]),
-        NotRun::OnlyStrings { name } => fill(t.note_only_strings, &[&command(name)]),
-    }
-}
-
 /// A line's verdict: the node's reply verbatim, or redis-cli's `Invalid argument(s)` with
 /// the reason in the reader's language.
 fn line_verdict(t: &Messages, line: &Line) -> String {
     match &line.outcome {
         Outcome::Invalid(e) => format!("Invalid argument(s): {}", args_error(t, e)),
-        _ => line.verdict(),
+        // An EXEC's array may hold the page's notes: worded in the reader's language.
+        Outcome::Reply(reply @ Reply::Array(_)) => {
+            let text = reply_text(t, reply);
+            text.strip_suffix('\n').unwrap_or(&text).to_string()
+        }
+        Outcome::Reply(_) => line.verdict(),
     }
 }
 
@@ -304,8 +289,6 @@ fn strategy_name(t: &Messages, s: Strategy) -> &'static str {
         Strategy::PerSlot => t.strategy_names[1],
         Strategy::PerMaster => t.strategy_names[2],
         Strategy::Tagged => t.strategy_names[3],
-        #[allow(unreachable_patterns)]
-        _ => s.name(),
     }
 }
 
@@ -375,6 +358,26 @@ pub fn planner(props: &PlannerProps) -> Html {
     let the_plan = use_memo((keys.clone(), props.map.clone()), |(keys, map)| {
         plan(keys.as_ref(), map)
     });
+    // The generated keys' verdict from the core, sent as the chosen key command (MGET when the
+    // lines are commands); routed again only when the keys, the cluster or the node change.
+    let generated_route = use_memo(
+        (
+            (*generated).clone(),
+            props.map.clone(),
+            node_addr.clone(),
+            (*command).clone(),
+        ),
+        |(generated, map, node, command)| {
+            let command = if command == "commands" {
+                "MGET"
+            } else {
+                command.as_str()
+            };
+            generated
+                .as_ref()
+                .map(|keys| route_key_batch(map, node, command, keys))
+        },
+    );
     let chunk_size = chunk
         .trim()
         .parse::<usize>()
@@ -445,8 +448,8 @@ pub fn planner(props: &PlannerProps) -> Html {
         let slots: Vec<String> = line.keys.iter().map(|(k, s)| format!("{} → {s}", format_key(k))).collect();
         // A command the page does not run gets the page's note, in the reader's language.
         let note = match &line.outcome {
-            Outcome::Reply(Reply::Error(e)) => NotRun::parse(e),
-            _ => None,
+            Outcome::Reply(reply) => note_of(reply),
+            Outcome::Invalid(_) => None,
         };
         let class = match note {
             Some(_) => "verdict--note",
@@ -459,7 +462,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                 if !slots.is_empty() { <span class="verdict__slots mono">{ slots.join(" · ") }</span> }
                 if let Some(note) = note {
                     <p class="verdict__reply verdict__note" data-testid="verdict-note">
-                        <strong>{ t.note_label }</strong>{ " " }{ note_text(t, &note) }
+                        <strong>{ t.note_label }</strong>{ " " }{ note_text(t, note) }
                     </p>
                 } else {
                     <code class="verdict__reply" data-testid="verdict">{ line_verdict(t, line) }</code>
@@ -469,7 +472,10 @@ pub fn planner(props: &PlannerProps) -> Html {
     });
     let generated_verdict = generated.as_ref().map(|_| {
         // Styled as the pasted lines are: an error reply in the error colour.
-        let (verdict, refused) = plan_verdict(t, p, map);
+        let (verdict, refused) = match &*generated_route {
+            Some(v) => generated_verdict(t, v, &node_addr),
+            None => (String::new(), false),
+        };
         html! {
             <li class={classes!("verdict", refused.then_some("verdict--error"))} data-testid="generated-verdict">
                 <code class="verdict__line">{ fill(t.plan_generated, &[&keys.len()]) }</code>
