@@ -4,12 +4,12 @@
 //! recorded from a real Redis 7.0.15 cluster.
 
 pub mod batch;
+pub mod client;
 pub mod cluster;
 pub mod command;
 pub mod escape;
 pub mod import;
 pub mod key;
-pub mod redirect;
 pub mod reshard;
 pub mod schemes;
 pub mod server;
@@ -18,6 +18,7 @@ pub mod sort;
 pub mod workload;
 
 // Old paths, kept while the core moves into domain folders.
+pub use client as redirect;
 pub use cluster::topology;
 pub use key::client_rules as clients;
 pub use key::{crc16, hashtag, slot};

@@ -263,7 +263,18 @@ pub fn narrate(n: &Narration, t: &NarrationText) -> String {
         Narration::TryAgain { addr } => fill(t.tryagain, &[addr]),
         Narration::CrossSlot { addr } => fill(t.crossslot, &[addr]),
         Narration::ClusterDown { addr } => fill(t.clusterdown, &[addr]),
-        Narration::Error { addr, error } => fill(t.error, &[addr, error]),
+        Narration::Error { addr, error } => {
+            // Redis's own errors as Redis sends them; the page's notes in the reader's language.
+            let lang = crate::ui::lang::Lang::ALL
+                .into_iter()
+                .find(|l| l.narration().lang == t.lang)
+                .unwrap_or_default();
+            let text = match error.note() {
+                Some(note) => crate::ui::reply_words::note_text(lang.messages(), note),
+                None => error.to_string(),
+            };
+            fill(t.error, &[addr, &text])
+        }
         Narration::Served { addr } => fill(t.served, &[addr]),
         Narration::TableUpdate {
             slot,
@@ -401,7 +412,7 @@ mod tests {
             },
             Narration::Error {
                 addr: s("127.0.0.1:7000"),
-                error: s("ERR unknown command"),
+                error: crate::core::server::reply::ErrorReply::Syntax,
             },
             Narration::Served {
                 addr: s("127.0.0.1:7001"),
@@ -463,6 +474,28 @@ mod tests {
             (b[i] == b'{' && n > 0 && rest.get(n) == Some(&b'}'))
                 .then(|| String::from_utf8_lossy(&b[i..i + n + 2]).into_owned())
         })
+    }
+
+    #[test]
+    fn a_note_in_the_player_is_worded_in_the_readers_language() {
+        use crate::core::server::reply::{ErrorReply, NotRun};
+        let n = Narration::Error {
+            addr: s("127.0.0.1:7000"),
+            error: ErrorReply::NotRun(NotRun::Unsimulated { name: s("info") }),
+        };
+        let en = narrate(&n, &EN);
+        let zh = narrate(&n, &ZH);
+        // The engine's own English text never reaches the reader; the note names the command.
+        assert!(!en.contains("ERR slotscope"), "{en}");
+        assert!(!zh.contains("does not") && !zh.contains("ERR"), "{zh}");
+        assert!(zh.contains("INFO") && zh.contains("127.0.0.1:7000"), "{zh}");
+        assert_ne!(en, zh);
+        // Redis's own errors stay as Redis sends them, in both languages.
+        let moved = Narration::Error {
+            addr: s("127.0.0.1:7000"),
+            error: ErrorReply::Syntax,
+        };
+        assert!(narrate(&moved, &ZH).contains("ERR syntax error"));
     }
 
     #[test]

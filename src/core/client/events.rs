@@ -1,0 +1,256 @@
+//! What a scenario shows: the ends of each arrow, what kind of event it is, why a client sent a command or gave up, and the narration of each as data.
+
+use super::*;
+
+/// One end of an arrow in the sequence diagram.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Endpoint {
+    /// The application's cluster client (its lifeline carries the slot table).
+    Client,
+    /// The operator's plain `redis-cli -p PORT` (no `-c`): admin commands such as
+    /// `CLUSTER SETSLOT` and `MIGRATE`, and direct commands to one node.
+    Operator,
+    /// A cluster node, by address (`127.0.0.1:7001`).
+    Node(String),
+}
+
+/// What an arrow carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// A command sent to a node (`from` the client or the operator, `to` the node).
+    Request {
+        /// The command's arguments, name first.
+        args: Vec<Vec<u8>>,
+    },
+    /// A node's answer (`from` the node, `to` whoever asked).
+    Reply {
+        /// The reply.
+        reply: Reply,
+    },
+    /// The `ASKING` request a client sends before retrying a command at an ASK target. Its
+    /// reply (`+OK`) follows as a [`EventKind::Reply`].
+    Asking,
+    /// The client changed one entry of its slot table (`from` and `to` are both the client).
+    TableUpdate {
+        /// The slot.
+        slot: u16,
+        /// The address the table held before (`None`: no entry).
+        old: Option<String>,
+        /// The address it holds now.
+        new: String,
+    },
+    /// The client waits before retrying after TRYAGAIN (`from` and `to` are the client). No
+    /// time passes in the simulator: this is one step of the diagram.
+    Backoff {
+        /// Which retry this is (1 for the first).
+        attempt: u32,
+    },
+    /// The client stops and hands an error to the application (`from` and `to` are the
+    /// client).
+    GiveUp {
+        /// Why.
+        reason: GiveUpReason,
+    },
+}
+
+/// Why a client gave up on a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GiveUpReason {
+    /// It followed as many redirections as its budget allows and got another one.
+    TooManyRedirects {
+        /// Redirections followed.
+        followed: u32,
+        /// Its budget.
+        limit: u32,
+    },
+    /// TRYAGAIN after every retry it may make.
+    StillSplit {
+        /// Retries made.
+        retries: u32,
+    },
+}
+
+/// Why the client sent a command where it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SendReason {
+    /// An ASK named the node.
+    Ask,
+    /// redis-cli sends everything to the node it is connected to.
+    Connected,
+    /// The client's slot table names the node for the slot it computed.
+    SlotTable {
+        /// The slot the client computed for the first key (by its own rule).
+        slot: u16,
+    },
+    /// The client's slot table names no node for the slot it computed (the slot is
+    /// uncovered), so it sends to the node it knows.
+    NoRoute {
+        /// The slot the client computed.
+        slot: u16,
+    },
+    /// A MOVED named the node, and the client's table does not name it for the slot the
+    /// client computed (a client whose rule disagrees with Redis retries where the MOVED
+    /// said, while its table still sends its own slot elsewhere).
+    Moved {
+        /// The slot the MOVED was for.
+        slot: u16,
+    },
+    /// The command has no key.
+    NoKey,
+    /// The client takes the empty key for no key ([`ClientRule::EmptyKeyRandom`]).
+    EmptyKey,
+}
+
+/// What an arrow means, as data (addresses, slots, commands): the page words it in the
+/// reader's language (`ui::narration`). Commands and replies are never translated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Narration {
+    /// The client sends `command` (its name, as typed) to `addr`, because of `why`.
+    ClientSends {
+        /// The command's name.
+        command: String,
+        /// The node.
+        addr: String,
+        /// Why there.
+        why: SendReason,
+    },
+    /// The client sends `ASKING` to `addr`.
+    ClientSendsAsking {
+        /// The ASK target.
+        addr: String,
+    },
+    /// `addr` accepts `ASKING`.
+    AskingAccepted {
+        /// The node.
+        addr: String,
+    },
+    /// The operator's redis-cli sends `command` (the whole line, as typed) to `addr`.
+    OperatorSends {
+        /// The command line.
+        command: String,
+        /// The node.
+        addr: String,
+    },
+    /// `addr` answers `MOVED slot target`.
+    Moved {
+        /// The node that answered.
+        addr: String,
+        /// The slot.
+        slot: u16,
+        /// The owner it names.
+        target: String,
+    },
+    /// `addr` answers `ASK slot target`.
+    Ask {
+        /// The node that answered.
+        addr: String,
+        /// The slot.
+        slot: u16,
+        /// The node it names.
+        target: String,
+    },
+    /// `addr` answers TRYAGAIN.
+    TryAgain {
+        /// The node.
+        addr: String,
+    },
+    /// `addr` answers CROSSSLOT.
+    CrossSlot {
+        /// The node.
+        addr: String,
+    },
+    /// `addr` answers CLUSTERDOWN.
+    ClusterDown {
+        /// The node.
+        addr: String,
+    },
+    /// `addr` answers another error, quoted as Redis sent it.
+    Error {
+        /// The node.
+        addr: String,
+        /// The error, as data: Redis's own errors print as Redis sends them, the page's notes
+        /// are worded by the page.
+        error: ErrorReply,
+    },
+    /// `addr` serves the command.
+    Served {
+        /// The node.
+        addr: String,
+    },
+    /// The client points `slot` at `addr` in its table (after MOVED, or an ASK it takes for
+    /// MOVED).
+    TableUpdate {
+        /// The slot.
+        slot: u16,
+        /// The new entry.
+        addr: String,
+        /// The old entry.
+        old: Option<String>,
+        /// The client took an ASK for a MOVED.
+        ask_as_moved: bool,
+    },
+    /// As [`Narration::TableUpdate`] after a MOVED, but the client looks the key up under
+    /// another slot (its own rule's), whose entry still names the wrong node: the update
+    /// will not help the next command.
+    TableUpdateInVain {
+        /// The slot the MOVED named.
+        slot: u16,
+        /// The new entry.
+        addr: String,
+        /// The old entry.
+        old: Option<String>,
+        /// The slot the client computes for the key.
+        own_slot: u16,
+        /// What its table says for that slot.
+        own_addr: String,
+    },
+    /// The client gives up after `followed` redirections.
+    GiveUpRedirects {
+        /// Redirections followed.
+        followed: u32,
+    },
+    /// The client backs off before retry `attempt`.
+    Backoff {
+        /// Which retry (1 for the first).
+        attempt: u32,
+    },
+    /// The client gives up after `retries` TRYAGAIN retries.
+    GiveUpTryAgain {
+        /// Retries made.
+        retries: u32,
+    },
+}
+
+/// One arrow of the sequence diagram, with everything the page shows beside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// Where the arrow starts.
+    pub from: Endpoint,
+    /// Where it ends (the same endpoint for table updates, back-offs and giving up).
+    pub to: Endpoint,
+    /// What it carries.
+    pub kind: EventKind,
+    /// What happens and why, as data the page puts into words.
+    pub narration: Narration,
+    /// What a terminal shows for this arrow. For a reply: exactly what redis-cli prints (for
+    /// [`Policy::RedisCliC`], a followed MOVED/ASK prints `-> Redirected to slot [N] located
+    /// at ADDR` instead of the error, so concatenating a run's reply texts gives redis-cli's
+    /// output). For a request or `ASKING`: the command as it would be typed at the prompt.
+    /// Empty for table updates, back-offs and giving up.
+    pub cli: String,
+    /// The bytes on the wire: the RESP request (an array of bulk strings) or the RESP2 reply
+    /// (`-ASK 5712 127.0.0.1:7002\r\n`). Empty for arrows that send nothing.
+    pub resp: Vec<u8>,
+}
+
+impl Event {
+    /// Whether this arrow is a reply carrying `MOVED`.
+    pub fn is_moved(&self) -> bool {
+        matches!(&self.kind, EventKind::Reply { reply } if Redirect::of(reply).is_some_and(|r| !r.ask))
+    }
+
+    /// Whether this arrow is a reply carrying `ASK`.
+    pub fn is_ask(&self) -> bool {
+        matches!(&self.kind, EventKind::Reply { reply } if Redirect::of(reply).is_some_and(|r| r.ask))
+    }
+}
