@@ -5,7 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use slotscope::core::import::{detect, export_nodes, import, Format};
+use slotscope::core::cluster::export::export_nodes;
+use slotscope::core::cluster::import::{detect, import, Format};
 use slotscope::core::N_SLOTS;
 
 fuzz_target!(|data: &[u8]| {
@@ -36,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
             let exported = export_nodes(&imported.map);
             let back = match import(&exported) {
                 Ok(back) => back,
-                Err(e) => panic!("export_nodes output does not re-import: {e}\n{exported}"),
+                Err(e) => panic!("export_nodes output does not re-import: {e:?}\n{exported}"),
             };
             assert_eq!(back.format, Format::Nodes);
             let owner_addr = |map: &slotscope::core::SlotMap, slot: u16| {

@@ -1,8 +1,9 @@
 //! A pasted batch: redis-cli command lines (or a list of keys for one command), each answered
 //! as a real cluster answers it from the node the reader picked, with each line's keys and slots.
 
-use super::command::{key_positions, split_args, ArgsError};
+use super::command::{key_positions, split_args};
 use super::engine::{cli_text, Cluster, Reply, Session};
+use super::escape::EscapeError;
 use super::slot::key_slot;
 use super::topology::SlotMap;
 use core::fmt;
@@ -17,7 +18,7 @@ pub enum Outcome {
     /// The node's reply.
     Reply(Reply),
     /// redis-cli could not split the line (unbalanced quotes): nothing was sent.
-    Invalid(ArgsError),
+    Invalid(EscapeError),
 }
 
 /// One answered line.
@@ -44,7 +45,8 @@ impl Line {
                 let cli = cli.strip_suffix('\n').unwrap_or(&cli);
                 cli.strip_prefix("(error) ").unwrap_or(cli).to_string()
             }
-            Outcome::Invalid(why) => format!("Invalid argument(s): {why}"),
+            // redis-cli's own words; the page adds the reason in its language.
+            Outcome::Invalid(_) => "Invalid argument(s)".to_owned(),
         }
     }
 
@@ -277,9 +279,11 @@ mod tests {
                 "PONG",
             ]
         );
-        assert!(out[5]
-            .verdict()
-            .starts_with("Invalid argument(s): column 5:"));
+        assert_eq!(out[5].verdict(), "Invalid argument(s)");
+        assert!(matches!(
+            out[5].outcome,
+            Outcome::Invalid(EscapeError::UnclosedQuote { column: 5, .. })
+        ));
         assert_eq!(out[0].line_no, 1);
         assert_eq!(out[2].line_no, 4);
         assert_eq!(

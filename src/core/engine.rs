@@ -15,8 +15,8 @@
 //! as Redis does. [`Reply::to_cli`] prints replies as redis-cli does; [`Cli`] is redis-cli
 //! itself, with and without `-c`, one-shot or interactive.
 
-use super::command::{self, ArgsError, CommandError, CommandInfo, KeyRule, CROSSSLOT};
-use super::escape::push_formatted;
+use super::command::{self, CommandError, CommandInfo, KeyRule, CROSSSLOT};
+use super::escape::{push_formatted, EscapeError};
 use super::slot::{key_slot, N_SLOTS};
 use super::topology::SlotMap;
 use std::collections::BTreeMap;
@@ -2112,7 +2112,7 @@ pub enum Typed {
     /// `quit` or `exit`: redis-cli ends.
     Quit,
     /// The line could not be split (redis-cli prints `Invalid argument(s)`).
-    Invalid(ArgsError),
+    Invalid(EscapeError),
     /// The command was sent.
     Sent(CliOutput),
 }

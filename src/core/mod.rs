@@ -5,16 +5,15 @@
 
 pub mod batch;
 pub mod clients;
+pub mod cluster;
 pub mod command;
 pub mod compare;
 pub mod crc16;
 pub mod engine;
 pub mod escape;
 pub mod hashtag;
-pub mod import;
 pub mod plan;
 pub mod redirect;
-pub mod reshard;
 pub mod share;
 pub mod slot;
 pub mod sort;

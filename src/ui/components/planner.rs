@@ -17,7 +17,7 @@ use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
 use crate::ui::forms::{bind_input, bind_select};
 use crate::ui::lang::Lang;
-use crate::ui::localize::{args_error, batch_error, escape_error, plan_error, tag_error};
+use crate::ui::localize::{batch_error, escape_error, plan_error, tag_error};
 use crate::ui::messages::{fill, use_messages, Messages};
 use std::rc::Rc;
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
@@ -292,7 +292,7 @@ fn note_text(t: &Messages, note: &NotRun) -> String {
 /// the reason in the reader's language.
 fn line_verdict(t: &Messages, line: &Line) -> String {
     match &line.outcome {
-        Outcome::Invalid(e) => format!("Invalid argument(s): {}", args_error(t, e)),
+        Outcome::Invalid(e) => format!("Invalid argument(s): {}", escape_error(t, e)),
         _ => line.verdict(),
     }
 }
