@@ -36,9 +36,8 @@ fuzz_target!(|data: &[u8]| {
             let n_chars = text.chars().count();
             assert!(
                 (1..=n_chars + 1).contains(&column),
-                "column {column} outside the input ({n_chars} chars): {err}"
+                "column {column} outside the input ({n_chars} chars): {err:?}"
             );
-            assert!(err.to_string().starts_with(&format!("column {column}:")));
         }
     }
     let _ = from_hex(&text);
