@@ -31,7 +31,7 @@ fn keyslot_rows() -> Vec<(Vec<u8>, String, u16)> {
     common::read_tsv("keyslot.tsv", &["key_hex", "key_display", "slot"])
         .into_iter()
         .map(|r| {
-            let key = from_hex(&r[0]).unwrap_or_else(|e| panic!("{}: {e}", r[0]));
+            let key = from_hex(&r[0]).unwrap_or_else(|e| panic!("{}: {e:?}", r[0]));
             (key, r[1].clone(), r[2].parse().expect("slot"))
         })
         .collect()

@@ -21,7 +21,7 @@ fn every_keyslot_row_agrees_with_redis() {
     let mut failures = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let line = i + 2;
-        let key = from_hex(&row[0]).unwrap_or_else(|e| panic!("line {line}: {e}"));
+        let key = from_hex(&row[0]).unwrap_or_else(|e| panic!("line {line}: {e:?}"));
         let want: u16 = row[2].parse().unwrap();
         if key_slot(&key) != want {
             failures.push(format!("line {line} slot: {} != {want}", key_slot(&key)));
@@ -76,7 +76,7 @@ fn the_interactive_keyslot_transcript_replays() {
             .strip_prefix("(integer) ")
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("unexpected reply {reply:?}"));
-        let key = parse_key(arg).unwrap_or_else(|e| panic!("{arg}: {e}"));
+        let key = parse_key(arg).unwrap_or_else(|e| panic!("{arg}: {e:?}"));
         assert_eq!(key_slot(&key), want, "CLUSTER KEYSLOT {arg}");
         checked += 1;
     }

@@ -6,9 +6,12 @@ mod common;
 
 use common::{fixtures_dir, read_tsv};
 use proptest::prelude::*;
-use slotscope::core::reshard::{
-    apply, del_node_check, failover, rebalance_plan, redis_cli_commands, reshard_plan,
-    FailoverOutcome, Rebalance, RebalanceOptions, ReshardError, SlotMove, Sources,
+use slotscope::core::cluster::cli_commands::redis_cli_commands;
+use slotscope::core::cluster::failover::{failover, FailoverOutcome};
+use slotscope::core::cluster::rebalance::{rebalance_plan, Rebalance, RebalanceOptions};
+use slotscope::core::cluster::reshard::{
+    apply, del_node_check, reshard_plan, CheckProblem, OpenState, Operation, ReshardError,
+    SlotMove, Sources,
 };
 use slotscope::core::{Master, Replica, SlotMap, SlotRange};
 use std::collections::BTreeMap;
@@ -347,7 +350,7 @@ fn replay(case: &str) -> Replay {
                 let refused = output.lines().find(|l| l.starts_with("[ERR]"));
                 match (del_node_check(m, idx), refused) {
                     (Err(e), Some(text)) => {
-                        if e.to_string() != text {
+                        if e.redis_cli_text().as_deref() != Some(text) {
                             out.failures
                                 .push(format!("{case}/{file}: we say {e:?}, redis-cli {text:?}"));
                         }
@@ -634,7 +637,7 @@ fn reshard_refuses_what_redis_cli_refuses() {
     let (map, new) = transcript_cluster();
     let e = reshard_plan(&map, &Sources::Masters(vec![0, new]), new, 10).unwrap_err();
     assert_eq!(
-        e.to_string(),
+        e.redis_cli_text().unwrap(),
         "*** It is not possible to use the target node as source node."
     );
     assert!(matches!(
@@ -729,7 +732,10 @@ fn rebalance_refuses_bad_weights_and_orders() {
 fn del_node_message_is_redis_clis() {
     let map = SlotMap::created(5, "127.0.0.1", 7100).unwrap();
     assert_eq!(
-        del_node_check(&map, 4).unwrap_err().to_string(),
+        del_node_check(&map, 4)
+            .unwrap_err()
+            .redis_cli_text()
+            .unwrap(),
         "[ERR] Node 127.0.0.1:7104 is not empty! Reshard data away and try again."
     );
     assert!(matches!(
@@ -782,7 +788,14 @@ fn failover_promotes_the_first_replica_then_loses_the_slots() {
     // redis-cli refuses to reshard or rebalance a cluster with uncovered slots.
     let e = reshard_plan(&map, &Sources::Masters(vec![1]), 2, 10).unwrap_err();
     assert_eq!(
-        e.to_string(),
+        e,
+        ReshardError::ClusterNotOk {
+            problem: CheckProblem::Uncovered,
+            operation: Operation::Reshard
+        }
+    );
+    assert_eq!(
+        e.redis_cli_text().unwrap(),
         "[ERR] Not all 16384 slots are covered by nodes.\n*** Please fix your cluster problems before resharding"
     );
     assert!(matches!(
@@ -830,7 +843,10 @@ fn failover_skips_failed_replicas_and_moves_the_others_along() {
     );
     assert!(map.masters()[empty].is_failed());
     assert_eq!(
-        del_node_check(&map, empty).unwrap_err().to_string(),
+        del_node_check(&map, empty)
+            .unwrap_err()
+            .redis_cli_text()
+            .unwrap(),
         "[ERR] No such node ID e"
     );
 }
@@ -844,7 +860,18 @@ fn open_slots_stop_a_reshard_as_in_redis_cli() {
         .push((5, "0000000000000000000000000000000000000002".into()));
     let e = reshard_plan(&map, &Sources::All, 1, 1).unwrap_err();
     assert_eq!(
-        e.to_string(),
+        e,
+        ReshardError::ClusterNotOk {
+            problem: CheckProblem::OpenSlots {
+                master: "127.0.0.1:7100".into(),
+                state: OpenState::Migrating,
+                slots: vec![5]
+            },
+            operation: Operation::Reshard
+        }
+    );
+    assert_eq!(
+        e.redis_cli_text().unwrap(),
         "[WARNING] Node 127.0.0.1:7100 has slots in migrating state 5.\n*** Please fix your cluster problems before resharding"
     );
     // Moving the slot closes it.
@@ -984,7 +1011,11 @@ proptest! {
                         }
                         Ok(_) => prop_assert_eq!(map.slot_counts(), before.slot_counts()),
                         Err(e) => {
-                            prop_assert!(!e.to_string().is_empty());
+                            prop_assert!(
+                                matches!(e, ReshardError::AlreadyFailed { .. } | ReshardError::NoSuchMaster { .. }),
+                                "{:?}",
+                                e
+                            );
                             prop_assert_eq!(&map, &before);
                         }
                     }

@@ -6,8 +6,8 @@ mod common;
 
 use proptest::prelude::*;
 use slotscope::core::batch::KEY_COMMANDS;
-use slotscope::core::import::import;
-use slotscope::core::reshard::{apply, reshard_plan, Sources};
+use slotscope::core::cluster::import::import;
+use slotscope::core::cluster::reshard::{apply, reshard_plan, Sources};
 use slotscope::core::share::{
     decode, encode, made_up_id, Cluster, Lang, PlannerInput, Problem, ScenarioStep, Section,
     SharedState, DEFAULT_KEY, MAX_BATCH_BYTES, MAX_LINK_BYTES,

@@ -36,9 +36,8 @@ fuzz_target!(|data: &[u8]| {
             let n_chars = text.chars().count();
             assert!(
                 (1..=n_chars + 1).contains(&column),
-                "column {column} outside the input ({n_chars} chars): {err}"
+                "column {column} outside the input ({n_chars} chars): {err:?}"
             );
-            assert!(err.to_string().starts_with(&format!("column {column}:")));
         }
     }
     let _ = from_hex(&text);
@@ -56,12 +55,12 @@ fuzz_target!(|data: &[u8]| {
             back, data,
             "format_key -> parse_key changed the key ({shown})"
         ),
-        Err(e) => panic!("parse_key refused format_key's output {shown:?}: {e}"),
+        Err(e) => panic!("parse_key refused format_key's output {shown:?}: {e:?}"),
     }
     let quoted = format!("\"{shown}\"");
     match parse_key(&quoted) {
         Ok(back) => assert_eq!(back, data, "quoted round trip changed the key ({quoted})"),
-        Err(e) => panic!("parse_key refused quoted format_key output {quoted:?}: {e}"),
+        Err(e) => panic!("parse_key refused quoted format_key output {quoted:?}: {e:?}"),
     }
     assert_eq!(from_hex(&to_hex(data)).as_deref(), Ok(data));
 });

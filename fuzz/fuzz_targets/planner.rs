@@ -54,7 +54,7 @@ fn check_slot_commands(
             let (comment, command) = line.split_once('\n').expect("comment line");
             let args = match split_args(command) {
                 Ok(a) => a,
-                Err(e) => panic!("slot_commands line does not split: {e}\n{command}"),
+                Err(e) => panic!("slot_commands line does not split: {e:?}\n{command}"),
             };
             let want: Vec<&[u8]> = p
                 .keys_in(group)

@@ -7,7 +7,7 @@
 //! A bad key or line is reported on stderr (with its line number for `--hex`) and makes the
 //! exit status 1; the good ones are still answered, in order.
 
-use slotscope::core::escape::{from_hex, parse_key};
+use slotscope::core::escape::{from_hex, parse_key, EscapeError};
 use slotscope::core::key_slot;
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
@@ -35,11 +35,40 @@ fn main() -> ExitCode {
     }
 }
 
+/// Why a key or hex line could not be read, in plain English: the CLI's own wording (the page
+/// words the same errors in the reader's language).
+fn describe(e: &EscapeError) -> String {
+    match e {
+        EscapeError::BadHex { column, found } if found.is_empty() => {
+            format!("column {column}: \\x needs two hex digits, and the key ends here")
+        }
+        EscapeError::BadHex { column, found } => {
+            format!("column {column}: \\x needs two hex digits (0-9, a-f), found \"{found}\"")
+        }
+        EscapeError::UnknownEscape { column, found } => format!(
+            "column {column}: \\{found} is not an escape redis-cli knows; write \\\\ for a backslash"
+        ),
+        EscapeError::TrailingBackslash { column } => format!(
+            "column {column}: the key ends with a lone backslash; write \\\\ for a backslash"
+        ),
+        EscapeError::UnclosedQuote { column, quote } => format!(
+            "column {column}: this quote ({quote}) is never closed; end the key with {quote} or write \\{quote} for a quote"
+        ),
+        EscapeError::TextAfterQuote { column } => format!(
+            "column {column}: text after the closing quote; write \\\" for a quote inside the key"
+        ),
+        EscapeError::NotHex { column, found } => {
+            format!("column {column}: {found:?} is not a hex digit")
+        }
+        EscapeError::UnpairedHexDigit { column } => {
+            format!("odd number of hex digits ({column}); each byte needs two")
+        }
+    }
+}
+
 /// Prints the slot of each key, or reports why it has none; true if every key had a slot.
 /// `keys` yields, in order, where the key came from (for the message) and the key or its error.
-fn answer<E: std::fmt::Display>(
-    keys: impl Iterator<Item = (String, Result<Vec<u8>, E>)>,
-) -> ExitCode {
+fn answer(keys: impl Iterator<Item = (String, Result<Vec<u8>, EscapeError>)>) -> ExitCode {
     let mut ok = true;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -51,7 +80,7 @@ fn answer<E: std::fmt::Display>(
             Err(e) => {
                 // Flush first so stdout and stderr interleave in input order on a terminal.
                 let _ = out.flush();
-                eprintln!("keyslot: {place}: {e}");
+                eprintln!("keyslot: {place}: {}", describe(&e));
                 ok = false;
             }
         }

@@ -1,57 +1,7 @@
 //! What a reader types, as redis-cli reads it: a line split into arguments (redis-cli's
 //! `sdssplitargs`). The command table itself is [`crate::core::server::command`].
 
-use core::fmt;
-
-/// Why a typed line could not be split into arguments (redis-cli answers `Invalid argument(s)`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ArgsError {
-    /// A quote is opened and never closed.
-    UnclosedQuote {
-        /// Column (1-based, in characters) of the opening quote.
-        column: usize,
-        /// The quote character, `"` or `'`.
-        quote: char,
-    },
-    /// A closing quote is followed by something other than a space or the end of the line.
-    TextAfterQuote {
-        /// Column (1-based, in characters) of the character right after the closing quote.
-        column: usize,
-    },
-}
-
-impl ArgsError {
-    /// The column (1-based, in characters) the error points at.
-    pub fn column(&self) -> usize {
-        match self {
-            ArgsError::UnclosedQuote { column, .. } | ArgsError::TextAfterQuote { column } => {
-                *column
-            }
-        }
-    }
-}
-
-impl fmt::Display for ArgsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ArgsError::UnclosedQuote { column, quote: '"' } => write!(
-                f,
-                "column {column}: this double quote is never closed; end the argument with \" or write \\\" for a quote"
-            ),
-            ArgsError::UnclosedQuote { column, quote } => write!(
-                f,
-                "column {column}: this quote ({quote}) is never closed; end the argument with {quote} or write \\{quote} for a quote"
-            ),
-            ArgsError::TextAfterQuote { column } => write!(
-                f,
-                "column {column}: a closing quote must be followed by a space or the end of the line"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ArgsError {}
+use super::escape::EscapeError;
 
 /// C's `isspace` in the "C" locale.
 pub(crate) fn is_c_space(b: u8) -> bool {
@@ -69,7 +19,9 @@ fn hex_value(b: u8) -> Option<u8> {
 /// quote and `\\` a backslash). `'single quoted'` arguments understand only `\'`. Outside quotes
 /// a backslash is an ordinary character, and a quote may open in the middle of an argument
 /// (`a"b c"` is `ab c`). A closing quote must be followed by a blank or the end of the line.
-/// As in C, the line ends at its first NUL character.
+/// As in C, the line ends at its first NUL character. A line that cannot be split (redis-cli
+/// answers `Invalid argument(s)`) gives an [`EscapeError::UnclosedQuote`] or
+/// [`EscapeError::TextAfterQuote`] naming its column.
 ///
 /// ```
 /// use slotscope::core::command::split_args;
@@ -77,7 +29,7 @@ fn hex_value(b: u8) -> Option<u8> {
 /// assert_eq!(args, vec![b"SET".to_vec(), b"a\x00b".to_vec(), b"it's".to_vec(), b"{user1}:x".to_vec()]);
 /// assert_eq!(split_args(r#"GET "foo"#).unwrap_err().column(), 5);
 /// ```
-pub fn split_args(line: &str) -> Result<Vec<Vec<u8>>, ArgsError> {
+pub fn split_args(line: &str) -> Result<Vec<Vec<u8>>, EscapeError> {
     let bytes = line.as_bytes();
     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
     let b = bytes.get(..end).unwrap_or(bytes);
@@ -130,14 +82,14 @@ pub fn split_args(line: &str) -> Result<Vec<Vec<u8>>, ArgsError> {
                     }
                     b'"' => {
                         if at(i + 1) != 0 && !is_c_space(at(i + 1)) {
-                            return Err(ArgsError::TextAfterQuote {
+                            return Err(EscapeError::TextAfterQuote {
                                 column: column(i + 1),
                             });
                         }
                         done = true;
                     }
                     0 => {
-                        return Err(ArgsError::UnclosedQuote {
+                        return Err(EscapeError::UnclosedQuote {
                             column: column(opened_at),
                             quote: '"',
                         })
@@ -152,14 +104,14 @@ pub fn split_args(line: &str) -> Result<Vec<Vec<u8>>, ArgsError> {
                     }
                     b'\'' => {
                         if at(i + 1) != 0 && !is_c_space(at(i + 1)) {
-                            return Err(ArgsError::TextAfterQuote {
+                            return Err(EscapeError::TextAfterQuote {
                                 column: column(i + 1),
                             });
                         }
                         done = true;
                     }
                     0 => {
-                        return Err(ArgsError::UnclosedQuote {
+                        return Err(EscapeError::UnclosedQuote {
                             column: column(opened_at),
                             quote: '\'',
                         })

@@ -36,9 +36,9 @@
 //! design limit of 1000 nodes), no master at all, or an address given twice are errors
 //! ([`CompareError`]). Nothing here panics.
 
+use super::cluster::reshard::ReshardError;
 use super::slot::{key_slot, N_SLOTS};
-use super::topology::SlotMap;
-use core::fmt;
+use super::topology::{SlotMap, TopologyError};
 
 /// The most masters a ring or `mod N` comparison takes (Redis Cluster is designed for up to
 /// 1000 nodes). It also bounds a ring's size to `MAX_MASTERS * MAX_VNODES` points.
@@ -49,7 +49,6 @@ pub const MAX_VNODES: u32 = 1000;
 
 /// Why a comparison could not be run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum CompareError {
     /// There is no master to put keys on (`N = 0`, or an empty address list).
     NoMasters,
@@ -63,33 +62,11 @@ pub enum CompareError {
         /// The address.
         addr: String,
     },
+    /// The slot side's cluster could not be built.
+    Topology(TopologyError),
     /// The slot side of the comparison could not be planned (redis-cli's rebalance refused).
-    Rebalance {
-        /// What the rebalance said.
-        reason: String,
-    },
+    Rebalance(ReshardError),
 }
-
-impl fmt::Display for CompareError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CompareError::NoMasters => write!(f, "there must be at least one master"),
-            CompareError::TooManyMasters { n_masters } => write!(
-                f,
-                "{n_masters} masters is more than this comparison takes ({MAX_MASTERS})"
-            ),
-            CompareError::DuplicateAddr { addr } => {
-                write!(
-                    f,
-                    "{addr} is given twice: every master needs its own address"
-                )
-            }
-            CompareError::Rebalance { reason } => write!(f, "rebalance: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for CompareError {}
 
 // ---------------------------------------------------------------------------------------------
 // The hash
@@ -534,7 +511,8 @@ pub fn add_one_master(
     vnodes: u32,
     n_keys: u32,
 ) -> Result<Comparison, CompareError> {
-    use super::reshard::{apply, rebalance_plan, RebalanceOptions};
+    use super::cluster::rebalance::{rebalance_plan, RebalanceOptions};
+    use super::cluster::reshard::apply;
     use super::topology::Master;
     if n_before == 0 {
         return Err(CompareError::NoMasters);
@@ -545,10 +523,7 @@ pub fn add_one_master(
         });
     }
     let keys = KeySample::numbered(b"key:", n_keys);
-    let before =
-        SlotMap::created(n_before, "127.0.0.1", 7000).map_err(|e| CompareError::Rebalance {
-            reason: e.to_string(),
-        })?;
+    let before = SlotMap::created(n_before, "127.0.0.1", 7000).map_err(CompareError::Topology)?;
     let new_addr = format!("127.0.0.1:{}", 7000 + n_before);
     let mut after = before.clone();
     after
@@ -556,17 +531,13 @@ pub fn add_one_master(
             new_addr.clone(),
             format!("{:040x}", n_before + 1),
         ))
-        .map_err(|e| CompareError::Rebalance {
-            reason: e.to_string(),
-        })?;
+        .map_err(CompareError::Topology)?;
     let order: Vec<usize> = (0..after.n_masters()).collect();
     let opts = RebalanceOptions {
         use_empty_masters: true,
         ..RebalanceOptions::default()
     };
-    let plan = rebalance_plan(&after, &order, &opts).map_err(|e| CompareError::Rebalance {
-        reason: e.to_string(),
-    })?;
+    let plan = rebalance_plan(&after, &order, &opts).map_err(CompareError::Rebalance)?;
     apply(&mut after, plan.moves());
     let addrs: Vec<String> = before.masters().iter().map(|m| m.addr.clone()).collect();
     Ok(Comparison {

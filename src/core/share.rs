@@ -201,7 +201,6 @@ impl Section {
 
 /// Something a link could not restore. Everything not named is restored.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Problem {
     /// The fragment is not a slotscope link at all.
     NotALink,

@@ -133,18 +133,6 @@ pub struct Messages {
     pub legend_unowned: &'static str,
     /// `{0}` = how many more ranges are not listed.
     pub legend_more_ranges: &'static str,
-    /// `\x` not followed by two hex digits: `{0}` column, `{1}` what followed.
-    pub err_bad_hex: &'static str,
-    /// `\x` at the very end: `{0}` column.
-    pub err_hex_at_end: &'static str,
-    /// Unknown escape: `{0}` column, `{1}` the character.
-    pub err_unknown_escape: &'static str,
-    /// Lone backslash at the end: `{0}` column.
-    pub err_trailing_backslash: &'static str,
-    /// Opening quote never closed: `{0}` column.
-    pub err_unclosed_quote: &'static str,
-    /// Text after the closing quote: `{0}` column.
-    pub err_text_after_quote: &'static str,
     /// Key too long: `{0}` bytes, `{1}` the limit.
     pub err_too_long: &'static str,
     /// A master's migrating slot: `{0}` slot, `{1}` target.
@@ -431,18 +419,6 @@ pub struct Messages {
     pub cluster_n_error: &'static str,
     /// Footer text.
     pub footer: &'static str,
-    /// Planner key line, as `EscapeError` says it: `\x` at the end; `{0}` column.
-    pub esc_hex_at_end: &'static str,
-    /// Planner key line: `\x` without two hex digits; `{0}` column, `{1}` what followed.
-    pub esc_bad_hex: &'static str,
-    /// Planner key line: unknown escape; `{0}` column, `{1}` the character.
-    pub esc_unknown: &'static str,
-    /// Planner key line: lone backslash at the end; `{0}` column.
-    pub esc_trailing: &'static str,
-    /// Planner key line: quote never closed; `{0}` column.
-    pub esc_unclosed: &'static str,
-    /// Planner key line: text after the closing quote; `{0}` column.
-    pub esc_after_quote: &'static str,
     /// A master index that does not exist: `{0}`.
     pub err_no_master_number: &'static str,
     /// `{0}` master, `{1}`-`{2}` a range past 16383.
@@ -722,12 +698,6 @@ pub struct Messages {
     pub note_only_strings: &'static str,
     /// A batch line too long to show: `{0}` = command, `{1}` = key count.
     pub plan_keys_line: &'static str,
-    /// A double quote never closed: `{0}` = column.
-    pub args_unclosed_double: &'static str,
-    /// A quote never closed: `{0}` = column, `{1}` = the quote.
-    pub args_unclosed_other: &'static str,
-    /// Text right after a closing quote: `{0}` = column.
-    pub args_text_after_quote: &'static str,
     /// Free mode: `@host:port` with nothing after it.
     pub action_no_command: &'static str,
     /// Free mode: an empty line.
@@ -755,6 +725,155 @@ pub struct Messages {
     /// expression, no `,`, no `(` after redis.call, no `]`, no expression, no integer, nesting
     /// too deep, a string not closed, an escape above 255, an unknown escape.
     pub script_problems: [&'static str; 11],
+    // errors as data
+    /// A problem at a column of typed text (planner lines, free mode): `{0}` column, `{1}` what.
+    pub at_column: &'static str,
+    /// The same as a sentence of its own, under the key field: `{0}` column, `{1}` what.
+    pub at_column_sentence: &'static str,
+    /// `\x` at the very end of the key.
+    pub esc_hex_at_end: &'static str,
+    /// `\x` without two hex digits: `{0}` what follows it.
+    pub esc_bad_hex: &'static str,
+    /// An escape redis-cli does not know: `{0}` the character after the backslash.
+    pub esc_unknown: &'static str,
+    /// A lone backslash at the end of the key.
+    pub esc_trailing: &'static str,
+    /// A quote never closed: `{0}` the quote.
+    pub esc_unclosed: &'static str,
+    /// Text right after a closing quote.
+    pub esc_after_quote: &'static str,
+    /// A character that is not a hex digit: `{0}` the character.
+    pub esc_not_hex: &'static str,
+    /// An odd number of hex digits.
+    pub esc_unpaired_hex: &'static str,
+    /// What an import expected: a node id at the start of a `CLUSTER NODES` line.
+    pub imp_want_node_id_at_start: &'static str,
+    /// … the 8 fields before the slots.
+    pub imp_want_node_fields: &'static str,
+    /// … an `ip:port@cport` address.
+    pub imp_want_bus_address: &'static str,
+    /// … flags.
+    pub imp_want_flags: &'static str,
+    /// … one role.
+    pub imp_want_one_role: &'static str,
+    /// … the master field.
+    pub imp_want_master_id: &'static str,
+    /// … a counter: `{0}` its name (`ping-sent`, …), `{1}` its field number.
+    pub imp_want_counter: &'static str,
+    /// … the link state.
+    pub imp_want_link_state: &'static str,
+    /// … no slots on a replica's line.
+    pub imp_want_no_slots_on_replica: &'static str,
+    /// … an open slot.
+    pub imp_want_open_slot: &'static str,
+    /// … a slot or a range.
+    pub imp_want_slot_or_range: &'static str,
+    /// … a quoted string.
+    pub imp_want_quoted_string: &'static str,
+    /// … a number after `(integer)`.
+    pub imp_want_integer: &'static str,
+    /// … a value of redis-cli's terminal form.
+    pub imp_want_value: &'static str,
+    /// … nothing after a one-line reply.
+    pub imp_want_nothing_after: &'static str,
+    /// … a numbered item.
+    pub imp_want_numbered_item: &'static str,
+    /// … an item lined up with its array's.
+    pub imp_want_aligned_item: &'static str,
+    /// … item `{0})` of the array.
+    pub imp_want_item: &'static str,
+    /// … a list of shards.
+    pub imp_want_shard_list: &'static str,
+    /// … a shard.
+    pub imp_want_shard: &'static str,
+    /// … a shard's field: `{0}` its name.
+    pub imp_want_shard_field: &'static str,
+    /// … a shard's slots.
+    pub imp_want_shard_slots: &'static str,
+    /// … a shard's nodes.
+    pub imp_want_shard_nodes: &'static str,
+    /// … a node of a shard.
+    pub imp_want_shard_node: &'static str,
+    /// … a node's field: `{0}` its name.
+    pub imp_want_node_field: &'static str,
+    /// … a role.
+    pub imp_want_role: &'static str,
+    /// … a master in the shard.
+    pub imp_want_shard_master: &'static str,
+    /// … a list of slot ranges.
+    pub imp_want_range_list: &'static str,
+    /// … a slot range and its nodes.
+    pub imp_want_range_entry: &'static str,
+    /// … a range's first slot.
+    pub imp_want_first_slot: &'static str,
+    /// … a range's last slot.
+    pub imp_want_last_slot: &'static str,
+    /// … the range's master.
+    pub imp_want_range_master: &'static str,
+    /// … a node of a range.
+    pub imp_want_range_node: &'static str,
+    /// … the node's address.
+    pub imp_want_node_address: &'static str,
+    /// … the node's port.
+    pub imp_want_node_port: &'static str,
+    /// … the node's id.
+    pub imp_want_node_id: &'static str,
+    /// … the node's metadata.
+    pub imp_want_metadata: &'static str,
+    /// … an address (an endpoint).
+    pub imp_want_host: &'static str,
+    /// … an IP address.
+    pub imp_want_ip: &'static str,
+    /// … a hostname.
+    pub imp_want_hostname: &'static str,
+    /// … a port number.
+    pub imp_want_port: &'static str,
+    /// … a node id.
+    pub imp_want_id: &'static str,
+    /// … a field name.
+    pub imp_want_field_name: &'static str,
+    /// … a field's value: `{0}` the field's name.
+    pub imp_want_value_of: &'static str,
+    /// … `slots` opening a shard (`--raw`).
+    pub imp_want_raw_shard_start: &'static str,
+    /// … `nodes` after a shard's slots (`--raw`).
+    pub imp_want_raw_shard_nodes: &'static str,
+    /// … `id` opening a node (`--raw`).
+    pub imp_want_raw_node_start: &'static str,
+    /// … a range's last slot on the next line (`--raw`).
+    pub imp_want_raw_last_slot: &'static str,
+    /// … the port after the address (`--raw`).
+    pub imp_want_raw_port: &'static str,
+    /// … the id after the port (`--raw`).
+    pub imp_want_raw_id: &'static str,
+    /// What an import found instead: a piece of the paste, `{0}`.
+    pub imp_found_text: &'static str,
+    /// … a line with too few fields: `{0}` how many, `{1}` the line.
+    pub imp_found_fields: &'static str,
+    /// … a list.
+    pub imp_found_list: &'static str,
+    /// … the end of a list.
+    pub imp_found_end_of_list: &'static str,
+    /// … the end of the paste.
+    pub imp_found_end_of_paste: &'static str,
+    /// … nothing.
+    pub imp_found_missing: &'static str,
+    /// … only replicas.
+    pub imp_found_only_replicas: &'static str,
+    /// redis-cli's refusal (`{0}`, verbatim) when the target is also a source.
+    pub reshard_cli_target_is_source: &'static str,
+    /// redis-cli's refusal (`{0}`) when no source is given.
+    pub reshard_cli_no_sources: &'static str,
+    /// redis-cli's refusal (`{0}`) of a node it does not know.
+    pub reshard_cli_not_known: &'static str,
+    /// redis-cli's refusal (`{0}`, two lines) after a failed cluster check.
+    pub reshard_cli_check: &'static str,
+    /// redis-cli's failed assertion (`{0}`).
+    pub reshard_cli_assertion: &'static str,
+    /// redis-cli's refusal (`{0}`) to delete a master that owns slots.
+    pub reshard_cli_not_empty: &'static str,
+    /// redis-cli's refusal (`{0}`) of a node id it does not know.
+    pub reshard_cli_no_such_node: &'static str,
 }
 }
 
@@ -801,12 +920,6 @@ pub const EN: Messages = Messages {
     legend_replicas: "replicas",
     legend_unowned: "{0} slots have no master",
     legend_more_ranges: "and {0} more ranges",
-    err_bad_hex: "Column {0}: \\x needs two hex digits (0-9, a-f), but \"{1}\" follows it.",
-    err_hex_at_end: "Column {0}: \\x needs two hex digits, but the key ends there.",
-    err_unknown_escape: "Column {0}: \\{1} is not an escape redis-cli knows. Write \\\\ for a backslash.",
-    err_trailing_backslash: "Column {0}: the key ends with a lone backslash. Write \\\\ for a backslash.",
-    err_unclosed_quote: "Column {0}: this double quote is never closed. End the key with \" or write \\\" for a quote.",
-    err_text_after_quote: "Column {0}: there is text after the closing quote. Write \\\" for a quote inside the key.",
     err_too_long: "This key would be {0} bytes; the page explains keys of up to {1} bytes. The key shown below is the last one that fit.",
     node_migrating: "migrating {0} → {1}",
     node_importing: "importing {0} ← {1}",
@@ -950,12 +1063,6 @@ pub const EN: Messages = Messages {
     cluster_n_label: "Masters",
     cluster_n_error: "Masters must be a whole number from 1 to 1000 (got \"{0}\"); the cluster shown is unchanged.",
     footer: "Every slot, range and error text on this page is checked against a real Redis 7.0.15 cluster. Runs entirely in your browser.",
-    esc_hex_at_end: "column {0}: \\x needs two hex digits, and the key ends here",
-    esc_bad_hex: "column {0}: \\x needs two hex digits (0-9, a-f), found \"{1}\"",
-    esc_unknown: "column {0}: \\{1} is not an escape redis-cli knows; write \\\\ for a backslash",
-    esc_trailing: "column {0}: the key ends with a lone backslash; write \\\\ for a backslash",
-    esc_unclosed: "column {0}: this double quote is never closed; end the key with \" or write \\\" for a quote",
-    esc_after_quote: "column {0}: text after the closing quote; write \\\" for a quote inside the key",
     err_no_master_number: "no master number {0}",
     topo_bad_range: "{0}: slot range {1}-{2} is not within 0-16383",
     topo_overlap: "slot {0} is claimed by both {1} and {2}",
@@ -970,7 +1077,7 @@ pub const EN: Messages = Messages {
     at_line: "line {0}: {1}",
     imp_too_large: "the paste is {0} bytes, and at most {1} (2 MiB) are read; paste one command's output (CLUSTER NODES is the most compact)",
     imp_empty: "nothing to import: paste the output of CLUSTER NODES, CLUSTER SHARDS or CLUSTER SLOTS",
-    imp_unrecognised: "expected the output of CLUSTER NODES, CLUSTER SHARDS or CLUSTER SLOTS, found {0}",
+    imp_unrecognised: "expected the output of CLUSTER NODES, CLUSTER SHARDS or CLUSTER SLOTS, found \"{0}\"",
     imp_redis_error: "redis answered with an error, not with the cluster's layout: {0}",
     imp_expected: "expected {0}, found {1}",
     imp_slot_out_of_range: "slot {0} is out of range: slots are numbered 0-16383",
@@ -1095,9 +1202,6 @@ pub const EN: Messages = Messages {
     note_no_clock_set: "slotscope has no clock, so it does not run SET with EX, PX, EXAT or PXAT.",
     note_only_strings: "this node would serve {0}, but slotscope keeps only string keys, so it does not run it.",
     plan_keys_line: "{0} … ({1} keys)",
-    args_unclosed_double: "column {0}: this double quote is never closed; end the argument with \" or write \\\" for a quote",
-    args_unclosed_other: "column {0}: this quote ({1}) is never closed; end the argument with {1} or write \\{1} for a quote",
-    args_text_after_quote: "column {0}: a closing quote must be followed by a space or the end of the line",
     action_no_command: "write @host:port followed by a command",
     action_empty: "type a command",
     strategy_names: ["per key", "per slot", "per master, pipelined", "per-master tags"],
@@ -1125,6 +1229,81 @@ pub const EN: Messages = Messages {
         "an escape sequence is above 255",
         "an escape Lua 5.1 does not know",
     ],
+    // errors as data
+    at_column: "column {0}: {1}",
+    at_column_sentence: "Column {0}: {1}.",
+    esc_hex_at_end: "\\x needs two hex digits, but the key ends there",
+    esc_bad_hex: "\\x needs two hex digits (0-9, a-f), but \"{0}\" follows it",
+    esc_unknown: "\\{0} is not an escape redis-cli knows; write \\\\ for a backslash",
+    esc_trailing: "the key ends with a lone backslash; write \\\\ for a backslash",
+    esc_unclosed: "this quote ({0}) is never closed; close it with {0}, or write \\{0} for a quote inside it",
+    esc_after_quote: "there is text right after the closing quote; end the key or argument there, or write \\\" for a quote inside it",
+    esc_not_hex: "\"{0}\" is not a hex digit (0-9, a-f)",
+    esc_unpaired_hex: "this digit has no pair: each byte takes two hex digits",
+    imp_want_node_id_at_start: "a node id (40 hex digits) at the start of the line",
+    imp_want_node_fields: "8 fields (id, address, flags, master, ping-sent, pong-recv, config-epoch, link-state) before the slots",
+    imp_want_bus_address: "an address like 127.0.0.1:7000@17000",
+    imp_want_flags: "flags like myself,master or slave,fail?",
+    imp_want_one_role: "one role, master or slave",
+    imp_want_master_id: "the master's node id (40 hex digits), or - for a master",
+    imp_want_counter: "a number ({0}) in field {1}",
+    imp_want_link_state: "the link state, connected or disconnected, in field 8",
+    imp_want_no_slots_on_replica: "no slots on a replica's line",
+    imp_want_open_slot: "an open slot like [5712->-<node id>] or [5712-<-<node id>]",
+    imp_want_slot_or_range: "a slot or a range like 0-5460",
+    imp_want_quoted_string: "a quoted string",
+    imp_want_integer: "a whole number after (integer)",
+    imp_want_value: "a value such as \"127.0.0.1\", (integer) 7000 or (empty array)",
+    imp_want_nothing_after: "nothing after a one-line reply",
+    imp_want_numbered_item: "a numbered item such as 2) (integer) 7000",
+    imp_want_aligned_item: "an item lined up under the items of its array",
+    imp_want_item: "item {0}) here",
+    imp_want_shard_list: "a list of shards",
+    imp_want_shard: "a shard: its slots and its nodes",
+    imp_want_shard_field: "the shard's \"{0}\"",
+    imp_want_shard_slots: "the shard's slots (a list)",
+    imp_want_shard_nodes: "the shard's nodes (a list)",
+    imp_want_shard_node: "a node: its id, port, ip, role, ...",
+    imp_want_node_field: "the node's \"{0}\"",
+    imp_want_role: "the role \"master\" or \"replica\"",
+    imp_want_shard_master: "a node with the role \"master\" in the shard",
+    imp_want_range_list: "a list of slot ranges",
+    imp_want_range_entry: "a slot range and its nodes",
+    imp_want_first_slot: "the first slot of a range",
+    imp_want_last_slot: "the last slot of the range",
+    imp_want_range_master: "the master serving the range",
+    imp_want_range_node: "a node: its address, port and id",
+    imp_want_node_address: "the node's address",
+    imp_want_node_port: "the node's port",
+    imp_want_node_id: "the node's id",
+    imp_want_metadata: "the node's metadata (a list)",
+    imp_want_host: "an address",
+    imp_want_ip: "an IP address",
+    imp_want_hostname: "a hostname (letters, digits, '-' and '.')",
+    imp_want_port: "a port number (0-65535)",
+    imp_want_id: "a node id (40 hex digits)",
+    imp_want_field_name: "a field name",
+    imp_want_value_of: "the value of \"{0}\" after it",
+    imp_want_raw_shard_start: "\"slots\", which opens each shard",
+    imp_want_raw_shard_nodes: "\"nodes\" after the shard's slots",
+    imp_want_raw_node_start: "\"id\", which opens each node",
+    imp_want_raw_last_slot: "the last slot of the range on the next line",
+    imp_want_raw_port: "the node's port after its address",
+    imp_want_raw_id: "the node's id after its port",
+    imp_found_text: "\"{0}\"",
+    imp_found_fields: "only {0}: \"{1}\"",
+    imp_found_list: "a list",
+    imp_found_end_of_list: "the end of the list",
+    imp_found_end_of_paste: "the end of the paste",
+    imp_found_missing: "none",
+    imp_found_only_replicas: "only replicas",
+    reshard_cli_target_is_source: "{0}",
+    reshard_cli_no_sources: "{0}",
+    reshard_cli_not_known: "{0}",
+    reshard_cli_check: "{0}",
+    reshard_cli_assertion: "{0}",
+    reshard_cli_not_empty: "{0}",
+    reshard_cli_no_such_node: "{0}",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -2,9 +2,10 @@
 //!
 //! Components dispatch [`Action`]s and read [`AppState`]; none of them computes a slot.
 
+use crate::core::cluster::{cli_commands, failover, import, rebalance, reshard};
 use crate::core::escape::{parse_key, EscapeError};
 use crate::core::topology::{diff, OwnerChange};
-use crate::core::{explain, import, reshard, Explanation, Master, SlotMap, SlotRange, N_SLOTS};
+use crate::core::{explain, Explanation, Master, SlotMap, SlotRange, N_SLOTS};
 use crate::ui::localize::Note;
 use crate::ui::palette::ColourBook;
 use std::rc::Rc;
@@ -219,7 +220,7 @@ impl AppState {
         match reshard::reshard_plan(&self.map, &sources, target, n) {
             Ok(moves) => {
                 let mut after = (*self.map).clone();
-                let commands = reshard::redis_cli_commands(&self.map, &moves);
+                let commands = cli_commands::redis_cli_commands(&self.map, &moves);
                 reshard::apply(&mut after, &moves);
                 let to = self
                     .map
@@ -239,16 +240,16 @@ impl AppState {
 
     /// A rebalance as redis-cli plans it: the cluster after it with the commands (`None` when
     /// no rebalancing is needed), and redis-cli's own lines, which say what it did or why not.
-    fn plan_rebalance(&self, opts: &reshard::RebalanceOptions) -> Result<PlannedRebalance, Note> {
+    fn plan_rebalance(&self, opts: &rebalance::RebalanceOptions) -> Result<PlannedRebalance, Note> {
         // redis-cli takes the nodes in the entry node's order; the page's is the list's.
         let order: Vec<usize> = (0..self.map.n_masters()).collect();
-        let plan = reshard::rebalance_plan(&self.map, &order, opts).map_err(Note::Reshard)?;
+        let plan = rebalance::rebalance_plan(&self.map, &order, opts).map_err(Note::Reshard)?;
         let lines = plan.redis_cli_lines(&self.map);
         if plan.moves().is_empty() {
             return Ok((None, lines));
         }
         let mut after = (*self.map).clone();
-        let commands = reshard::redis_cli_commands(&self.map, plan.moves());
+        let commands = cli_commands::redis_cli_commands(&self.map, plan.moves());
         reshard::apply(&mut after, plan.moves());
         Ok((Some((after, commands)), lines))
     }
@@ -268,7 +269,7 @@ impl AppState {
                 return;
             }
         };
-        let opts = reshard::RebalanceOptions {
+        let opts = rebalance::RebalanceOptions {
             threshold,
             use_empty_masters,
             weights,
@@ -294,7 +295,7 @@ impl AppState {
 
     /// Moves every slot off master `idx` (a rebalance with its weight at 0), then removes it.
     fn drain_and_remove(&mut self, idx: usize) {
-        let opts = reshard::RebalanceOptions {
+        let opts = rebalance::RebalanceOptions {
             weights: vec![(idx, 0.0)],
             use_empty_masters: true,
             ..Default::default()
@@ -326,10 +327,10 @@ impl AppState {
                 .unwrap_or_default()
         };
         let mut commands = Vec::new();
-        match reshard::failover(&mut after, idx) {
+        match failover::failover(&mut after, idx) {
             Ok(outcome) => {
                 let label = match outcome {
-                    reshard::FailoverOutcome::Promoted {
+                    failover::FailoverOutcome::Promoted {
                         promoted, failed, ..
                     } => {
                         // Without a real failure, the same handover is a manual failover.
@@ -339,13 +340,13 @@ impl AppState {
                         ));
                         Note::Promoted { failed, promoted }
                     }
-                    reshard::FailoverOutcome::Uncovered { master, slots } => {
+                    failover::FailoverOutcome::Uncovered { master, slots } => {
                         Note::FailedUncovered {
                             master: addr(master),
                             slots,
                         }
                     }
-                    reshard::FailoverOutcome::NoSlots { master } => {
+                    failover::FailoverOutcome::NoSlots { master } => {
                         Note::FailedNoSlots(addr(master))
                     }
                     #[allow(unreachable_patterns)]
@@ -558,7 +559,7 @@ impl Reducible for AppState {
                                 })
                             })
                             .collect();
-                        let commands = reshard::redis_cli_commands(&next.map, &moves);
+                        let commands = cli_commands::redis_cli_commands(&next.map, &moves);
                         for slot in first..=last {
                             after.assign(slot, Some(target));
                         }

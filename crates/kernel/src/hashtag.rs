@@ -9,7 +9,6 @@ use core::ops::Range;
 
 /// Which rule chose the hashed part of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum TagRule {
     /// The key has no `{`: the whole key is hashed.
     NoOpenBrace,

@@ -20,7 +20,7 @@ pub use scenarios::*;
 
 use crate::core::clients::ClientRule;
 use crate::core::command;
-use crate::core::escape::push_formatted;
+use crate::core::escape::{push_formatted, EscapeError};
 use crate::core::server::cli::Redirect;
 use crate::core::server::reply::{cli_text, ErrorReply, Reply};
 use crate::core::server::route::Session;
@@ -28,7 +28,6 @@ use crate::core::server::Cluster;
 use crate::core::slot::N_SLOTS;
 use crate::core::topology::{SlotMap, SlotRange};
 use std::collections::BTreeMap;
-use std::fmt;
 
 /// How a client reacts to MOVED, ASK and TRYAGAIN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -23,27 +23,14 @@ pub enum Action {
 
 /// Why a line typed into free mode is not an action (the page words it in its language).
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum ActionError {
     /// `@host:port` with no command after it.
     NoCommand,
     /// A blank line.
     Empty,
     /// The command could not be split into arguments.
-    Args(command::ArgsError),
+    Args(EscapeError),
 }
-
-impl fmt::Display for ActionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ActionError::NoCommand => f.write_str("write @host:port followed by a command"),
-            ActionError::Empty => f.write_str("type a command"),
-            ActionError::Args(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for ActionError {}
 
 /// A line typed into free mode: an operator command to one node (`@127.0.0.1:7001 CLUSTER
 /// SETSLOT …`) or a command for the client.
@@ -414,7 +401,7 @@ mod free_line_tests {
         assert_eq!(parse_action("   "), Err(ActionError::Empty));
         assert!(matches!(
             parse_action("GET \"x"),
-            Err(ActionError::Args(command::ArgsError::UnclosedQuote {
+            Err(ActionError::Args(EscapeError::UnclosedQuote {
                 column: 5,
                 ..
             }))

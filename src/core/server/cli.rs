@@ -4,7 +4,8 @@
 use super::reply::{cli_text, ErrorReply, Reply};
 use super::route::Session;
 use super::Cluster;
-use crate::core::command::{self, ArgsError};
+use crate::core::command;
+use crate::core::escape::EscapeError;
 
 /// A redirection redis-cli followed in cluster mode (`-c`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +57,7 @@ pub enum Typed {
     /// `quit` or `exit`: redis-cli ends.
     Quit,
     /// The line could not be split (redis-cli prints `Invalid argument(s)`).
-    Invalid(ArgsError),
+    Invalid(EscapeError),
     /// The command was sent.
     Sent(CliOutput),
 }

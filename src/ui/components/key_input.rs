@@ -1,6 +1,6 @@
 //! The key field: redis-cli escape syntax in, and a malformed escape pointed at by column.
 
-use crate::core::escape::EscapeError;
+use crate::ui::localize::escape_sentence;
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::state::{KeyProblem, MAX_KEY_BYTES};
 use web_sys::HtmlInputElement;
@@ -47,28 +47,8 @@ pub fn split_at_column(text: &str, column: usize) -> (&str, &str, &str) {
 /// The reader-facing sentence for a key problem.
 pub fn describe(t: &Messages, problem: &KeyProblem) -> String {
     match problem {
-        KeyProblem::Escape(EscapeError::BadHex { column, found }) if found.is_empty() => {
-            fill(t.err_hex_at_end, &[column])
-        }
-        KeyProblem::Escape(EscapeError::BadHex { column, found }) => {
-            fill(t.err_bad_hex, &[column, found])
-        }
-        KeyProblem::Escape(EscapeError::UnknownEscape { column, found }) => {
-            fill(t.err_unknown_escape, &[column, found])
-        }
-        KeyProblem::Escape(EscapeError::TrailingBackslash { column }) => {
-            fill(t.err_trailing_backslash, &[column])
-        }
-        KeyProblem::Escape(EscapeError::UnclosedQuote { column }) => {
-            fill(t.err_unclosed_quote, &[column])
-        }
-        KeyProblem::Escape(EscapeError::TextAfterQuote { column }) => {
-            fill(t.err_text_after_quote, &[column])
-        }
+        KeyProblem::Escape(e) => escape_sentence(t, e),
         KeyProblem::TooLong { bytes } => fill(t.err_too_long, &[bytes, &MAX_KEY_BYTES]),
-        // A new kind of escape error still gets its (English) description.
-        #[allow(unreachable_patterns)]
-        KeyProblem::Escape(e) => e.to_string(),
     }
 }
 

@@ -52,8 +52,6 @@ pub fn rule_sentence(t: &Messages, rule: TagRule) -> String {
         TagRule::NoCloseBrace { open } => fill(t.rule_no_close, &[&open]),
         TagRule::EmptyTag { open } => fill(t.rule_empty_tag, &[&open]),
         TagRule::Tag { open, close } => fill(t.rule_tag, &[&open, &close]),
-        #[allow(unreachable_patterns)]
-        _ => String::new(),
     }
 }
 

@@ -19,7 +19,7 @@ use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
 use crate::ui::forms::{bind_input, bind_select};
 use crate::ui::lang::Lang;
-use crate::ui::localize::{args_error, batch_error, escape_error, plan_error, tag_error};
+use crate::ui::localize::{batch_error, escape_error, plan_error, tag_error};
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::reply_words::{note_of, note_text, reply_text};
 use std::rc::Rc;
@@ -272,7 +272,7 @@ fn copy_plan(t: &Messages, keys: &KeySample, planned: &Plan, map: &SlotMap, styl
 /// the reason in the reader's language.
 fn line_verdict(t: &Messages, line: &Line) -> String {
     match &line.outcome {
-        Outcome::Invalid(e) => format!("Invalid argument(s): {}", args_error(t, e)),
+        Outcome::Invalid(e) => format!("Invalid argument(s): {}", escape_error(t, e)),
         // An EXEC's array may hold the page's notes: worded in the reader's language.
         Outcome::Reply(reply @ Reply::Array(_)) => {
             let text = reply_text(t, reply);

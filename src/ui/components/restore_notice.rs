@@ -29,8 +29,6 @@ pub fn problem_text(t: &Messages, p: &Problem) -> String {
         Problem::UnknownSection(n) => fill(t.restore_unknown_section, &[n]),
         Problem::Damaged => t.restore_damaged.to_string(),
         Problem::Trailing => t.restore_trailing.to_string(),
-        #[allow(unreachable_patterns)]
-        _ => t.restore_damaged.to_string(),
     }
 }
 

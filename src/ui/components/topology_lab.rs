@@ -146,7 +146,7 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             export.set(match *export {
                 Some(_) => None,
-                None => Some(crate::core::import::export_nodes(&map)),
+                None => Some(crate::core::cluster::export::export_nodes(&map)),
             })
         })
     };

@@ -1,0 +1,185 @@
+//! The shell commands that perform a set of slot moves by hand: one `redis-cli --cluster
+//! reshard` line where it reproduces the batch exactly, otherwise the per-slot SETSLOT /
+//! GETKEYSINSLOT / MIGRATE sequence redis-cli itself sends (`clusterManagerMoveSlot`).
+
+use super::reshard::{apply, usable, SlotMove};
+use crate::core::slot::N_SLOTS;
+use crate::core::topology::{Master, SlotMap};
+
+/// `host` and `port` of an address as redis-cli prints it (`127.0.0.1:7000`, `::1:7000`).
+fn host_port(addr: &str) -> (&str, &str) {
+    let addr = addr.split('@').next().unwrap_or(addr);
+    addr.rsplit_once(':').unwrap_or((addr, "6379"))
+}
+
+/// A word safe to paste into a POSIX shell: as is if it holds only harmless characters,
+/// otherwise in single quotes.
+fn sh(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._:-/,=+".contains(&b));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// The shell commands an engineer would paste to perform `moves` by hand, one string per step
+/// (a step can span several lines).
+///
+/// Moves are taken in batches of consecutive moves with the same giver and receiver. When a
+/// batch is exactly the giver's lowest-numbered slots at that point (which is what every reshard
+/// and rebalance here produces), one line reproduces it exactly:
+/// `redis-cli --cluster reshard <entry> --cluster-from <id> --cluster-to <id> --cluster-slots <n>
+/// --cluster-yes`, with `<entry>` the first master that has not failed.
+/// Otherwise each run of consecutive slots becomes the sequence redis-cli itself sends per slot
+/// (`clusterManagerMoveSlot`): `CLUSTER SETSLOT <slot> IMPORTING <giver id>` on the receiver,
+/// `CLUSTER SETSLOT <slot> MIGRATING <receiver id>` on the giver, `CLUSTER GETKEYSINSLOT <slot>
+/// 10` and `MIGRATE <host> <port> "" 0 60000 KEYS …` until the slot is empty, then `CLUSTER
+/// SETSLOT <slot> NODE <receiver id>` on the receiver, the giver and every other master —
+/// wrapped in `for slot in $(seq A B); do … done` for a run of several slots. (The key loop
+/// splits the key list on white space, so keys containing spaces need care.)
+pub fn redis_cli_commands(map: &SlotMap, moves: &[SlotMove]) -> Vec<String> {
+    let n = map.n_masters();
+    let mut work = map.clone();
+    let mut out = Vec::new();
+    let valid: Vec<SlotMove> = moves
+        .iter()
+        .copied()
+        .filter(|m| m.from < n && m.to < n && m.from != m.to && (m.slot as usize) < N_SLOTS)
+        .collect();
+    let mut i = 0;
+    while i < valid.len() {
+        let (from, to) = (valid[i].from, valid[i].to);
+        let mut j = i;
+        while j < valid.len() && valid[j].from == from && valid[j].to == to {
+            j += 1;
+        }
+        let batch = &valid[i..j];
+        let lowest: Vec<u16> = (0..N_SLOTS as u16)
+            .filter(|&s| work.owner(s) == Some(from))
+            .take(batch.len())
+            .collect();
+        let exact = lowest.len() == batch.len()
+            && lowest.iter().zip(batch).all(|(&s, m)| s == m.slot)
+            && usable(&work, from)
+            && usable(&work, to);
+        if exact {
+            out.push(reshard_line(&work, from, to, batch.len()));
+        } else {
+            let mut k = 0;
+            while k < batch.len() {
+                let mut e = k + 1;
+                while e < batch.len() && batch[e].slot == batch[e - 1].slot.wrapping_add(1) {
+                    e += 1;
+                }
+                out.push(manual_block(
+                    &work,
+                    from,
+                    to,
+                    batch[k].slot,
+                    batch[e - 1].slot,
+                ));
+                k = e;
+            }
+        }
+        apply(&mut work, batch);
+        i = j;
+    }
+    out
+}
+
+fn reshard_line(map: &SlotMap, from: usize, to: usize, n: usize) -> String {
+    let masters = map.masters();
+    let entry = masters
+        .iter()
+        .find(|m| !m.is_failed())
+        .unwrap_or(&masters[to]);
+    format!(
+        "redis-cli --cluster reshard {} --cluster-from {} --cluster-to {} --cluster-slots {n} --cluster-yes",
+        sh(&entry.addr),
+        sh(&masters[from].id),
+        sh(&masters[to].id)
+    )
+}
+
+/// The per-slot sequence for slots `first..=last` from `from` to `to`.
+fn manual_block(map: &SlotMap, from: usize, to: usize, first: u16, last: u16) -> String {
+    let masters = map.masters();
+    let (src, dst) = (&masters[from], &masters[to]);
+    let cli = |m: &Master| {
+        let (h, p) = host_port(&m.addr);
+        format!("redis-cli -h {} -p {}", sh(h), sh(p))
+    };
+    let (dst_host, dst_port) = host_port(&dst.addr);
+    let slot = if first == last {
+        first.to_string()
+    } else {
+        "$slot".to_owned()
+    };
+    let mut lines = vec![
+        format!(
+            "{} CLUSTER SETSLOT {slot} IMPORTING {}",
+            cli(dst),
+            sh(&src.id)
+        ),
+        format!(
+            "{} CLUSTER SETSLOT {slot} MIGRATING {}",
+            cli(src),
+            sh(&dst.id)
+        ),
+        format!(
+            "while keys=$({} CLUSTER GETKEYSINSLOT {slot} 10) && [ -n \"$keys\" ]; do {} MIGRATE {} {} \"\" 0 60000 KEYS $keys; done",
+            cli(src),
+            cli(src),
+            sh(dst_host),
+            sh(dst_port)
+        ),
+    ];
+    // SETSLOT NODE goes to every master redis-cli knows: the receiver and giver first here, so
+    // the slot is settled on the two nodes that matter before the others hear of it.
+    let mut order = vec![to, from];
+    order.extend((0..masters.len()).filter(|&m| m != to && m != from));
+    for m in order {
+        if masters[m].is_failed() {
+            continue;
+        }
+        lines.push(format!(
+            "{} CLUSTER SETSLOT {slot} NODE {}",
+            cli(&masters[m]),
+            sh(&dst.id)
+        ));
+    }
+    if first == last {
+        lines.join("\n")
+    } else {
+        let body: Vec<String> = lines.iter().map(|l| format!("  {l}")).collect();
+        format!(
+            "for slot in $(seq {first} {last}); do\n{}\ndone",
+            body.join("\n")
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_split_at_the_last_colon() {
+        assert_eq!(host_port("127.0.0.1:7000"), ("127.0.0.1", "7000"));
+        assert_eq!(host_port("::1:7000"), ("::1", "7000"));
+        assert_eq!(host_port("10.0.0.1:7000@17000"), ("10.0.0.1", "7000"));
+        assert_eq!(host_port("localhost"), ("localhost", "6379"));
+    }
+
+    #[test]
+    fn odd_words_are_quoted_for_the_shell() {
+        assert_eq!(sh("abc123"), "abc123");
+        assert_eq!(sh("a b"), "'a b'");
+        assert_eq!(sh("it's"), r"'it'\''s'");
+        assert_eq!(sh(""), "''");
+    }
+}
