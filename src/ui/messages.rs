@@ -740,6 +740,12 @@ pub struct Messages {
     pub imp_clashes: [&'static str; 3],
     /// A node's role after its address in the planner's node list: master, replica.
     pub node_roles: [&'static str; 2],
+    // state
+    /// Above the generated batch's row, while it stands in for the pasted lines: `{0}` = how
+    /// many keys.
+    pub plan_showing_generated: &'static str,
+    /// The button that sets the generated keys aside and plans the pasted lines again.
+    pub plan_show_pasted: &'static str,
 }
 }
 
@@ -1092,6 +1098,9 @@ pub const EN: Messages = Messages {
         "is listed as the replica of two different masters",
     ],
     node_roles: ["master", "replica"],
+    // state
+    plan_showing_generated: "Planning the {0} generated keys below; the pasted lines are set aside.",
+    plan_show_pasted: "Plan the pasted lines again",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

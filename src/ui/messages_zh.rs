@@ -355,6 +355,9 @@ pub const ZH: Messages = Messages {
         "它被列为两个不同主节点的副本",
     ],
     node_roles: ["主节点", "副本"],
+    // state
+    plan_showing_generated: "下方规划的是 {0} 个生成的键；粘贴的内容暂时搁置。",
+    plan_show_pasted: "重新规划粘贴的内容",
 };
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The masthead's Share button: puts a link to the page as it is now on the clipboard.
 
-use crate::core::share::Section;
+use crate::persist::Section;
 use crate::ui::messages::use_messages;
 use crate::ui::share::{full_url, save};
 use yew::prelude::*;
