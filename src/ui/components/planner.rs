@@ -492,7 +492,7 @@ pub fn planner(props: &PlannerProps) -> Html {
             }
 
             if let Some(keys) = generated {
-                <p class="planner__switch" data-testid="generated-note">
+                <p class="section-help planner__switch" data-testid="generated-note" role="status">
                     { fill(t.plan_showing_generated, &[&keys.len()]) }{ " " }
                     <button type="button" class="link-button" data-testid="show-pasted"
                             onclick={on_show_pasted}>{ t.plan_show_pasted }</button>
