@@ -122,6 +122,41 @@ test('keys for one MGET: verdict, and round trips per strategy', async () => {
   await context.close();
 });
 
+test('Generate shows one batch at a time: the generated keys replace the pasted lines in view, with a way back', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const strategies = () => page.locator('.planner h3.lab__title').first().textContent();
+  const pastedRows = () => page.locator('.planner .verdict:not([data-testid=generated-verdict])').count();
+  const alerts = () => page.locator('.planner .lab__error[role=alert]').count();
+  // Two keys for one MGET and a line that is not a key: one verdict, one line problem.
+  await paste(page, 'user:1\nbad\\x4\nuser:2', 'MGET');
+  await page.waitForFunction(() => /^2 keys in/.test(document.querySelector('.planner h3.lab__title')?.textContent ?? ''));
+  assert.equal(await pastedRows(), 1);
+  assert.equal(await alerts(), 1);
+  assert.match(await page.locator('.planner .lab__error[role=alert]').textContent(), /^line 2: /);
+
+  await page.getByTestId('gen-template').fill('user:%d');
+  await page.getByTestId('gen-count').fill('300');
+  await page.getByTestId('generate').click();
+  await page.getByTestId('generated-verdict').waitFor();
+  // Only the generated batch is in view: its row, its plan, and a note saying so.
+  assert.match(await strategies(), /^300 keys in/);
+  assert.equal(await pastedRows(), 0, 'the pasted lines\' verdicts are set aside');
+  assert.equal(await alerts(), 0, 'and so are their problems');
+  assert.equal(await page.locator('.planner .verdict').count(), 1);
+  assert.match(await page.getByTestId('generated-note').textContent(), /\b300 generated keys\b/);
+  assert.equal(await page.getByTestId('batch-input').inputValue(), 'user:1\nbad\\x4\nuser:2', 'the paste itself is kept');
+
+  // The way back: the pasted lines, their verdict and their problem, and their plan.
+  await page.getByTestId('show-pasted').click();
+  await page.getByTestId('generated-verdict').waitFor({ state: 'detached' });
+  assert.match(await strategies(), /^2 keys in/);
+  assert.equal(await pastedRows(), 1);
+  assert.equal(await alerts(), 1);
+  assert.equal(await page.getByTestId('generated-note').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a million generated route-cache keys plan without freezing the tab', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.locator('.planner__gen select').selectOption('h3');

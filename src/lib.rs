@@ -9,7 +9,8 @@
 //! ```
 //!
 //! [`core`] computes every one of those steps and knows nothing about the DOM (it builds with
-//! `--no-default-features`). [`ui`] (feature `web`) is the Yew page that shows them.
+//! `--no-default-features`). [`persist`] writes the page's state as a share link and reads it
+//! back (no DOM either). [`ui`] (feature `web`) is the Yew page that shows them.
 //!
 //! ```
 //! use slotscope::core::{explain, SlotMap};
@@ -21,6 +22,8 @@
 #![warn(missing_docs)]
 
 pub mod core;
+
+pub mod persist;
 
 #[cfg(feature = "web")]
 pub mod ui;

@@ -1,4 +1,4 @@
-//! `core::share`: state → link → state, for arbitrary states and the fixtures' clusters; damaged,
+//! `persist`: state → link → state, for arbitrary states and the fixtures' clusters; damaged,
 //! truncated, old and future links.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -7,12 +7,13 @@ mod common;
 use proptest::prelude::*;
 use slotscope::core::batch::KEY_COMMANDS;
 use slotscope::core::cluster::import::import;
+use slotscope::core::cluster::lab::made_up_id;
 use slotscope::core::cluster::reshard::{apply, reshard_plan, Sources};
-use slotscope::core::share::{
-    decode, encode, made_up_id, Cluster, Lang, PlannerInput, Problem, ScenarioStep, Section,
-    SharedState, DEFAULT_KEY, MAX_BATCH_BYTES, MAX_LINK_BYTES,
-};
 use slotscope::core::topology::{Master, Replica, SlotMap};
+use slotscope::persist::{
+    decode, encode, Cluster, Lang, PlannerInput, Problem, ScenarioStep, Section, SharedState,
+    DEFAULT_BATCH, DEFAULT_KEY, MAX_BATCH_BYTES, MAX_LINK_BYTES,
+};
 
 fn round_trip(state: &SharedState) -> SharedState {
     let link = encode(state);
@@ -179,7 +180,7 @@ fn any_planner() -> impl Strategy<Value = PlannerInput> {
     let mut commands = vec!["commands"];
     commands.extend_from_slice(KEY_COMMANDS);
     (
-        prop_oneof![Just(PlannerInput::default().text), "(.|\n){0,200}"],
+        prop_oneof![Just(DEFAULT_BATCH.to_string()), "(.|\n){0,200}"],
         choice(commands),
         prop::option::of(any_addr()),
         choice(vec!["template", "h3"]),
@@ -192,7 +193,7 @@ fn any_planner() -> impl Strategy<Value = PlannerInput> {
         .prop_map(
             |(text, command, node, gen_kind, gen_template, gen_count, chunk, style, generated)| {
                 PlannerInput {
-                    text,
+                    text: text.into(),
                     command,
                     node,
                     gen_kind,
@@ -373,7 +374,7 @@ fn a_batch_too_long_for_a_link_is_left_out_and_said() {
     let state = SharedState {
         key: "kept".into(),
         planner: PlannerInput {
-            text: "GET k\n".repeat(MAX_BATCH_BYTES / 6 + 1),
+            text: "GET k\n".repeat(MAX_BATCH_BYTES / 6 + 1).into(),
             command: "MGET".into(),
             ..PlannerInput::default()
         },

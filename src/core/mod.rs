@@ -11,7 +11,6 @@ pub mod escape;
 pub mod key;
 pub mod schemes;
 pub mod server;
-pub mod share;
 pub mod sort;
 pub mod workload;
 

@@ -1,6 +1,8 @@
-//! The page: header, key field, pipeline, and the slot map with its legend, over one reducer.
+//! The page: header, key field, pipeline, the slot map with its lab, the planner and the
+//! player, over one reducer per concern (key, cluster, planner, player) owned here; the share
+//! link is written from them directly.
 
-use crate::core::share::{encode, Cluster, Decoded, Problem, SharedState};
+use crate::persist::{encode, Cluster, Decoded, Problem, SharedState};
 use crate::ui::components::cluster_picker::ClusterPicker;
 use crate::ui::components::compare_view::CompareView;
 use crate::ui::components::export_buttons::MapExport;
@@ -15,11 +17,13 @@ use crate::ui::components::restore_notice::RestoreNotice;
 use crate::ui::components::share_button::ShareButton;
 use crate::ui::components::slot_map::SlotMap;
 use crate::ui::components::tag_generator::TagGenerator;
-use crate::ui::components::topology_lab::TopologyLab;
+use crate::ui::components::topology_lab::{LabControls, LabImport, LastChange};
 use crate::ui::components::tour::Tour;
 use crate::ui::lang::{self, Lang};
+use crate::ui::planner_state::PlannerState;
+use crate::ui::player::{resolve_old, resolve_shared, Player, PlayerAction, ScenarioIndex};
 use crate::ui::share::{self as browser, Source};
-use crate::ui::state::{Action, AppState};
+use crate::ui::state::{ClusterAction, ClusterState, KeyState};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -28,7 +32,7 @@ const SAVE_DELAY_MS: u32 = 300;
 
 /// What the page opened with: the state, and what could not be restored of it.
 struct Opened {
-    state: SharedState,
+    decoded: Decoded,
     problems: Rc<Vec<Problem>>,
     saved: bool,
     /// Whether `state.lang` is the link's (or the saved state's) own choice. A link carries
@@ -47,13 +51,23 @@ fn opened() -> Opened {
     let problems = if decoded.version == Some(0) {
         Vec::new()
     } else {
-        decoded.problems
+        decoded.problems.clone()
     };
     Opened {
         lang_known,
-        state: decoded.state,
         problems: Rc::new(problems),
         saved: source == Source::Saved,
+        decoded,
+    }
+}
+
+/// The player as the opening state asks: an old `#redirect=` link (brought into sight), or a
+/// share link's scenario and step.
+fn opened_player(decoded: &Decoded, index: &ScenarioIndex) -> Player {
+    match (&decoded.old_link, &decoded.state.redirect) {
+        (Some(old), _) => Player::opened(Some(resolve_old(old, index)), true, index),
+        (None, Some(at)) => Player::opened(Some(resolve_shared(at, index)), false, index),
+        (None, None) => Player::opened(None, false, index),
     }
 }
 
@@ -62,19 +76,17 @@ fn opened() -> Opened {
 pub fn app() -> Html {
     // The fragment wins, else what this browser saved, else the defaults (read once).
     let opened = use_memo((), |_| opened());
-    let state = use_reducer({
-        let s = &opened.state;
-        let restore = Action::Restore {
-            key: s.key.clone(),
-            cluster: s.cluster.clone(),
-        };
-        move || (*yew::Reducible::reduce(Rc::new(AppState::default()), restore)).clone()
-    });
+    let index = use_memo((), |_| ScenarioIndex::new());
+    let shared = &opened.decoded.state;
+    let key = use_reducer(|| KeyState::default().read(shared.key.clone()));
+    let state = use_reducer(|| ClusterState::restored(&shared.cluster));
+    let planner = use_reducer(|| PlannerState::restored(&shared.planner));
+    let player = use_reducer(|| opened_player(&opened.decoded, &index));
     // The language is the page's outermost state: every component reads it from context.
     // A link or a saved state brings its own; a first visit follows the browser.
     let lang = use_state(|| {
         if opened.lang_known {
-            opened.state.lang
+            shared.lang
         } else {
             lang::initial()
         }
@@ -88,29 +100,18 @@ pub fn app() -> Html {
         lang::remember(l);
         set.set(l)
     });
-    let planner_now = use_state_eq(|| opened.state.planner.clone());
-    let redirect_now = use_state_eq(|| opened.state.redirect.clone());
-    let on_planner = use_callback(planner_now.setter(), |p, set| set.set(p));
-    let on_redirect = use_callback(redirect_now.setter(), |r, set| set.set(r));
-    let planner_initial = use_memo((), {
-        let p = opened.state.planner.clone();
-        move |_| p
-    });
-    let cluster = use_memo(state.map.clone(), |map| Rc::new(Cluster::from_map(map)));
+    // The link, from the reducers themselves (each part recomputed only when it changes).
+    let cluster = use_memo(state.map.clone(), |map| Cluster::from_map(map));
+    let planner_input = use_memo(planner.clone(), |p| p.to_input());
+    let at = index.at(&player);
     let encoded = use_memo(
-        (
-            state.input.clone(),
-            (*cluster).clone(),
-            (*planner_now).clone(),
-            (*redirect_now).clone(),
-            *lang,
-        ),
-        move |(key, cluster, planner, redirect, lang)| {
+        (key.input.clone(), cluster, planner_input, at, *lang),
+        |(key, cluster, planner, redirect, lang)| {
             encode(&SharedState {
                 lang: *lang,
-                key: key.clone(),
+                key: key.to_string(),
                 cluster: (**cluster).clone(),
-                planner: planner.clone(),
+                planner: (**planner).clone(),
                 redirect: redirect.clone(),
             })
         },
@@ -128,33 +129,39 @@ pub fn app() -> Html {
             move || drop(timeout)
         });
     }
-    // A share link pasted into the open page changes only the hash: open it as a fresh visit
-    // (old `#redirect=` links are followed by the player itself).
-    use_effect_with((), |_| {
-        let listener = web_sys::window().map(|w| {
-            gloo_events::EventListener::new(&w, "hashchange", |_| {
-                if browser::fragment().starts_with("s=") {
-                    if let Some(w) = web_sys::window() {
-                        let _ = w.location().reload();
+    // The one `hashchange` listener. A share link pasted into the open page changes only the
+    // hash: open it as a fresh visit. An old `#redirect=` link (the pipeline's "watch the
+    // MOVED loop" links are such) opens the player there, read once by the link decoder.
+    {
+        let (dispatch, index) = (player.dispatcher(), index.clone());
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                gloo_events::EventListener::new(&w, "hashchange", move |_| {
+                    let fragment = browser::fragment();
+                    if fragment.starts_with("s=") {
+                        if let Some(w) = web_sys::window() {
+                            let _ = w.location().reload();
+                        }
+                    } else if let Some(old) = crate::persist::decode(&fragment).old_link {
+                        dispatch.dispatch(PlayerAction::Follow(resolve_old(&old, &index)));
                     }
-                }
-            })
+                })
+            });
+            move || drop(listener)
         });
-        move || drop(listener)
-    });
-    // Callbacks that keep their identity across renders (the dispatcher and the selection
+    }
+    // Callbacks that keep their identity across renders (the dispatchers and the selection
     // setter never change), so a keystroke does not re-render every child that takes one.
+    let on_input = use_callback(key.dispatcher(), |text: String, d| d.dispatch(text));
     let dispatcher = state.dispatcher();
-    let on_input = use_callback(dispatcher.clone(), |text: String, d| {
-        d.dispatch(Action::SetKey(text))
-    });
     let on_fixture = use_callback(dispatcher.clone(), |(), d| {
-        d.dispatch(Action::UseFixtureCluster)
+        d.dispatch(ClusterAction::UseFixtureCluster)
     });
     let on_create = use_callback(dispatcher.clone(), |n: String, d| {
-        d.dispatch(Action::CreateCluster(n))
+        d.dispatch(ClusterAction::CreateCluster(n))
     });
-    let on_action = use_callback(dispatcher, |action: Action, d| d.dispatch(action));
+    let on_action = use_callback(dispatcher, |action: ClusterAction, d| d.dispatch(action));
+    let on_player = use_callback(player.dispatcher(), |a: PlayerAction, d| d.dispatch(a));
     // The map selection is the page's own business until the reader moves it somewhere.
     let selection = use_state(|| None::<(u16, u16)>);
     let set_selection = selection.setter();
@@ -162,18 +169,7 @@ pub fn app() -> Html {
         set.set(s)
     });
     let on_clear_selection = use_callback(set_selection, |(), set| set.set(None));
-    let slot = state.explained.slot;
-    let lab = |details: bool| {
-        html! {
-            <TopologyLab map={state.map.clone()} colours={state.colours.clone()}
-                         change={state.change.clone()}
-                         can_undo={!state.undo.is_empty()} can_redo={!state.redo.is_empty()}
-                         error={state.topology_error.clone()} refused_removal={state.refused_removal}
-                         notice={state.notice.clone()} selection={*selection}
-                         on_action={on_action.clone()} on_clear_selection={on_clear_selection.clone()}
-                         {details} />
-        }
-    };
+    let slot = key.explained.slot;
     html! {
         <ContextProvider<Lang> context={*lang}>
         <div class="page">
@@ -197,11 +193,10 @@ pub fn app() -> Html {
             <main>
                 <RestoreNotice problems={opened.problems.clone()} saved={opened.saved} />
                 <section class="card key-card">
-                    <KeyInput value={AttrValue::from(state.input.clone())}
-                              error={state.error.clone()} {on_input} />
+                    <KeyInput value={key.input.clone()} error={key.error.clone()} {on_input} />
                 </section>
-                <Pipeline explained={state.explained.clone()} map={state.map.clone()}
-                          colours={state.colours.clone()} stale={state.error.is_some()} />
+                <Pipeline explained={key.explained.clone()} map={state.map.clone()}
+                          colours={state.colours.clone()} stale={key.error.is_some()} />
                 <section class="card map-card" aria-labelledby="map-title">
                     <div class="map-card__head">
                         <h2 id="map-title" class="section-title">{ t.map_title }</h2>
@@ -209,7 +204,11 @@ pub fn app() -> Html {
                                        {on_fixture} {on_create} />
                     </div>
                     <p class="section-help">{ t.map_help }</p>
-                    { lab(false) }
+                    <LabControls map={state.map.clone()}
+                                 can_undo={!state.undo.is_empty()} can_redo={!state.redo.is_empty()}
+                                 error={state.topology_error.clone()} refused_removal={state.refused_removal}
+                                 notice={state.notice.clone()} selection={*selection}
+                                 on_action={on_action.clone()} {on_clear_selection} />
                     <div class="map-card__body">
                         <SlotMap map={state.map.clone()} colours={state.colours.clone()}
                                  change={state.change.clone()} marked={Some(slot)}
@@ -218,14 +217,15 @@ pub fn app() -> Html {
                                   current={state.map.owner(slot)} on_action={on_action.clone()} />
                     </div>
                     <MapExport map={state.map.clone()} colours={state.colours.clone()} />
-                    { lab(true) }
+                    <div class="lab lab--details">
+                        <LastChange map={state.map.clone()} change={state.change.clone()} />
+                        <LabImport map={state.map.clone()} on_action={on_action.clone()} />
+                    </div>
                 </section>
-                <Planner map={state.map.clone()} colours={state.colours.clone()}
-                         initial={planner_initial.clone()} on_change={on_planner} />
+                <Planner map={state.map.clone()} colours={state.colours.clone()} state={planner.clone()} />
                 <TagGenerator map={state.map.clone()} colours={state.colours.clone()} />
                 <HotSpotView map={state.map.clone()} colours={state.colours.clone()} />
-                <Redirections map={state.map.clone()} initial={opened.state.redirect.clone()}
-                              on_change={on_redirect} />
+                <Redirections map={state.map.clone()} player={(*player).clone()} {on_player} />
                 <CompareView />
             </main>
             <footer class="footer">{ t.footer }</footer>

@@ -10,7 +10,7 @@ use crate::ui::messages::{Messages, EN, ZH};
 pub const STORAGE_KEY: &str = "slotscope.lang";
 
 /// A language the page is written in (defined with the share link, which carries it).
-pub use crate::core::share::Lang;
+pub use crate::persist::Lang;
 
 impl Lang {
     /// Every language, in the order the switch lists them.

@@ -874,6 +874,12 @@ pub struct Messages {
     pub reshard_cli_not_empty: &'static str,
     /// redis-cli's refusal (`{0}`) of a node id it does not know.
     pub reshard_cli_no_such_node: &'static str,
+    // state
+    /// Above the generated batch's row, while it stands in for the pasted lines: `{0}` = how
+    /// many keys.
+    pub plan_showing_generated: &'static str,
+    /// The button that sets the generated keys aside and plans the pasted lines again.
+    pub plan_show_pasted: &'static str,
 }
 }
 
@@ -1304,6 +1310,9 @@ pub const EN: Messages = Messages {
     reshard_cli_assertion: "{0}",
     reshard_cli_not_empty: "{0}",
     reshard_cli_no_such_node: "{0}",
+    // state
+    plan_showing_generated: "Planning the {0} generated keys below; the pasted lines are set aside.",
+    plan_show_pasted: "Plan the pasted lines again",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -433,6 +433,9 @@ pub const ZH: Messages = Messages {
     reshard_cli_assertion: "redis-cli 的内部断言失败（分片表与槽数不符）：{0}",
     reshard_cli_not_empty: "这个主节点仍负责一些槽，redis-cli 拒绝删除它：{0}",
     reshard_cli_no_such_node: "redis-cli 不认识这个节点 ID（已故障的主节点不会被加载）：{0}",
+    // state
+    plan_showing_generated: "下方规划的是 {0} 个生成的键；粘贴的内容暂时搁置。",
+    plan_show_pasted: "重新规划粘贴的内容",
 };
 
 #[cfg(test)]

@@ -13,6 +13,8 @@ pub mod messages;
 pub mod messages_zh;
 pub mod narration;
 pub mod palette;
+pub mod planner_state;
+pub mod player;
 pub mod redirect_view;
 pub mod reply_words;
 pub mod share;

@@ -1,20 +1,18 @@
-//! Turns the core's redirect scenarios into what the sequence diagram draws: lanes, arrows,
-//! narration, and the client's slot table after every step.
+//! Words the core's redirect scenarios for the sequence diagram: lane names and colours,
+//! arrow labels, narration, and the client's table as text (the steps, lanes and tables
+//! themselves are the core's `redirect_steps`).
 
+use crate::core::client::steps::{scenario_steps, Table};
 use crate::core::clients::ClientRule;
 use crate::core::escape::format_key;
 use crate::core::redirect::{scenarios, Endpoint, Event, EventKind, Scenario};
-use crate::core::server::command::key_positions;
-use crate::core::{key_slot, SlotMap};
+use crate::core::SlotMap;
 use crate::ui::components::sequence::Arrow;
 use crate::ui::messages::fill;
 use crate::ui::narration::{
     give_up_reason, narrate, policy_name, rule_name, scenario_title, NarrationText,
 };
 use crate::ui::palette::ColourBook;
-
-/// Slots the client table shows at most.
-const MAX_TABLE_SLOTS: usize = 6;
 
 /// A scenario ready to play.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,16 +37,6 @@ pub struct ScenarioView {
     pub tables: Vec<Vec<(u16, String)>>,
     /// The slot whose entry a step changed, if it did.
     pub changed: Vec<Option<u16>>,
-}
-
-fn lane_name(e: &Endpoint, t: &NarrationText) -> String {
-    match e {
-        Endpoint::Client => t.lane_client.to_string(),
-        Endpoint::Operator => t.lane_operator.to_string(),
-        Endpoint::Node(addr) => addr.clone(),
-        #[allow(unreachable_patterns)]
-        _ => "?".to_string(),
-    }
 }
 
 fn arrow_of(e: &Event, lane: impl Fn(&Endpoint) -> usize, t: &NarrationText) -> Arrow {
@@ -86,65 +74,18 @@ fn arrow_of(e: &Event, lane: impl Fn(&Endpoint) -> usize, t: &NarrationText) -> 
             error: true,
             ..base
         },
-        #[allow(unreachable_patterns)]
-        _ => Arrow { note: true, ..base },
     }
-}
-
-/// The slots worth showing in the client's table: those its requests touch (the slot its own
-/// rule computes, then Redis's) and those its table updates change, in order of first
-/// appearance.
-fn tracked_slots(sc: &Scenario) -> Vec<u16> {
-    let mut slots = Vec::new();
-    let mut add = |s: u16| {
-        if !slots.contains(&s) && slots.len() < MAX_TABLE_SLOTS {
-            slots.push(s);
-        }
-    };
-    for e in sc.events() {
-        match (&e.from, &e.kind) {
-            (Endpoint::Client, EventKind::Request { args }) => {
-                if let Ok(spec) = key_positions(args) {
-                    for k in spec.keys(args) {
-                        if let Some(own) = sc.rule.route_slot(k) {
-                            add(own);
-                        }
-                        add(key_slot(k));
-                    }
-                }
-            }
-            (_, EventKind::TableUpdate { slot, .. }) => add(*slot),
-            _ => {}
-        }
-    }
-    slots
 }
 
 /// One scenario, ready to draw, worded in `t`'s language.
 pub fn view_of(sc: &Scenario, t: &'static NarrationText) -> ScenarioView {
+    let steps = scenario_steps(sc);
     let mut lanes = vec![t.lane_client.to_string()];
-    let events: Vec<&Event> = sc.events().collect();
-    if events
-        .iter()
-        .any(|e| e.from == Endpoint::Operator || e.to == Endpoint::Operator)
-    {
+    if steps.has_operator {
         lanes.push(t.lane_operator.to_string());
     }
-    let mut nodes: Vec<String> = events
-        .iter()
-        .flat_map(|e| [&e.from, &e.to])
-        .filter_map(|p| match p {
-            Endpoint::Node(a) => Some(a.clone()),
-            _ => None,
-        })
-        .collect();
-    crate::core::sort::sort(&mut nodes);
-    nodes.dedup();
-    lanes.extend(nodes);
-    let lane = |e: &Endpoint| {
-        let name = lane_name(e, t);
-        lanes.iter().position(|l| *l == name).unwrap_or(0)
-    };
+    lanes.extend(steps.nodes.iter().cloned());
+    let lane = |e: &Endpoint| steps.lane(e);
     // Node heads in the colours the rest of the page gives the fixtures' masters.
     let map = SlotMap::fixture_cluster();
     let colours = ColourBook::for_map(&map).colours(&map);
@@ -158,34 +99,7 @@ pub fn view_of(sc: &Scenario, t: &'static NarrationText) -> ScenarioView {
                 .unwrap_or_default()
         })
         .collect();
-    let slots = tracked_slots(sc);
-    let mut table: Vec<(u16, String)> = slots
-        .iter()
-        .map(|&s| {
-            let node = sc
-                .start_table
-                .iter()
-                .find(|(r, _)| r.contains(s))
-                .map_or_else(|| "-".to_string(), |(_, a)| a.clone());
-            (s, node)
-        })
-        .collect();
-    let table_before = table.clone();
-    let mut tables = Vec::with_capacity(events.len());
-    let mut changed = Vec::with_capacity(events.len());
-    for e in &events {
-        let mut hit = None;
-        if let EventKind::TableUpdate { slot, new, .. } = &e.kind {
-            if let Some(row) = table.iter_mut().find(|(s, _)| s == slot) {
-                row.1 = new.clone();
-            } else if table.len() < MAX_TABLE_SLOTS {
-                table.push((*slot, new.clone()));
-            }
-            hit = Some(*slot);
-        }
-        tables.push(table.clone());
-        changed.push(hit);
-    }
+    let events: Vec<&Event> = sc.events().collect();
     let arrows = events.iter().map(|e| arrow_of(e, lane, t)).collect();
     let title = scenario_title(sc.id, sc.title, t);
     let client = policy_name(sc.policy, t);
@@ -203,10 +117,18 @@ pub fn view_of(sc: &Scenario, t: &'static NarrationText) -> ScenarioView {
         lane_colours,
         arrows,
         narrations: events.iter().map(|e| narrate(&e.narration, t)).collect(),
-        table_before,
-        tables,
-        changed,
+        table_before: table_text(&steps.table_before),
+        tables: steps.tables.iter().map(table_text).collect(),
+        changed: steps.changed,
     }
+}
+
+/// The client's table as shown: `-` for a slot it knows no node for.
+fn table_text(table: &Table) -> Vec<(u16, String)> {
+    table
+        .iter()
+        .map(|(s, node)| (*s, node.clone().unwrap_or_else(|| "-".to_string())))
+        .collect()
 }
 
 /// Every scenario of the core, ready to draw, worded in `t`'s language.

@@ -3,7 +3,7 @@
 //! Every call here falls back quietly: no window, a refused `localStorage` (disabled, private
 //! mode, quota) or a refused `history` call leaves the page as it is and never panics.
 
-use crate::core::share::{decode, Decoded};
+use crate::persist::{decode, Decoded};
 
 /// The `localStorage` key the last state is kept under.
 pub const STORAGE_KEY: &str = "slotscope.state";

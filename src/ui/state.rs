@@ -1,15 +1,21 @@
-//! The page's one reducer: what the reader typed, the last key that parsed, and the cluster.
+//! The page's reducers for the key field and the cluster, each owning its own concern (the
+//! planner's and the player's live in `planner_state` and `player`).
 //!
-//! Components dispatch [`Action`]s and read [`AppState`]; none of them computes a slot.
+//! Components dispatch actions and read the states; none of them computes a slot, and the
+//! cluster's operations themselves are the core's (`core::cluster::lab`): this only keeps history and
+//! words outcomes as [`Note`]s.
 
-use crate::core::cluster::{cli_commands, failover, import, rebalance, reshard};
+use crate::core::cluster::failover::FailoverOutcome;
+use crate::core::cluster::lab::{self, DrainError, Edit, WeightError};
+use crate::core::cluster::{import, rebalance};
 use crate::core::escape::{parse_key, EscapeError};
 use crate::core::topology::{diff, OwnerChange};
-use crate::core::{explain, Explanation, Master, SlotMap, SlotRange, N_SLOTS};
+use crate::core::{explain, Explanation, SlotMap, N_SLOTS};
+use crate::persist::Cluster;
 use crate::ui::localize::Note;
 use crate::ui::palette::ColourBook;
 use std::rc::Rc;
-use yew::Reducible;
+use yew::{AttrValue, Reducible};
 
 /// How many earlier clusters undo remembers.
 pub const MAX_UNDO: usize = 100;
@@ -62,6 +68,67 @@ pub fn read_key(input: &str) -> Result<Vec<u8>, KeyProblem> {
     Ok(bytes)
 }
 
+/// The key field: exactly what it holds, the last key that parsed, and why the text is not
+/// explained if it is not.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyState {
+    /// The key field's text (shared: a render never copies it). Text refused as too long is
+    /// not stored: this keeps the last text that was read.
+    pub input: AttrValue,
+    /// The last key that parsed, explained.
+    pub explained: Rc<Explanation>,
+    /// Why the field's text is not explained, if it is not.
+    pub error: Option<KeyProblem>,
+}
+
+impl Default for KeyState {
+    fn default() -> Self {
+        KeyState {
+            input: AttrValue::Static(DEFAULT_KEY),
+            explained: Rc::new(explain(DEFAULT_KEY.as_bytes())),
+            error: None,
+        }
+    }
+}
+
+impl KeyState {
+    /// The state after the field holds `input`.
+    pub fn read(&self, input: String) -> KeyState {
+        match read_key(&input) {
+            Ok(bytes) => KeyState {
+                explained: if bytes == self.explained.key {
+                    self.explained.clone()
+                } else {
+                    Rc::new(explain(&bytes))
+                },
+                error: None,
+                input: AttrValue::from(input),
+            },
+            // Refused unread (or too long once read): the text is dropped, the last key kept.
+            Err(e @ KeyProblem::TooLong { .. }) => KeyState {
+                input: self.input.clone(),
+                explained: self.explained.clone(),
+                error: Some(e),
+            },
+            // Keep the last good explanation: the page dims it instead of blanking.
+            Err(e) => KeyState {
+                input: AttrValue::from(input),
+                explained: self.explained.clone(),
+                error: Some(e),
+            },
+        }
+    }
+}
+
+impl Reducible for KeyState {
+    /// The field's new text.
+    type Action = String;
+
+    fn reduce(self: Rc<Self>, input: String) -> Rc<Self> {
+        Rc::new(self.read(input))
+    }
+}
+
 /// Which cluster the map shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClusterChoice {
@@ -95,15 +162,9 @@ impl Change {
     }
 }
 
-/// Everything the page shows.
+/// The cluster and what the topology lab says about it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct AppState {
-    /// Exactly what is in the key field.
-    pub input: String,
-    /// The last key that parsed, explained.
-    pub explained: Rc<Explanation>,
-    /// Why `input` is not explained, if it is not.
-    pub error: Option<KeyProblem>,
+pub struct ClusterState {
     /// The cluster.
     pub cluster: ClusterChoice,
     /// Its slot map.
@@ -129,15 +190,17 @@ pub struct AppState {
     pub notice: Option<Note>,
 }
 
-impl Default for AppState {
+impl Default for ClusterState {
     fn default() -> Self {
-        let map = SlotMap::fixture_cluster();
+        ClusterState::with_map(ClusterChoice::Fixture, SlotMap::fixture_cluster())
+    }
+}
+
+impl ClusterState {
+    fn with_map(cluster: ClusterChoice, map: SlotMap) -> Self {
         let book = ColourBook::for_map(&map);
-        AppState {
-            input: DEFAULT_KEY.to_string(),
-            explained: Rc::new(explain(DEFAULT_KEY.as_bytes())),
-            error: None,
-            cluster: ClusterChoice::Fixture,
+        ClusterState {
+            cluster,
             colours: Rc::new(book.colours(&map)),
             map: Rc::new(map),
             cluster_error: None,
@@ -150,18 +213,31 @@ impl Default for AppState {
             notice: None,
         }
     }
-}
 
-impl AppState {
-    /// Makes `after` the cluster, remembering the current one for undo and describing the change.
-    fn commit(&mut self, after: SlotMap, label: Note, commands: Vec<String>) {
+    /// The cluster a shared state describes, with no history. A cluster that cannot be built
+    /// (a created count past what a slot map numbers) gives the fixtures' cluster.
+    pub fn restored(cluster: &Cluster) -> Self {
+        match cluster.to_map() {
+            Ok(map) => {
+                let choice = match cluster {
+                    Cluster::Created(n) => ClusterChoice::Created(*n),
+                    Cluster::Fixture | Cluster::Custom(_) => ClusterChoice::Fixture,
+                };
+                ClusterState::with_map(choice, map)
+            }
+            Err(_) => ClusterState::default(),
+        }
+    }
+
+    /// Makes the edit's cluster current, remembering this one for undo and describing the change.
+    fn commit(&mut self, edit: Edit, label: Note) {
         let before = self.map.clone();
         self.undo.push(before.clone());
         if self.undo.len() > MAX_UNDO {
             self.undo.remove(0);
         }
         self.redo.clear();
-        self.show(before, Rc::new(after), label, commands);
+        self.show(before, Rc::new(edit.after), label, edit.commands);
     }
 
     /// Shows `after` as the cluster and `before → after` as the last change.
@@ -188,23 +264,16 @@ impl AppState {
         self.topology_error = None;
     }
 
-    /// The next free address on 127.0.0.1 for a new master (one past the highest port in use).
-    pub fn next_addr(&self) -> String {
-        let port = self
-            .map
+    /// The address of master `idx` as it is now (empty if there is none).
+    fn addr(&self, idx: usize) -> String {
+        self.map
             .masters()
-            .iter()
-            .flat_map(|m| std::iter::once(&m.addr).chain(m.replicas.iter().map(|r| &r.addr)))
-            .filter_map(|a| a.rsplit(':').next()?.parse::<u32>().ok())
-            .max()
-            .map_or(7000, |p| p + 1)
-            .min(65535);
-        format!("127.0.0.1:{port}")
+            .get(idx)
+            .map(|m| m.addr.clone())
+            .unwrap_or_default()
     }
-}
 
-impl AppState {
-    fn reshard(&mut self, from: Vec<usize>, target: usize, n_slots: &str) {
+    fn reshard(&mut self, from: &[usize], target: usize, n_slots: &str) {
         let n = match n_slots.trim().parse::<usize>() {
             Ok(n) if (1..=N_SLOTS).contains(&n) => n,
             _ => {
@@ -212,53 +281,20 @@ impl AppState {
                 return;
             }
         };
-        let sources = if from.is_empty() {
-            reshard::Sources::All
-        } else {
-            reshard::Sources::Masters(from)
-        };
-        match reshard::reshard_plan(&self.map, &sources, target, n) {
-            Ok(moves) => {
-                let mut after = (*self.map).clone();
-                let commands = cli_commands::redis_cli_commands(&self.map, &moves);
-                reshard::apply(&mut after, &moves);
-                let to = self
-                    .map
-                    .masters()
-                    .get(target)
-                    .map(|m| m.addr.clone())
-                    .unwrap_or_default();
-                let label = Note::Resharded {
-                    n_slots: moves.len(),
-                    to,
-                };
-                self.commit(after, label, commands);
+        match lab::reshard(&self.map, from, target, n) {
+            Ok((edit, n_slots)) => {
+                let to = self.addr(target);
+                self.commit(edit, Note::Resharded { n_slots, to });
             }
             Err(e) => self.topology_error = Some(Note::Reshard(e)),
         }
     }
 
-    /// A rebalance as redis-cli plans it: the cluster after it with the commands (`None` when
-    /// no rebalancing is needed), and redis-cli's own lines, which say what it did or why not.
-    fn plan_rebalance(&self, opts: &rebalance::RebalanceOptions) -> Result<PlannedRebalance, Note> {
-        // redis-cli takes the nodes in the entry node's order; the page's is the list's.
-        let order: Vec<usize> = (0..self.map.n_masters()).collect();
-        let plan = rebalance::rebalance_plan(&self.map, &order, opts).map_err(Note::Reshard)?;
-        let lines = plan.redis_cli_lines(&self.map);
-        if plan.moves().is_empty() {
-            return Ok((None, lines));
-        }
-        let mut after = (*self.map).clone();
-        let commands = cli_commands::redis_cli_commands(&self.map, plan.moves());
-        reshard::apply(&mut after, plan.moves());
-        Ok((Some((after, commands)), lines))
-    }
-
     fn rebalance(&mut self, use_empty_masters: bool, threshold: &str, weights: &str) {
-        let weights = match parse_weights(&self.map, weights) {
+        let weights = match lab::parse_weights(&self.map, weights) {
             Ok(w) => w,
             Err(e) => {
-                self.topology_error = Some(e);
+                self.topology_error = Some(weight_note(e));
                 return;
             }
         };
@@ -274,136 +310,60 @@ impl AppState {
             use_empty_masters,
             weights,
         };
-        match self.plan_rebalance(&opts) {
-            Ok((Some((after, commands)), lines)) => {
-                self.commit(after, Note::Rebalanced, commands);
+        match lab::rebalance(&self.map, &opts) {
+            Ok(lab::Rebalanced {
+                edit: Some(edit),
+                lines,
+            }) => {
+                self.commit(edit, Note::Rebalanced);
                 self.notice = Some(Note::RedisCli {
                     lines,
                     empty_masters_hint: false,
                 });
             }
-            Ok((None, lines)) => {
+            Ok(lab::Rebalanced { edit: None, lines }) => {
                 let has_empty = self.map.slot_counts().contains(&0);
                 self.notice = Some(Note::RedisCli {
                     lines,
                     empty_masters_hint: has_empty && !use_empty_masters,
                 });
             }
-            Err(e) => self.topology_error = Some(e),
-        }
-    }
-
-    /// Moves every slot off master `idx` (a rebalance with its weight at 0), then removes it.
-    fn drain_and_remove(&mut self, idx: usize) {
-        let opts = rebalance::RebalanceOptions {
-            weights: vec![(idx, 0.0)],
-            use_empty_masters: true,
-            ..Default::default()
-        };
-        let (mut after, mut commands) = match self.plan_rebalance(&opts) {
-            Ok((Some(done), _)) => done,
-            Ok((None, _)) => ((*self.map).clone(), Vec::new()),
-            Err(e) => {
-                self.topology_error = Some(e);
-                return;
-            }
-        };
-        match after.remove_master(idx) {
-            Ok(gone) => {
-                commands.push(del_node_command(&after, &gone.id));
-                self.commit(after, Note::Drained(gone.addr), commands);
-            }
-            Err(e) => self.topology_error = Some(Note::Topology(e)),
+            Err(e) => self.topology_error = Some(Note::Reshard(e)),
         }
     }
 
     fn failover(&mut self, idx: usize) {
-        let mut after = (*self.map).clone();
-        let addr = |i: usize| {
-            self.map
-                .masters()
-                .get(i)
-                .map(|m| m.addr.clone())
-                .unwrap_or_default()
-        };
-        let mut commands = Vec::new();
-        match failover::failover(&mut after, idx) {
-            Ok(outcome) => {
+        match lab::failover(&self.map, idx) {
+            Ok((edit, outcome)) => {
                 let label = match outcome {
-                    failover::FailoverOutcome::Promoted {
+                    FailoverOutcome::Promoted {
                         promoted, failed, ..
-                    } => {
-                        // Without a real failure, the same handover is a manual failover.
-                        let (host, port) = promoted.rsplit_once(':').unwrap_or((&promoted, ""));
-                        commands.push(format!(
-                            "redis-cli -h {host} -p {port} CLUSTER FAILOVER   # graceful handover; a crashed master needs no command"
-                        ));
-                        Note::Promoted { failed, promoted }
-                    }
-                    failover::FailoverOutcome::Uncovered { master, slots } => {
-                        Note::FailedUncovered {
-                            master: addr(master),
-                            slots,
-                        }
-                    }
-                    failover::FailoverOutcome::NoSlots { master } => {
-                        Note::FailedNoSlots(addr(master))
-                    }
-                    #[allow(unreachable_patterns)]
-                    _ => Note::FailedOver,
+                    } => Note::Promoted { failed, promoted },
+                    FailoverOutcome::Uncovered { master, slots } => Note::FailedUncovered {
+                        master: self.addr(master),
+                        slots,
+                    },
+                    FailoverOutcome::NoSlots { master } => Note::FailedNoSlots(self.addr(master)),
                 };
-                self.commit(after, label, commands);
+                self.commit(edit, label);
             }
             Err(e) => self.topology_error = Some(Note::Reshard(e)),
         }
     }
 }
 
-/// Reads `--cluster-weight` pairs (`127.0.0.1:7000=2`, or a node id, or an id's prefix as
-/// redis-cli accepts) separated by spaces or commas.
-pub fn parse_weights(map: &SlotMap, text: &str) -> Result<Vec<(usize, f64)>, Note> {
-    let mut out = Vec::new();
-    for pair in text
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|p| !p.is_empty())
-    {
-        let Some((who, w)) = pair.split_once('=') else {
-            return Err(Note::WeightNotPair(pair.to_string()));
-        };
-        let idx = map
-            .masters()
-            .iter()
-            .position(|m| m.addr == who || (who.len() >= 4 && m.id.starts_with(who)))
-            .ok_or_else(|| Note::WeightNoMaster {
-                who: who.to_string(),
-                pair: pair.to_string(),
-            })?;
-        match w.parse::<f64>() {
-            Ok(w) if w.is_finite() && w >= 0.0 => out.push((idx, w)),
-            _ => return Err(Note::WeightNotNumber(w.to_string())),
-        }
+/// A weight list's error as the lab words it.
+fn weight_note(e: WeightError) -> Note {
+    match e {
+        WeightError::NotPair(pair) => Note::WeightNotPair(pair),
+        WeightError::NoMaster { who, pair } => Note::WeightNoMaster { who, pair },
+        WeightError::NotNumber(w) => Note::WeightNotNumber(w),
     }
-    Ok(out)
 }
 
-/// The cluster after a rebalance and its commands (if anything moves), and redis-cli's lines.
-type PlannedRebalance = (Option<(SlotMap, Vec<String>)>, Vec<String>);
-
-/// `redis-cli --cluster del-node <entry> <id>`, with the first remaining master as the entry.
-fn del_node_command(after: &SlotMap, id: &str) -> String {
-    let entry = after.masters().first().map_or("", |m| m.addr.as_str());
-    format!("redis-cli --cluster del-node {entry} {id}")
-}
-
-/// A made-up but stable 40-hex-digit node id for a node the page adds (the share links'
-/// codec knows it too, and writes such an id in one byte).
-pub use crate::core::share::made_up_id;
-
-/// What a reader can do.
+/// What a reader can do to the cluster.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    /// The key field now holds this text.
-    SetKey(String),
+pub enum ClusterAction {
     /// Show the fixtures' cluster.
     UseFixtureCluster,
     /// Show a created cluster with the master count as typed.
@@ -451,182 +411,112 @@ pub enum Action {
     Undo,
     /// Redo the change last undone.
     Redo,
-    /// Open a shared state: this key text and this cluster, with no history (a link or the
-    /// state saved in this browser).
-    Restore {
-        /// The key field's text.
-        key: String,
-        /// The cluster.
-        cluster: crate::core::share::Cluster,
-    },
 }
 
-impl Reducible for AppState {
-    type Action = Action;
+impl Reducible for ClusterState {
+    type Action = ClusterAction;
 
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut next = (*self).clone();
-        if !matches!(action, Action::SetKey(_)) {
-            // A cluster action replaces the last one's error and notice with its own, if any.
-            next.topology_error = None;
-            next.refused_removal = None;
-            next.notice = None;
-        }
+    fn reduce(self: Rc<Self>, action: ClusterAction) -> Rc<Self> {
+        // The reducer's handle usually holds the state too, so this is one clone per action
+        // (never per keystroke elsewhere on the page: the key has its own reducer).
+        let mut next = Rc::unwrap_or_clone(self);
+        // An action replaces the last one's error and notice with its own, if any.
+        next.topology_error = None;
+        next.refused_removal = None;
+        next.notice = None;
         match action {
-            Action::SetKey(input) => {
-                match read_key(&input) {
-                    Ok(bytes) => {
-                        if bytes != self.explained.key {
-                            next.explained = Rc::new(explain(&bytes));
-                        }
-                        next.error = None;
-                    }
-                    // Keep the last good explanation: the page dims it instead of blanking.
-                    Err(e) => next.error = Some(e),
-                }
-                next.input = input;
-            }
-            Action::UseFixtureCluster => {
+            ClusterAction::UseFixtureCluster => {
                 next.cluster = ClusterChoice::Fixture;
                 next.cluster_error = None;
                 next.book = ColourBook::default();
-                next.commit(SlotMap::fixture_cluster(), Note::Fixture, Vec::new());
+                let edit = Edit {
+                    after: SlotMap::fixture_cluster(),
+                    commands: Vec::new(),
+                };
+                next.commit(edit, Note::Fixture);
             }
-            Action::CreateCluster(text) => match text.trim().parse::<usize>() {
-                Ok(n) if (1..=MAX_MASTERS).contains(&n) => {
-                    match SlotMap::created(n, "127.0.0.1", 7000) {
-                        Ok(map) => {
-                            next.cluster = ClusterChoice::Created(n);
-                            next.cluster_error = None;
-                            next.book = ColourBook::default();
-                            let addrs: Vec<&str> =
-                                map.masters().iter().map(|m| m.addr.as_str()).collect();
-                            let command = format!(
-                                "redis-cli --cluster create {} --cluster-replicas 0",
-                                addrs.join(" ")
-                            );
-                            next.commit(map, Note::Created(n), vec![command]);
-                        }
-                        Err(e) => next.cluster_error = Some(e.to_string()),
+            ClusterAction::CreateCluster(text) => match text.trim().parse::<usize>() {
+                Ok(n) if (1..=MAX_MASTERS).contains(&n) => match lab::create(n) {
+                    Ok(edit) => {
+                        next.cluster = ClusterChoice::Created(n);
+                        next.cluster_error = None;
+                        next.book = ColourBook::default();
+                        next.commit(edit, Note::Created(n));
                     }
-                }
+                    Err(e) => next.cluster_error = Some(e.to_string()),
+                },
                 _ => next.cluster_error = Some(text),
             },
-            Action::AddMaster => {
-                let addr = next.next_addr();
-                let mut after = (*next.map).clone();
-                let entry = after.masters().first().map(|m| m.addr.clone());
-                match after.add_master(Master::new(addr.clone(), made_up_id(&addr))) {
-                    Ok(_) => {
-                        let command = match entry {
-                            Some(entry) => format!("redis-cli --cluster add-node {addr} {entry}"),
-                            None => String::new(),
-                        };
-                        next.commit(after, Note::AddedMaster(addr), vec![command]);
-                    }
-                    Err(e) => next.topology_error = Some(Note::Topology(e)),
+            ClusterAction::AddMaster => match lab::add_master(&next.map) {
+                Ok((edit, addr)) => next.commit(edit, Note::AddedMaster(addr)),
+                Err(e) => next.topology_error = Some(Note::Topology(e)),
+            },
+            ClusterAction::RemoveMaster(idx) => match lab::remove_master(&next.map, idx) {
+                Ok((edit, gone)) => next.commit(edit, Note::RemovedMaster(gone.addr)),
+                Err(e) => {
+                    next.topology_error = Some(Note::Topology(e));
+                    next.refused_removal = Some(idx);
                 }
-            }
-            Action::RemoveMaster(idx) => {
-                let mut after = (*next.map).clone();
-                match after.remove_master(idx) {
-                    Ok(gone) => {
-                        let command = del_node_command(&after, &gone.id);
-                        next.commit(after, Note::RemovedMaster(gone.addr), vec![command]);
-                    }
-                    Err(e) => {
-                        next.topology_error = Some(Note::Topology(e));
-                        next.refused_removal = Some(idx);
-                    }
-                }
-            }
-            Action::MoveRange {
+            },
+            ClusterAction::MoveRange {
                 first,
                 last,
                 target,
-            } => {
-                let (first, last) = (first.min(last), first.max(last).min(16383));
-                let mut after = (*next.map).clone();
-                match after.masters().get(target).map(|m| m.addr.clone()) {
-                    Some(addr) => {
-                        let moves: Vec<reshard::SlotMove> = (first..=last)
-                            .filter_map(|slot| {
-                                let from = next.map.owner(slot)?;
-                                (from != target).then_some(reshard::SlotMove {
-                                    slot,
-                                    from,
-                                    to: target,
-                                })
-                            })
-                            .collect();
-                        let commands = cli_commands::redis_cli_commands(&next.map, &moves);
-                        for slot in first..=last {
-                            after.assign(slot, Some(target));
-                        }
-                        let range = SlotRange::new(first, last);
-                        next.commit(after, Note::Moved { range, to: addr }, commands);
-                    }
-                    None => next.topology_error = Some(Note::NoMasterNumber(target)),
+            } => match lab::move_range(&next.map, first, last, target) {
+                Some((edit, range)) => {
+                    let to = next.addr(target);
+                    next.commit(edit, Note::Moved { range, to });
                 }
-            }
-            Action::Reshard {
+                None => next.topology_error = Some(Note::NoMasterNumber(target)),
+            },
+            ClusterAction::Reshard {
                 from,
                 target,
                 n_slots,
-            } => next.reshard(from, target, &n_slots),
-            Action::Rebalance {
+            } => next.reshard(&from, target, &n_slots),
+            ClusterAction::Rebalance {
                 use_empty_masters,
                 threshold,
                 weights,
             } => next.rebalance(use_empty_masters, &threshold, &weights),
-            Action::DrainAndRemove(idx) => next.drain_and_remove(idx),
-            Action::Failover(idx) => next.failover(idx),
-            Action::Import(text) => match import::import(&text) {
+            ClusterAction::DrainAndRemove(idx) => match lab::drain_and_remove(&next.map, idx) {
+                Ok((edit, gone)) => next.commit(edit, Note::Drained(gone.addr)),
+                Err(DrainError::Reshard(e)) => next.topology_error = Some(Note::Reshard(e)),
+                Err(DrainError::Topology(e)) => next.topology_error = Some(Note::Topology(e)),
+            },
+            ClusterAction::Failover(idx) => next.failover(idx),
+            ClusterAction::Import(text) => match import::import(&text) {
                 Ok(imported) => {
                     let warnings = imported.warnings;
                     next.book = ColourBook::default();
-                    next.commit(imported.map, Note::Imported(imported.format), Vec::new());
+                    let edit = Edit {
+                        after: imported.map,
+                        commands: Vec::new(),
+                    };
+                    next.commit(edit, Note::Imported(imported.format));
                     if !warnings.is_empty() {
                         next.notice = Some(Note::ImportWarnings(warnings));
                     }
                 }
                 Err(e) => next.topology_error = Some(Note::Import(e)),
             },
-            Action::Undo => {
+            ClusterAction::Undo => {
                 if let Some(prev) = next.undo.pop() {
                     let current = next.map.clone();
                     next.redo.push(current.clone());
                     next.show(current, prev, Note::Undone, Vec::new());
                 }
             }
-            Action::Redo => {
+            ClusterAction::Redo => {
                 if let Some(again) = next.redo.pop() {
                     let current = next.map.clone();
                     next.undo.push(current.clone());
                     next.show(current, again, Note::Redone, Vec::new());
                 }
             }
-            Action::Restore { key, cluster } => next = restore(key, &cluster),
         }
         Rc::new(next)
     }
-}
-
-/// The page as a shared state describes it: a fresh page with this key and cluster.
-fn restore(key: String, cluster: &crate::core::share::Cluster) -> AppState {
-    use crate::core::share::Cluster;
-    let mut s = (*Rc::new(AppState::default()).reduce(Action::SetKey(key))).clone();
-    // A cluster that cannot be built (a created count past what SlotMap numbers) keeps the default.
-    if let Ok(map) = cluster.to_map() {
-        s.cluster = match cluster {
-            Cluster::Created(n) => ClusterChoice::Created(*n),
-            _ => ClusterChoice::Fixture,
-        };
-        s.book = ColourBook::for_map(&map);
-        s.colours = Rc::new(s.book.colours(&map));
-        s.map = Rc::new(map);
-    }
-    s
 }
 
 #[cfg(test)]
@@ -635,101 +525,107 @@ mod tests {
     use crate::ui::messages::EN;
 
     #[test]
-    fn a_restore_opens_the_key_and_cluster_with_no_history() {
-        use crate::core::share::Cluster;
-        let s = run(&[
-            Action::AddMaster,
-            Action::Restore {
-                key: "{a}b".into(),
-                cluster: Cluster::Created(5),
-            },
-        ]);
-        assert_eq!(s.input, "{a}b");
-        assert_eq!(s.explained.key, b"{a}b");
+    fn a_restore_opens_the_cluster_with_no_history() {
+        let s = ClusterState::restored(&Cluster::Created(5));
         assert_eq!(s.cluster, ClusterChoice::Created(5));
         assert_eq!(s.map.n_masters(), 5);
         assert!(s.undo.is_empty() && s.change.is_none());
-        let s = s.reduce(Action::Restore {
-            key: r"bad\x4".into(),
-            cluster: Cluster::Fixture,
-        });
-        assert!(
-            s.error.is_some(),
-            "a malformed key is shown as the reader would see it"
+        let s = ClusterState::restored(&Cluster::Created(70_000));
+        assert_eq!(
+            *s.map,
+            SlotMap::fixture_cluster(),
+            "an unbuildable count keeps the default"
         );
         // Links leave out what equals the opening state, so both sides must agree on it.
-        assert_eq!(DEFAULT_KEY, crate::core::share::DEFAULT_KEY);
-        assert_eq!(*s.map, SlotMap::fixture_cluster());
+        assert_eq!(DEFAULT_KEY, crate::persist::DEFAULT_KEY);
+        assert_eq!(
+            Cluster::from_map(&ClusterState::default().map),
+            Cluster::Fixture
+        );
     }
 
-    fn run(actions: &[Action]) -> Rc<AppState> {
+    fn key(inputs: &[&str]) -> KeyState {
+        inputs
+            .iter()
+            .fold(KeyState::default(), |s, i| s.read(i.to_string()))
+    }
+
+    fn run(actions: &[ClusterAction]) -> Rc<ClusterState> {
         actions
             .iter()
-            .fold(Rc::new(AppState::default()), |s, a| s.reduce(a.clone()))
+            .fold(Rc::new(ClusterState::default()), |s, a| s.reduce(a.clone()))
     }
 
     #[test]
     fn a_bad_key_keeps_the_last_good_explanation() {
-        let s = run(&[
-            Action::SetKey("foo".into()),
-            Action::SetKey(r"foo\x4".into()),
-        ]);
-        assert_eq!(s.input, r"foo\x4");
+        let s = key(&["foo", r"foo\x4"]);
+        assert_eq!(&*s.input, r"foo\x4");
         assert_eq!(s.explained.key, b"foo");
         assert_eq!(s.error.as_ref().and_then(|e| e.column()), Some(4));
-        let s = s.reduce(Action::SetKey(r"foo\x41".into()));
+        let s = s.read(r"foo\x41".into());
         assert_eq!(s.error, None);
         assert_eq!(s.explained.key, b"fooA");
     }
 
     #[test]
-    fn a_huge_paste_is_refused_and_the_last_key_kept() {
+    fn a_huge_paste_is_refused_and_not_stored() {
         let huge = "a".repeat(10 << 20);
-        let s = run(&[Action::SetKey("foo".into()), Action::SetKey(huge)]);
+        let s = key(&["foo"]).read(huge);
         assert!(matches!(s.error, Some(KeyProblem::TooLong { bytes }) if bytes > MAX_KEY_BYTES));
         assert_eq!(s.explained.key, b"foo");
+        assert_eq!(&*s.input, "foo", "the refused text is not kept");
         // Just over the limit after parsing, though short enough to parse.
-        let s = s.reduce(Action::SetKey("b".repeat(MAX_KEY_BYTES + 1)));
+        let s = s.read("b".repeat(MAX_KEY_BYTES + 1));
         assert_eq!(
             s.error,
             Some(KeyProblem::TooLong {
                 bytes: MAX_KEY_BYTES + 1
             })
         );
-        let s = s.reduce(Action::SetKey("c".repeat(MAX_KEY_BYTES)));
+        assert_eq!(&*s.input, "foo");
+        let s = s.read("c".repeat(MAX_KEY_BYTES));
         assert_eq!(s.error, None);
         assert_eq!(s.explained.key.len(), MAX_KEY_BYTES);
+        assert_eq!(s.input.len(), MAX_KEY_BYTES);
+    }
+
+    #[test]
+    fn the_same_key_keeps_its_explanation() {
+        let s = key(&["foo"]);
+        let again = s.read("foo".into());
+        assert!(Rc::ptr_eq(&s.explained, &again.explained));
     }
 
     #[test]
     fn a_new_master_owns_nothing_and_cannot_leave_once_it_owns_slots() {
-        let s = run(&[Action::AddMaster]);
+        let s = run(&[ClusterAction::AddMaster]);
         assert_eq!(s.map.n_masters(), 4);
         assert_eq!(s.map.masters()[3].addr, "127.0.0.1:7006");
         assert_eq!(s.map.slot_counts()[3], 0);
         assert_eq!(s.change.as_ref().unwrap().n_slots(), 0);
-        let s = s.reduce(Action::MoveRange {
+        let s = s.reduce(ClusterAction::MoveRange {
             first: 10,
             last: 0,
             target: 3,
         });
-        assert_eq!(s.map.ranges_of(3), vec![SlotRange::new(0, 10)]);
+        assert_eq!(s.map.ranges_of(3), vec![crate::core::SlotRange::new(0, 10)]);
         assert_eq!(s.change.as_ref().unwrap().n_slots(), 11);
-        let s = s.reduce(Action::RemoveMaster(3));
+        let s = s.reduce(ClusterAction::RemoveMaster(3));
         assert!(s
             .topology_error
             .as_ref()
             .unwrap()
             .text(&EN)
             .contains("not empty"));
+        assert_eq!(s.refused_removal, Some(3));
         assert_eq!(s.map.n_masters(), 4, "the refused removal changes nothing");
         // Undo twice: back to the fixture cluster; redo once: the empty new master again.
-        let s = s.reduce(Action::Undo).reduce(Action::Undo);
+        let s = s.reduce(ClusterAction::Undo).reduce(ClusterAction::Undo);
         assert_eq!(*s.map, SlotMap::fixture_cluster());
-        let s = s.reduce(Action::Redo);
+        let s = s.reduce(ClusterAction::Redo);
         assert_eq!(s.map.n_masters(), 4);
         assert_eq!(s.map.slot_counts()[3], 0);
-        let s = s.reduce(Action::RemoveMaster(3));
+        let s = s.reduce(ClusterAction::RemoveMaster(3));
         assert_eq!(s.topology_error, None);
         assert_eq!(*s.map, SlotMap::fixture_cluster());
         // Colours follow node ids: 7001 keeps its colour throughout.
@@ -737,8 +633,32 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_removal_can_be_drained_first() {
+        let s = run(&[
+            ClusterAction::AddMaster,
+            ClusterAction::MoveRange {
+                first: 0,
+                last: 99,
+                target: 3,
+            },
+            ClusterAction::DrainAndRemove(3),
+        ]);
+        assert_eq!(s.topology_error, None);
+        assert_eq!(s.map.n_masters(), 3);
+        assert_eq!(s.map.n_unowned(), 0);
+        let commands = &s.change.as_ref().unwrap().commands;
+        assert!(commands
+            .last()
+            .unwrap()
+            .starts_with("redis-cli --cluster del-node 127.0.0.1:7000 "));
+    }
+
+    #[test]
     fn a_master_without_replicas_failing_leaves_its_slots_uncovered() {
-        let s = run(&[Action::CreateCluster("3".into()), Action::Failover(0)]);
+        let s = run(&[
+            ClusterAction::CreateCluster("3".into()),
+            ClusterAction::Failover(0),
+        ]);
         assert_eq!(s.map.n_unowned(), 5461);
         assert!(s.map.masters()[0].is_failed());
         assert!(s
@@ -749,7 +669,7 @@ mod tests {
             .text(&EN)
             .contains("served by nobody"));
         // With slots uncovered, redis-cli refuses to reshard or rebalance; so does the page.
-        let s = s.reduce(Action::Rebalance {
+        let s = s.reduce(ClusterAction::Rebalance {
             use_empty_masters: false,
             threshold: "2".into(),
             weights: String::new(),
@@ -758,37 +678,30 @@ mod tests {
     }
 
     #[test]
-    fn weights_name_masters_by_address_or_id_prefix() {
-        let map = SlotMap::fixture_cluster();
+    fn a_bad_weight_is_refused_in_the_readers_words() {
+        let s = run(&[ClusterAction::Rebalance {
+            use_empty_masters: false,
+            threshold: "2".into(),
+            weights: "127.0.0.1:7000".into(),
+        }]);
         assert_eq!(
-            parse_weights(&map, "127.0.0.1:7000=2, f7c6b5d6=0.5").unwrap(),
-            vec![(0, 2.0), (1, 0.5)]
+            s.topology_error,
+            Some(Note::WeightNotPair("127.0.0.1:7000".into()))
         );
-        assert!(parse_weights(&map, "127.0.0.1:9999=2").is_err());
-        assert!(parse_weights(&map, "127.0.0.1:7000").is_err());
-        assert!(parse_weights(&map, "127.0.0.1:7000=-1").is_err());
-        assert_eq!(parse_weights(&map, "  ").unwrap(), vec![]);
-    }
-
-    #[test]
-    fn made_up_ids_look_like_node_ids_and_differ() {
-        let a = made_up_id("127.0.0.1:7006");
-        assert_eq!(a.len(), 40);
-        assert!(a.bytes().all(|b| b.is_ascii_hexdigit()));
-        assert_ne!(a, made_up_id("127.0.0.1:7007"));
+        assert_eq!(*s.map, SlotMap::fixture_cluster());
     }
 
     #[test]
     fn a_bad_master_count_keeps_the_cluster() {
-        let s = run(&[Action::CreateCluster("7".into())]);
+        let s = run(&[ClusterAction::CreateCluster("7".into())]);
         assert_eq!(s.cluster, ClusterChoice::Created(7));
-        let s = s.reduce(Action::CreateCluster("0".into()));
+        let s = s.reduce(ClusterAction::CreateCluster("0".into()));
         assert_eq!(s.cluster, ClusterChoice::Created(7));
         assert_eq!(s.map.n_masters(), 7);
         assert_eq!(s.cluster_error.as_deref(), Some("0"));
-        let s = s.reduce(Action::CreateCluster("1001".into()));
+        let s = s.reduce(ClusterAction::CreateCluster("1001".into()));
         assert_eq!(s.map.n_masters(), 7);
-        let s = s.reduce(Action::UseFixtureCluster);
+        let s = s.reduce(ClusterAction::UseFixtureCluster);
         assert_eq!(s.cluster, ClusterChoice::Fixture);
         assert_eq!(s.cluster_error, None);
     }

@@ -13,6 +13,7 @@
 mod events;
 mod run;
 mod scenarios;
+pub mod steps;
 
 pub use events::*;
 pub use run::*;

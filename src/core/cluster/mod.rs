@@ -9,6 +9,7 @@ pub mod cli_commands;
 pub mod export;
 pub mod failover;
 pub mod import;
+pub mod lab;
 pub mod rebalance;
 pub mod reshard;
 pub mod topology;

@@ -58,7 +58,8 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
     let preset = use_state(|| 0usize);
     let line = use_state(String::new);
     let error = use_state(|| None::<FreeError>);
-    let steps = use_state(Vec::<Step>::new);
+    // Shared, so a keystroke in the command field neither copies nor re-narrates them.
+    let steps = use_state(|| Rc::new(Vec::<Step>::new()));
     // The cluster and the client live across commands; they start again when the topology,
     // the policy or the preset changes.
     let world = use_mut_ref(|| None::<(Cluster, Client, Vec<(crate::core::SlotRange, String)>)>);
@@ -71,7 +72,7 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
                 let client = Client::new(policy_of(policy), max, map);
                 let table = client.table();
                 *world.borrow_mut() = Some((Cluster::new((**map).clone()), client, table));
-                steps.set(Vec::new());
+                steps.set(Rc::new(Vec::new()));
             },
         );
     }
@@ -84,10 +85,10 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
             Some(Ok(action)) => {
                 let mut guard: std::cell::RefMut<'_, _> = RefCell::borrow_mut(&world);
                 if let Some((cluster, client, _)) = guard.as_mut() {
-                    let mut all = (*steps).clone();
+                    let mut all = (**steps).clone();
                     all.extend(play(cluster, client, vec![action]));
                     let skip = all.len().saturating_sub(MAX_STEPS);
-                    steps.set(all.split_off(skip));
+                    steps.set(Rc::new(all.split_off(skip)));
                     error.set(None);
                     line.set(String::new());
                 }
@@ -104,23 +105,37 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
             send();
         }
     });
-    let view = {
-        let guard = world.borrow();
-        guard.as_ref().map(|(_, client, table)| {
-            view_of(
-                &Scenario {
-                    id: "free",
-                    title: "Your commands",
-                    policy: client.policy(),
-                    rule: client.rule(),
-                    max_redirects: client.max_redirects(),
-                    start_table: table.clone(),
-                    steps: (*steps).clone(),
-                },
-                words,
-            )
-        })
-    };
+    // The diagram and its narration are worked out once per command sent (or language, or
+    // session), not on every keystroke in the command field.
+    let view = use_memo(
+        (
+            (*steps).clone(),
+            words.lang,
+            props.map.clone(),
+            (*policy).clone(),
+            *preset,
+        ),
+        {
+            let world = world.clone();
+            move |(steps, ..)| {
+                let guard = world.borrow();
+                guard.as_ref().map(|(_, client, table)| {
+                    view_of(
+                        &Scenario {
+                            id: "free",
+                            title: "Your commands",
+                            policy: client.policy(),
+                            rule: client.rule(),
+                            max_redirects: client.max_redirects(),
+                            start_table: table.clone(),
+                            steps: (**steps).clone(),
+                        },
+                        words,
+                    )
+                })
+            }
+        },
+    );
     // Each reply as redis-cli prints it; a command or script the page does not run is its note,
     // in the reader's language (Redis's own errors are never translated).
     let replies = steps
@@ -179,7 +194,7 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
                     FreeError::Action(e) => action_error(t, e),
                 } }</p>
             }
-            if let Some(v) = view {
+            if let Some(v) = &*view {
                 if !v.arrows.is_empty() {
                     <p class="redir__narration" aria-live="polite">{ v.narrations.last().cloned().unwrap_or_default() }</p>
                     <Sequence lanes={v.lanes.clone()} lane_colours={v.lane_colours.clone()}

@@ -3,7 +3,7 @@
 
 use crate::core::{SlotMap, SlotRange, N_SLOTS};
 use crate::ui::messages::{fill, use_messages};
-use crate::ui::state::Action;
+use crate::ui::state::ClusterAction as Action;
 use crate::ui::styled::StyledSpan;
 use std::rc::Rc;
 use yew::prelude::*;

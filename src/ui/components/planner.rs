@@ -7,20 +7,20 @@ use crate::core::batch::{
 };
 use crate::core::compare::KeySample;
 use crate::core::escape::{format_key, parse_key, EscapeError};
-use crate::core::plan::{
-    chunk_masters, h3_pair_keys, numbered_keys, plan, Plan, PlanError, Strategy, MAX_KEYS,
-};
+use crate::core::plan::{chunk_masters, plan, Plan, Strategy, MAX_KEYS};
 use crate::core::server::reply::{ErrorReply, Reply};
 use crate::core::server::route::Session;
 use crate::core::server::Cluster;
-use crate::core::share::PlannerInput;
 use crate::core::tags::{generate_tags, retag};
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
-use crate::ui::forms::{bind_input, bind_select};
+use crate::ui::forms::{input_to, select_to};
 use crate::ui::lang::Lang;
 use crate::ui::localize::{batch_error, escape_error, plan_error, tag_error};
 use crate::ui::messages::{fill, use_messages, Messages};
+use crate::ui::planner_state::{
+    CopyStyle, GenError, GenKind, Lines, PlannerAction, PlannerState, MAX_PASTE_BYTES,
+};
 use crate::ui::reply_words::{note_of, note_text, reply_text};
 use std::rc::Rc;
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
@@ -30,9 +30,6 @@ use yew::prelude::*;
 const MAX_ENGINE_KEYS: usize = 10_000;
 /// Commands shown in the copyable plan.
 const MAX_COPIED_COMMANDS: usize = 500;
-/// The largest paste the batch field takes (about 200,000 short keys); the generator makes up
-/// to a million keys without a paste.
-const MAX_PASTE_BYTES: usize = 4 << 20;
 
 /// Props of [`Planner`].
 #[derive(Properties, PartialEq)]
@@ -41,26 +38,8 @@ pub struct PlannerProps {
     pub map: Rc<SlotMap>,
     /// Colour of each master, by index.
     pub colours: Rc<Vec<String>>,
-    /// The input it opens with (from a link or the state saved in this browser).
-    #[prop_or_default]
-    pub initial: Rc<PlannerInput>,
-    /// Told the input whenever it changes, so the page can keep it in a link.
-    #[prop_or_default]
-    pub on_change: Callback<PlannerInput>,
-}
-
-/// Generates keys as the generator row asks: `count` as typed, `kind` `h3` or a template.
-fn generate_keys(kind: &str, template: &str, count: &str) -> Result<KeySample, GenError> {
-    let n = match count.trim().parse::<u64>() {
-        Ok(n) if (1..=MAX_KEYS as u64).contains(&n) => n,
-        _ => return Err(GenError::Count(count.to_string())),
-    };
-    let made = if kind == "h3" {
-        h3_pair_keys("route:", n as u32, 1)
-    } else {
-        numbered_keys(template, 0..n)
-    };
-    made.map_err(GenError::Plan)
+    /// The planner's state (the page owns it: a link restores it and carries it).
+    pub state: UseReducerHandle<PlannerState>,
 }
 
 /// What the batch was read into: the answered lines, the keys, and what went wrong.
@@ -92,19 +71,11 @@ impl Problem {
     }
 }
 
-/// Why the generator made no keys.
-enum GenError {
-    /// The count is not from 1 to [`MAX_KEYS`]: what was typed.
-    Count(String),
-    /// The generator refused.
-    Plan(PlanError),
-}
-
 /// Reads the paste: commands, or one key per line for `command`.
-fn read_batch(t: &Messages, map: &SlotMap, node: &str, text: &str, command: &str) -> Batch {
+fn read_batch(t: &Messages, map: &SlotMap, node: &str, text: &str, lines: Lines) -> Batch {
     let mut keys = KeySample::new();
     let mut problems = Vec::new();
-    if command == "commands" {
+    let Lines::KeysFor(command) = lines else {
         let lines = match run_lines(map, node, text) {
             Ok(lines) => lines,
             Err(e) => {
@@ -122,7 +93,7 @@ fn read_batch(t: &Messages, map: &SlotMap, node: &str, text: &str, command: &str
             keys: Rc::new(keys),
             problems,
         };
-    }
+    };
     let mut parsed = Vec::new();
     for (i, l) in text
         .lines()
@@ -228,7 +199,13 @@ fn fan_out(t: &Messages, p: &Plan, map: &SlotMap, colours: &[String]) -> Html {
 /// slot, or (the route cache's fix) keys rewritten with one tag per master so each master gets
 /// one EVAL.
 /// `planned` is `keys` already planned on `map`, so the per-slot styles reuse it.
-fn copy_plan(t: &Messages, keys: &KeySample, planned: &Plan, map: &SlotMap, style: &str) -> String {
+fn copy_plan(
+    t: &Messages,
+    keys: &KeySample,
+    planned: &Plan,
+    map: &SlotMap,
+    style: CopyStyle,
+) -> String {
     const TTL: u32 = 3600;
     let eval = CommandStyle::EvalSetEx { ttl: TTL };
     let worded = |p: &Plan, keys: &KeySample, style: CommandStyle| -> Vec<String> {
@@ -252,8 +229,8 @@ fn copy_plan(t: &Messages, keys: &KeySample, planned: &Plan, map: &SlotMap, styl
         lines
     };
     let lines = match style {
-        "eval" => worded(planned, keys, eval),
-        "tagged" => match generate_tags(ROUTE_TAG_TEMPLATE, 1, map, 1_000_000) {
+        CopyStyle::Eval => worded(planned, keys, eval),
+        CopyStyle::Tagged => match generate_tags(ROUTE_TAG_TEMPLATE, 1, map, 1_000_000) {
             Ok(set) => {
                 let retagged = retag(keys, map, &set);
                 let mut out = vec![fill(t.plan_copy_retagged, &[&ROUTE_TAG_TEMPLATE])];
@@ -263,7 +240,7 @@ fn copy_plan(t: &Messages, keys: &KeySample, planned: &Plan, map: &SlotMap, styl
             }
             Err(e) => vec![format!("# {}", tag_error(t, &e))],
         },
-        _ => worded(planned, keys, CommandStyle::Mget),
+        CopyStyle::Mget => worded(planned, keys, CommandStyle::Mget),
     };
     lines.join("\n")
 }
@@ -301,40 +278,12 @@ pub fn planner(props: &PlannerProps) -> Html {
     let t = use_messages();
     let lang = use_context::<Lang>().unwrap_or_default();
     let map = &props.map;
-    let init = &props.initial;
-    let text = use_state(|| init.text.clone());
-    let command = use_state(|| init.command.clone());
-    let node = use_state(|| init.node.clone());
-    let generated = use_state(|| {
-        init.generated
-            .then(|| generate_keys(&init.gen_kind, &init.gen_template, &init.gen_count).ok())
-            .flatten()
-            .map(Rc::new)
-    });
-    let gen_template = use_state(|| init.gen_template.clone());
-    let gen_count = use_state(|| init.gen_count.clone());
-    let gen_kind = use_state(|| init.gen_kind.clone());
-    let gen_error = use_state(|| None::<GenError>);
-    let chunk = use_state(|| init.chunk.clone());
-    let style = use_state(|| init.style.clone());
-    // Tell the page the input whenever it changes (a link carries it).
-    {
-        let input = PlannerInput {
-            text: (*text).clone(),
-            command: (*command).clone(),
-            node: (*node).clone(),
-            gen_kind: (*gen_kind).clone(),
-            gen_template: (*gen_template).clone(),
-            gen_count: (*gen_count).clone(),
-            chunk: (*chunk).clone(),
-            style: (*style).clone(),
-            generated: generated.is_some(),
-        };
-        let on_change = props.on_change.clone();
-        use_effect_with(input, move |input| on_change.emit(input.clone()));
-    }
+    let state = &*props.state;
+    let dispatch = props.state.dispatcher();
+    let on = Callback::from(move |a: PlannerAction| dispatch.dispatch(a));
 
-    let node_addr = (*node)
+    let node_addr = state
+        .node
         .clone()
         .filter(|a| {
             map.masters()
@@ -345,16 +294,17 @@ pub fn planner(props: &PlannerProps) -> Html {
         .unwrap_or_default();
     let batch = use_memo(
         (
-            (*text).clone(),
-            (*command).clone(),
+            state.text.clone(),
+            state.lines,
             node_addr.clone(),
             props.map.clone(),
             lang,
         ),
-        |(text, command, node, map, lang)| read_batch(lang.messages(), map, node, text, command),
+        |(text, lines, node, map, lang)| read_batch(lang.messages(), map, node, text, *lines),
     );
-    // Generated keys, when there are some, stand in for the pasted ones.
-    let keys = (*generated).clone().unwrap_or_else(|| batch.keys.clone());
+    // Generated keys, when there are some, stand in for the pasted ones: one batch at a time.
+    let generated = &state.generated;
+    let keys = generated.clone().unwrap_or_else(|| batch.keys.clone());
     let the_plan = use_memo((keys.clone(), props.map.clone()), |(keys, map)| {
         plan(keys.as_ref(), map)
     });
@@ -362,28 +312,22 @@ pub fn planner(props: &PlannerProps) -> Html {
     // lines are commands); routed again only when the keys, the cluster or the node change.
     let generated_route = use_memo(
         (
-            (*generated).clone(),
+            generated.clone(),
             props.map.clone(),
             node_addr.clone(),
-            (*command).clone(),
+            state.lines,
         ),
-        |(generated, map, node, command)| {
-            let command = if command == "commands" {
-                "MGET"
-            } else {
-                command.as_str()
+        |(generated, map, node, lines)| {
+            let command = match lines {
+                Lines::Commands => "MGET",
+                Lines::KeysFor(command) => command,
             };
             generated
                 .as_ref()
                 .map(|keys| route_key_batch(map, node, command, keys))
         },
     );
-    let chunk_size = chunk
-        .trim()
-        .parse::<usize>()
-        .ok()
-        .filter(|&c| c >= 1)
-        .unwrap_or(100);
+    let chunk_size = state.chunk_size();
     let chunks = use_memo(
         (keys.clone(), props.map.clone(), chunk_size),
         |(keys, map, c)| {
@@ -394,53 +338,36 @@ pub fn planner(props: &PlannerProps) -> Html {
         },
     );
 
-    let too_big = use_state(|| None::<usize>);
     let on_text = {
-        let (text, generated, too_big) = (text.clone(), generated.clone(), too_big.clone());
+        let (on, text) = (on.clone(), state.text.clone());
         Callback::from(move |e: InputEvent| {
             let area = e.target_unchecked_into::<HtmlTextAreaElement>();
             let value = area.value();
             if value.len() > MAX_PASTE_BYTES {
                 // Refused before it is read: the batch before it stays, in the field too.
                 area.set_value(&text);
-                too_big.set(Some(value.len()));
-                return;
             }
-            too_big.set(None);
-            text.set(value);
-            generated.set(None);
+            on.emit(PlannerAction::Text(value));
         })
     };
-    let on_command = {
-        let (command, generated) = (command.clone(), generated.clone());
-        Callback::from(move |e: Event| {
-            command.set(e.target_unchecked_into::<HtmlSelectElement>().value());
-            generated.set(None);
-        })
-    };
+    let on_command = select_to(on.clone(), |v| {
+        Lines::from_value(&v).map(PlannerAction::Lines)
+    });
     let on_node = {
-        let node = node.clone();
+        let on = on.clone();
         Callback::from(move |e: Event| {
-            node.set(Some(e.target_unchecked_into::<HtmlSelectElement>().value()))
+            on.emit(PlannerAction::Node(
+                e.target_unchecked_into::<HtmlSelectElement>().value(),
+            ))
         })
     };
     let on_generate = {
-        let (generated, gen_error, gen_template, gen_count, gen_kind) = (
-            generated.clone(),
-            gen_error.clone(),
-            gen_template.clone(),
-            gen_count.clone(),
-            gen_kind.clone(),
-        );
-        Callback::from(move |_: MouseEvent| {
-            match generate_keys(&gen_kind, &gen_template, &gen_count) {
-                Ok(keys) => {
-                    generated.set(Some(Rc::new(keys)));
-                    gen_error.set(None);
-                }
-                Err(e) => gen_error.set(Some(e)),
-            }
-        })
+        let on = on.clone();
+        Callback::from(move |_: MouseEvent| on.emit(PlannerAction::Generate))
+    };
+    let on_show_pasted = {
+        let on = on.clone();
+        Callback::from(move |_: MouseEvent| on.emit(PlannerAction::ShowPasted))
     };
 
     let p = &*the_plan;
@@ -505,10 +432,10 @@ pub fn planner(props: &PlannerProps) -> Html {
             keys.clone(),
             the_plan.clone(),
             props.map.clone(),
-            (*style).clone(),
+            state.style,
             lang,
         ),
-        |(keys, planned, map, style, lang)| copy_plan(lang.messages(), keys, planned, map, style),
+        |(keys, planned, map, style, lang)| copy_plan(lang.messages(), keys, planned, map, *style),
     );
     let copied = (*copied).clone();
     let nodes = map.masters().iter().flat_map(|m| {
@@ -523,9 +450,9 @@ pub fn planner(props: &PlannerProps) -> Html {
             <div class="lab__row lab__form">
                 <label for="command-select">{ t.plan_lines_are }</label>
                 <select id="command-select" data-testid="command-select" onchange={on_command}>
-                    <option value="commands" selected={*command == "commands"}>{ t.plan_commands }</option>
+                    <option value="commands" selected={state.lines == Lines::Commands}>{ t.plan_commands }</option>
                     { for KEY_COMMANDS.iter().map(|c| html! {
-                        <option value={*c} selected={*command == *c}>{ fill(t.plan_keys_for, &[c]) }</option>
+                        <option value={*c} selected={state.lines == Lines::KeysFor(c)}>{ fill(t.plan_keys_for, &[c]) }</option>
                     }) }
                 </select>
                 <label for="plan-node">{ t.plan_sent_to }</label>
@@ -535,36 +462,50 @@ pub fn planner(props: &PlannerProps) -> Html {
                     }) }
                 </select>
             </div>
-            <textarea class="lab__paste mono" rows="7" data-testid="batch-input" value={(*text).clone()}
+            <textarea class="lab__paste mono" rows="7" data-testid="batch-input" value={AttrValue::from(state.text.clone())}
                       oninput={on_text} spellcheck="false" aria-label={t.plan_batch_label} />
             <div class="lab__row lab__form planner__gen">
                 <span>{ t.plan_or_generate }</span>
-                <select aria-label={t.plan_generator} onchange={bind_select(&gen_kind)}>
-                    <option value="template" selected={*gen_kind == "template"}>{ t.plan_gen_template }</option>
-                    <option value="h3" selected={*gen_kind == "h3"}>{ t.plan_gen_h3 }</option>
+                <select aria-label={t.plan_generator}
+                        onchange={select_to(on.clone(), |v| GenKind::from_value(&v).map(PlannerAction::GenKind))}>
+                    <option value="template" selected={state.gen_kind == GenKind::Template}>{ t.plan_gen_template }</option>
+                    <option value="h3" selected={state.gen_kind == GenKind::H3}>{ t.plan_gen_h3 }</option>
                 </select>
-                if *gen_kind == "template" {
-                    <input class="mono lab__weights" type="text" data-testid="gen-template" value={(*gen_template).clone()}
-                           oninput={bind_input(&gen_template)} aria-label={t.plan_gen_template} />
+                if state.gen_kind == GenKind::Template {
+                    <input class="mono lab__weights" type="text" data-testid="gen-template" value={state.gen_template.clone()}
+                           oninput={input_to(on.clone(), PlannerAction::GenTemplate)} aria-label={t.plan_gen_template} />
                 }
                 <input class="lab__number" type="number" min="1" max={MAX_KEYS.to_string()} data-testid="gen-count"
-                       value={(*gen_count).clone()} oninput={bind_input(&gen_count)} aria-label={t.plan_gen_count} />
+                       value={state.gen_count.clone()} oninput={input_to(on.clone(), PlannerAction::GenCount)} aria-label={t.plan_gen_count} />
                 <button type="button" class="button" data-testid="generate" onclick={on_generate}>{ t.plan_generate }</button>
             </div>
-            if let Some(e) = &*gen_error {
+            if let Some(e) = &state.gen_error {
                 <p class="lab__error" role="alert">{ match e {
                     GenError::Count(typed) => fill(t.plan_count_error, &[&MAX_KEYS, typed]),
                     GenError::Plan(e) => plan_error(t, e),
                 } }</p>
             }
-            if let Some(n) = *too_big {
+            if let Some(n) = state.too_big {
                 <p class="lab__error" role="alert" data-testid="batch-error">
                     { fill(t.plan_too_big, &[&format!("{:.1}", n as f64 / 1e6), &(MAX_PASTE_BYTES >> 20)]) }
                 </p>
             }
-            { for batch.problems.iter().map(|p| html! { <p class="lab__error" role="alert">{ p.describe(t) }</p> }) }
+            // One batch at a time: generated keys set the pasted lines (and what they got wrong)
+            // aside until the reader goes back to them or edits them.
+            if generated.is_none() {
+                { for batch.problems.iter().map(|p| html! { <p class="lab__error" role="alert">{ p.describe(t) }</p> }) }
+            }
 
-            <ol class="verdicts">{ for verdicts }{ generated_verdict.unwrap_or_default() }</ol>
+            if let Some(keys) = generated {
+                <p class="section-help planner__switch" data-testid="generated-note" role="status">
+                    { fill(t.plan_showing_generated, &[&keys.len()]) }{ " " }
+                    <button type="button" class="link-button" data-testid="show-pasted"
+                            onclick={on_show_pasted}>{ t.plan_show_pasted }</button>
+                </p>
+                <ol class="verdicts">{ generated_verdict.unwrap_or_default() }</ol>
+            } else {
+                <ol class="verdicts">{ for verdicts }</ol>
+            }
 
             if p.n_keys > 0 {
                 <h3 class="lab__title">{ fill(t.plan_strategies, &[&p.n_keys, &p.slots.len(), &p.masters.len()]) }</h3>
@@ -587,17 +528,19 @@ pub fn planner(props: &PlannerProps) -> Html {
                 }
                 <div class="lab__row lab__form">
                     <label for="chunk">{ t.plan_chunk }</label>
-                    <input id="chunk" class="lab__number" type="number" min="1" value={(*chunk).clone()} oninput={bind_input(&chunk)} />
+                    <input id="chunk" class="lab__number" type="number" min="1" value={state.chunk.clone()}
+                           oninput={input_to(on.clone(), PlannerAction::Chunk)} />
                     <span data-testid="chunk-stats">{ fill(t.plan_chunk_stats, &[
                         &format!("{:.2}", unsorted.mean_masters), &unsorted.max_masters,
                         &format!("{:.2}", sorted.mean_masters), &sorted.max_masters]) }</span>
                 </div>
                 <div class="lab__row lab__form">
                     <label for="copy-style">{ t.plan_copy_as }</label>
-                    <select id="copy-style" onchange={bind_select(&style)}>
-                        <option value="mget" selected={*style == "mget"}>{ t.plan_copy_mget }</option>
-                        <option value="eval" selected={*style == "eval"}>{ t.plan_copy_eval }</option>
-                        <option value="tagged" selected={*style == "tagged"}>{ t.plan_copy_tagged }</option>
+                    <select id="copy-style"
+                            onchange={select_to(on.clone(), |v| CopyStyle::from_value(&v).map(PlannerAction::Style))}>
+                        <option value="mget" selected={state.style == CopyStyle::Mget}>{ t.plan_copy_mget }</option>
+                        <option value="eval" selected={state.style == CopyStyle::Eval}>{ t.plan_copy_eval }</option>
+                        <option value="tagged" selected={state.style == CopyStyle::Tagged}>{ t.plan_copy_tagged }</option>
                     </select>
                 </div>
                 <textarea class="lab__commands mono" rows="6" readonly=true data-testid="plan-commands" value={copied.clone()}

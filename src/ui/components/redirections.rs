@@ -1,14 +1,14 @@
 //! The redirections view: scenarios of MOVED / ASK / ASKING / TRYAGAIN / CROSSSLOT played as
 //! a sequence diagram, with the client's slot table beside it, step by step, forward and back.
 
-use crate::core::share::ScenarioStep;
 use crate::core::SlotMap;
 use crate::ui::components::export_buttons::SeqExport;
 use crate::ui::components::free_mode::FreeMode;
 use crate::ui::components::sequence::{Arrow, Sequence};
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::narration::use_narration_text;
-use crate::ui::redirect_view::{scenario_views, ScenarioView};
+use crate::ui::player::{LinkProblem, Player, PlayerAction, SPEEDS};
+use crate::ui::redirect_view::scenario_views;
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -17,141 +17,6 @@ use yew::prelude::*;
 
 /// Milliseconds per step at 1× speed.
 const STEP_MS: f64 = 1400.0;
-/// Speeds offered, slowest first.
-const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
-
-/// The player's state: which scenario, how many steps are shown, playing or not, how fast.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Player {
-    /// Index of the scenario.
-    pub scenario: usize,
-    /// Steps shown (0: none yet).
-    pub step: usize,
-    /// Steps in the scenario.
-    pub n_steps: usize,
-    /// Playing.
-    pub playing: bool,
-    /// Index into [`SPEEDS`].
-    pub speed: usize,
-}
-
-/// What the player can be told.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PlayerAction {
-    /// Open scenario `idx` with `n_steps` steps at `step`.
-    Open {
-        /// The scenario.
-        idx: usize,
-        /// Its steps.
-        n_steps: usize,
-        /// Where to start.
-        step: usize,
-    },
-    /// One step on (stops playing at the end).
-    Next,
-    /// One step back.
-    Prev,
-    /// Jump to a step.
-    Seek(usize),
-    /// Start playing (from the start if at the end).
-    Play,
-    /// Stop playing.
-    Pause,
-    /// Faster (+1) or slower (−1).
-    Speed(i32),
-}
-
-impl Reducible for Player {
-    type Action = PlayerAction;
-    fn reduce(self: Rc<Self>, action: PlayerAction) -> Rc<Self> {
-        let mut p = (*self).clone();
-        match action {
-            PlayerAction::Open { idx, n_steps, step } => {
-                p = Player {
-                    scenario: idx,
-                    step: step.min(n_steps),
-                    n_steps,
-                    playing: false,
-                    speed: p.speed,
-                };
-            }
-            PlayerAction::Next => {
-                p.step = (p.step + 1).min(p.n_steps);
-                if p.step == p.n_steps {
-                    p.playing = false;
-                }
-            }
-            PlayerAction::Prev => {
-                p.step = p.step.saturating_sub(1);
-                p.playing = false;
-            }
-            PlayerAction::Seek(s) => {
-                p.step = s.min(p.n_steps);
-                p.playing = false;
-            }
-            PlayerAction::Play => {
-                if p.step >= p.n_steps {
-                    p.step = 0;
-                }
-                p.playing = p.n_steps > 0;
-            }
-            PlayerAction::Pause => p.playing = false,
-            PlayerAction::Speed(d) => {
-                p.speed = (p.speed as i32 + d).clamp(0, SPEEDS.len() as i32 - 1) as usize;
-            }
-        }
-        Rc::new(p)
-    }
-}
-
-/// What a `#redirect=` link asked for that the page could not give exactly. The page still
-/// opens something sensible and says what it did instead.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LinkProblem {
-    /// No scenario has this id (shown as the link had it, cut to 40 characters).
-    UnknownScenario(String),
-    /// The step is not a whole number.
-    BadStep(String),
-    /// The step is past the scenario's end: the last step is shown.
-    PastEnd {
-        /// The step asked for.
-        asked: usize,
-        /// Steps in the scenario.
-        steps: usize,
-    },
-}
-
-/// Reads `#redirect=<scenario id>:<step>` from the page's address: `None` when the address has
-/// no such link, else the scenario and step to open and what, if anything, had to be changed.
-pub fn parse_link(
-    hash: &str,
-    scenarios: &[ScenarioView],
-) -> Option<(usize, usize, Option<LinkProblem>)> {
-    let rest = hash.trim_start_matches('#').strip_prefix("redirect=")?;
-    let (id, step) = rest.split_once(':').unwrap_or((rest, "0"));
-    Some(resolve_link(id, step, scenarios))
-}
-
-/// The scenario and step a link's `id` and `step` (as written) open, and what had to change.
-pub fn resolve_link(
-    id: &str,
-    step: &str,
-    scenarios: &[ScenarioView],
-) -> (usize, usize, Option<LinkProblem>) {
-    let Some(idx) = scenarios.iter().position(|s| s.id == id) else {
-        let shown: String = id.chars().take(40).collect();
-        return (0, 0, Some(LinkProblem::UnknownScenario(shown)));
-    };
-    let steps = scenarios[idx].arrows.len();
-    match step.parse::<usize>() {
-        Ok(asked) if asked > steps => (idx, steps, Some(LinkProblem::PastEnd { asked, steps })),
-        Ok(step) => (idx, step, None),
-        Err(_) => {
-            let shown: String = step.chars().take(40).collect();
-            (idx, 0, Some(LinkProblem::BadStep(shown)))
-        }
-    }
-}
 
 /// The sentence that tells the reader what a link could not open, and what it shows instead.
 fn link_message(t: &Messages, problem: &LinkProblem, title: &str) -> String {
@@ -162,24 +27,15 @@ fn link_message(t: &Messages, problem: &LinkProblem, title: &str) -> String {
     }
 }
 
-fn current_hash() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default()
-}
-
 /// Props of [`Redirections`].
 #[derive(Properties, PartialEq)]
 pub struct RedirectionsProps {
     /// The current cluster, for free mode.
     pub map: Rc<SlotMap>,
-    /// The scenario and step to open (from a share link or the saved state), when the address
-    /// holds no old-style `#redirect=` link.
-    #[prop_or_default]
-    pub initial: Option<ScenarioStep>,
-    /// Told the scenario and step whenever they change (`None`: the first scenario at its start).
-    #[prop_or_default]
-    pub on_change: Callback<Option<ScenarioStep>>,
+    /// The player (the page owns it: a link opens it, the share link carries it).
+    pub player: Player,
+    /// Where the player's actions go.
+    pub on_player: Callback<PlayerAction>,
 }
 
 /// The view.
@@ -188,104 +44,31 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
     let t = use_messages();
     let words = use_narration_text();
     let scenarios = use_memo(words.lang, move |_| scenario_views(words));
-    let opened = use_memo((), {
-        let scenarios = scenarios.clone();
-        move |_| parse_link(&current_hash(), &scenarios)
-    });
-    // A share link (or the saved state) opens a scenario too, without scrolling to it.
-    let restored = use_memo((), {
-        let (scenarios, initial) = (scenarios.clone(), props.initial.clone());
-        move |_| initial.map(|s| resolve_link(&s.scenario, &s.step.to_string(), &scenarios))
-    });
-    let problem = use_state(|| {
-        (*opened)
-            .as_ref()
-            .or((*restored).as_ref())
-            .and_then(|o| o.2.clone())
-    });
+    let player = &props.player;
     let section = use_node_ref();
-    // Opened from a link: bring the view into sight, with any message about the link.
+    // A link followed (at opening or inside the page) asks for the player to be seen.
     {
-        let (section, linked) = (section.clone(), opened.is_some());
-        use_effect_with((), move |_| {
-            if linked {
+        let section = section.clone();
+        use_effect_with(player.reveal, move |&reveal| {
+            if reveal > 0 {
                 if let Some(el) = section.cast::<web_sys::Element>() {
                     el.scroll_into_view();
                 }
             }
         });
     }
-    let first = {
-        let scenarios = scenarios.clone();
-        let opened = opened.clone();
-        move || {
-            let (idx, step) = (*opened)
-                .as_ref()
-                .or((*restored).as_ref())
-                .map_or((0, 0), |o| (o.0, o.1));
-            Player {
-                scenario: idx,
-                step,
-                n_steps: scenarios.get(idx).map_or(0, |s| s.arrows.len()),
-                playing: false,
-                speed: 2,
-            }
-        }
-    };
-    let player = use_reducer(first);
     let wire = use_state(|| false);
 
     // Play: one step per tick; the interval is dropped when playing stops or the speed changes.
     {
-        let player = player.clone();
+        let on_player = props.on_player.clone();
         use_effect_with((player.playing, player.speed), move |&(playing, speed)| {
             let interval = playing.then(|| {
-                let p = player.clone();
                 Interval::new((STEP_MS / SPEEDS[speed]) as u32, move || {
-                    p.dispatch(PlayerAction::Next)
+                    on_player.emit(PlayerAction::Next)
                 })
             });
             move || drop(interval)
-        });
-    }
-    // A link pasted into the address bar of the open page changes only the hash: follow it.
-    {
-        let (player, scenarios) = (player.clone(), scenarios.clone());
-        let (problem, section) = (problem.clone(), section.clone());
-        use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|w| {
-                gloo_events::EventListener::new(&w, "hashchange", move |_| {
-                    if let Some((idx, step, trouble)) = parse_link(&current_hash(), &scenarios) {
-                        problem.set(trouble);
-                        player.dispatch(PlayerAction::Open {
-                            idx,
-                            n_steps: scenarios[idx].arrows.len(),
-                            step,
-                        });
-                        // A link inside the page (the pipeline's "watch the MOVED loop")
-                        // names no element: bring the player into sight.
-                        if let Some(el) = section.cast::<web_sys::Element>() {
-                            el.scroll_into_view();
-                        }
-                    }
-                })
-            });
-            move || drop(listener)
-        });
-    }
-    // Tell the page where the player is: the share link carries it.
-    {
-        let scenarios = scenarios.clone();
-        let on_change = props.on_change.clone();
-        use_effect_with((player.scenario, player.step), move |&(idx, step)| {
-            let at = match scenarios.get(idx) {
-                Some(s) if idx > 0 || step > 0 => Some(ScenarioStep {
-                    scenario: s.id.clone(),
-                    step: step as u32,
-                }),
-                _ => None,
-            };
-            on_change.emit(at);
         });
     }
 
@@ -294,38 +77,35 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
     };
     let step = player.step;
     let act = |a: PlayerAction| {
-        let p = player.clone();
-        Callback::from(move |_: MouseEvent| p.dispatch(a.clone()))
+        let p = props.on_player.clone();
+        Callback::from(move |_: MouseEvent| p.emit(a.clone()))
     };
     let on_select = {
-        let (p, scenarios) = (player.clone(), scenarios.clone());
-        let problem = problem.clone();
+        let (p, scenarios) = (props.on_player.clone(), scenarios.clone());
         Callback::from(move |e: Event| {
-            problem.set(None);
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
             if let Some(idx) = scenarios.iter().position(|s| s.id == v) {
-                p.dispatch(PlayerAction::Open {
+                p.emit(PlayerAction::Open {
                     idx,
                     n_steps: scenarios[idx].arrows.len(),
-                    step: 0,
                 });
             }
         })
     };
     let on_seek = {
-        let p = player.clone();
+        let p = props.on_player.clone();
         Callback::from(move |e: InputEvent| {
             if let Ok(s) = e
                 .target_unchecked_into::<HtmlInputElement>()
                 .value()
                 .parse()
             {
-                p.dispatch(PlayerAction::Seek(s));
+                p.emit(PlayerAction::Seek(s));
             }
         })
     };
     let onkeydown = {
-        let p = player.clone();
+        let (p, playing) = (props.on_player.clone(), player.playing);
         Callback::from(move |e: KeyboardEvent| {
             // A key pressed on a button, the timeline or a field inside the player is theirs:
             // Space on "next" steps once rather than starting playback.
@@ -342,7 +122,7 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
                 return;
             }
             let action = match e.key().as_str() {
-                " " => Some(if p.playing {
+                " " => Some(if playing {
                     PlayerAction::Pause
                 } else {
                     PlayerAction::Play
@@ -357,7 +137,7 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
             };
             if let Some(a) = action {
                 e.prevent_default();
-                p.dispatch(a);
+                p.emit(a);
             }
         })
     };
@@ -385,7 +165,7 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
         <section class="card redirections" aria-labelledby="redir-title" ref={section}>
             <h2 id="redir-title" class="section-title">{ t.redir_title }</h2>
             <p class="section-help">{ t.redir_help }</p>
-            if let Some(p) = &*problem {
+            if let Some(p) = &player.problem {
                 <p class="lab__error" role="alert" data-testid="link-error">{ link_message(t, p, &sc.title) }</p>
             }
             <div class="lab__row lab__form">
@@ -451,58 +231,5 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
             </div>
             <FreeMode map={props.map.clone()} />
         </section>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn links_open_what_they_can_and_say_what_they_could_not() {
-        let scenarios = scenario_views(&crate::ui::narration::EN);
-        let live = scenarios
-            .iter()
-            .position(|s| s.id == "live-migration")
-            .unwrap();
-        let steps = scenarios[live].arrows.len();
-        assert_eq!(parse_link("", &scenarios), None);
-        assert_eq!(parse_link("#other=1", &scenarios), None);
-        assert_eq!(
-            parse_link("#redirect=live-migration:3", &scenarios),
-            Some((live, 3, None))
-        );
-        assert_eq!(
-            parse_link("#redirect=live-migration", &scenarios),
-            Some((live, 0, None))
-        );
-        assert_eq!(
-            parse_link("#redirect=live-migration:99999", &scenarios),
-            Some((
-                live,
-                steps,
-                Some(LinkProblem::PastEnd {
-                    asked: 99999,
-                    steps
-                })
-            ))
-        );
-        assert_eq!(
-            parse_link("#redirect=live-migration:-1", &scenarios),
-            Some((live, 0, Some(LinkProblem::BadStep("-1".into()))))
-        );
-        assert_eq!(
-            parse_link("#redirect=live-migr%E0:2", &scenarios),
-            Some((
-                0,
-                0,
-                Some(LinkProblem::UnknownScenario("live-migr%E0".into()))
-            ))
-        );
-        let long = format!("#redirect={}:1", "x".repeat(5000));
-        match parse_link(&long, &scenarios) {
-            Some((0, 0, Some(LinkProblem::UnknownScenario(id)))) => assert_eq!(id.len(), 40),
-            other => panic!("{other:?}"),
-        }
     }
 }

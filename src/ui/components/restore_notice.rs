@@ -1,6 +1,6 @@
 //! The message near the top that says what a link (or the saved state) could not restore.
 
-use crate::core::share::{Problem, Section};
+use crate::persist::{Problem, Section};
 use crate::ui::messages::{fill, use_messages, Messages};
 use std::rc::Rc;
 use yew::prelude::*;

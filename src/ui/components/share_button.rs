@@ -1,6 +1,6 @@
 //! The masthead's Share button: puts a link to the page as it is now on the clipboard.
 
-use crate::core::share::Section;
+use crate::persist::Section;
 use crate::ui::messages::use_messages;
 use crate::ui::share::{full_url, save};
 use yew::prelude::*;
@@ -62,7 +62,9 @@ pub fn share_button(props: &ShareButtonProps) -> Html {
     let omitted = props.omitted.iter().map(|s| match s {
         Section::Planner => t.share_batch_omitted,
         Section::Key => t.share_key_omitted,
-        _ => t.share_cluster_omitted,
+        // Only a cluster too big for a link is left out in practice; the language and a
+        // scenario id the page wrote always fit.
+        Section::Cluster | Section::Lang | Section::Scenario => t.share_cluster_omitted,
     });
     html! {
         <div class="share">

@@ -2,7 +2,7 @@
 //! hover and keyboard focus reading out slot, owner and range.
 //!
 //! Two stacked canvases: the base (`data-testid="slot-map"`) is repainted only when the
-//! cluster or colour scheme changes; the overlay, which ignores the pointer, carries the ring,
+//! cluster or the colour scheme (`prefers-color-scheme`, followed live) changes; the overlay, which ignores the pointer, carries the ring,
 //! the hover and the keyboard cursor, so moving the mouse never repaints 16384 slots.
 
 use crate::core::{SlotMap as Slots, N_SLOTS};
@@ -12,6 +12,7 @@ use crate::ui::palette;
 use crate::ui::state::Change;
 use crate::ui::styled::StyledSpan;
 use gloo_timers::callback::Interval;
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -305,22 +306,47 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
     let cursor = use_state(|| None::<u16>);
     let pointed = (*hover).or(*cursor);
 
+    // The colour scheme the canvases are painted for; the reader's system may switch it while
+    // the page is open (dark mode at sunset), and both canvases follow.
+    let dark = use_state(prefers_dark);
+    {
+        let dark = dark.setter();
+        use_effect_with((), move |_| {
+            let query = web_sys::window()
+                .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
+            let listener = query.map(|q| {
+                gloo_events::EventListener::new(&q, "change", move |_| dark.set(prefers_dark()))
+            });
+            move || drop(listener)
+        });
+    }
+    // The change last animated, so a repaint for another reason (the colour scheme) does not
+    // play it again.
+    let animated = use_mut_ref(|| None::<Rc<Change>>);
     {
         // Paint the map; after a change, paint the cluster as it was and then walk the moved
-        // slots into their new colours, a batch per frame. The interval is dropped (stopped) when
-        // the map changes again or the component goes away.
+        // slots into their new colours, a batch per frame. The interval stops when the last
+        // batch is painted, and is dropped when the map changes again or the component goes away.
         let base = base.clone();
         let deps = (
             props.map.clone(),
             props.colours.clone(),
             props.change.clone(),
+            *dark,
         );
-        use_effect_with(deps, move |(map, colours, change)| {
-            let mut interval = None;
+        use_effect_with(deps, move |(map, colours, change, dark)| {
+            let dark = *dark;
+            let timer: Rc<RefCell<Option<Interval>>> = Rc::default();
             if let Some(canvas) = base.cast::<HtmlCanvasElement>() {
-                let dark = prefers_dark();
+                let fresh = match (change, &*animated.borrow()) {
+                    (Some(c), Some(seen)) => !Rc::ptr_eq(c, seen),
+                    (Some(_), None) => true,
+                    (None, _) => false,
+                };
+                animated.replace(change.clone());
                 let moved: Vec<u16> = change
                     .as_ref()
+                    .filter(|_| fresh)
                     .map(|c| {
                         c.moves
                             .iter()
@@ -334,7 +360,8 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
                         let (map, colours) = (map.clone(), colours.clone());
                         let step = batch_size(moved.len());
                         let mut done = 0;
-                        interval = Some(Interval::new(16, move || {
+                        let holder = timer.clone();
+                        *timer.borrow_mut() = Some(Interval::new(16, move || {
                             if done >= moved.len() {
                                 return;
                             }
@@ -344,22 +371,27 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
                             if done == moved.len() {
                                 // The end state, with the rules the single-slot frames covered.
                                 paint_base(&canvas, &map, &colours, dark);
+                                // Stop ticking: dropped once this tick has returned.
+                                let holder = holder.clone();
+                                wasm_bindgen_futures::spawn_local(async move {
+                                    holder.borrow_mut().take();
+                                });
                             }
                         }));
                     }
                     _ => paint_base(&canvas, map, colours, dark),
                 }
             }
-            move || drop(interval)
+            move || drop(timer.borrow_mut().take())
         });
     }
     {
         let overlay = overlay.clone();
         use_effect_with(
-            (props.marked, pointed, props.selection),
-            move |&(marked, pointed, selection)| {
+            (props.marked, pointed, props.selection, *dark),
+            move |&(marked, pointed, selection, dark)| {
                 if let Some(canvas) = overlay.cast::<HtmlCanvasElement>() {
-                    paint_overlay(&canvas, marked, pointed, selection, prefers_dark());
+                    paint_overlay(&canvas, marked, pointed, selection, dark);
                 }
             },
         );

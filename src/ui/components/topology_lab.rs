@@ -1,13 +1,14 @@
-//! The topology lab: change the cluster (add a master, reshard, rebalance, move a selected
-//! range, undo, redo), paste a real cluster's CLUSTER NODES/SHARDS/SLOTS, export it back, and
-//! read what the last change moved and the redis-cli commands that would do it.
+//! The topology lab, in three parts mounted once each: its controls above the map (add a
+//! master, reshard, rebalance, move a selected range, undo, redo), and below it the last change
+//! (what moved, and the redis-cli commands that would do it) and import/export (paste a real
+//! cluster's CLUSTER NODES/SHARDS/SLOTS, export it back).
 
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
 use crate::ui::forms::{bind_input, bind_textarea};
 use crate::ui::localize::Note;
 use crate::ui::messages::{fill, use_messages};
-use crate::ui::state::{Action, Change};
+use crate::ui::state::{Change, ClusterAction as Action};
 use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -15,15 +16,11 @@ use yew::prelude::*;
 /// How many moved ranges the change panel lists before summarising the rest.
 const MAX_MOVES_SHOWN: usize = 24;
 
-/// Props of [`TopologyLab`].
+/// Props of [`LabControls`].
 #[derive(Properties, PartialEq)]
-pub struct TopologyLabProps {
+pub struct LabControlsProps {
     /// The cluster.
     pub map: Rc<SlotMap>,
-    /// Colour of each master, by index.
-    pub colours: Rc<Vec<String>>,
-    /// The last change, if any.
-    pub change: Option<Rc<Change>>,
     /// Whether undo and redo have something to do.
     pub can_undo: bool,
     /// See `can_undo`.
@@ -40,10 +37,6 @@ pub struct TopologyLabProps {
     pub on_action: Callback<Action>,
     /// Clears the map selection.
     pub on_clear_selection: Callback<()>,
-    /// Which half to render: the controls (above the map) or, when true, the last change and
-    /// import/export (below it), so an operation and its animation are on screen together.
-    #[prop_or_default]
-    pub details: bool,
 }
 
 fn select_value(e: &Event) -> String {
@@ -74,9 +67,9 @@ fn master_options(map: &SlotMap, selected: usize) -> Html {
     }
 }
 
-/// The lab.
-#[function_component(TopologyLab)]
-pub fn topology_lab(props: &TopologyLabProps) -> Html {
+/// The lab's controls, above the map, so an operation and its animation are on screen together.
+#[function_component(LabControls)]
+pub fn lab_controls(props: &LabControlsProps) -> Html {
     let t = use_messages();
     let map = &props.map;
     let n = map.n_masters();
@@ -90,9 +83,6 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
     let use_empty = use_state(|| false);
     let threshold = use_state(|| "2".to_string());
     let weights = use_state(String::new);
-    let paste = use_state(String::new);
-    let export = use_state(|| None::<String>);
-    let show_commands = use_state(|| false);
 
     let act = |action: Action| {
         let cb = props.on_action.clone();
@@ -137,90 +127,6 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
             }
         })
     };
-    let on_import = {
-        let (cb, paste) = (props.on_action.clone(), paste.clone());
-        Callback::from(move |_: MouseEvent| cb.emit(Action::Import((*paste).clone())))
-    };
-    let on_export = {
-        let (export, map) = (export.clone(), props.map.clone());
-        Callback::from(move |_: MouseEvent| {
-            export.set(match *export {
-                Some(_) => None,
-                None => Some(crate::core::cluster::export::export_nodes(&map)),
-            })
-        })
-    };
-
-    let change_panel = props.change.as_ref().map(|c| {
-        let addr = |id: &Option<String>| -> String {
-            match id {
-                None => t.unowned.to_string(),
-                // A removed master is only in `before`; an added one only in the current map.
-                Some(id) => c
-                    .before
-                    .addr_of_id(id)
-                    .map_or_else(|| map.name_of_id(id), str::to_owned),
-            }
-        };
-        let lines = c.moves.iter().take(MAX_MOVES_SHOWN).map(|m| {
-            html! {
-                <li class="mono">
-                    { addr(&m.from) }{ " → " }{ addr(&m.to) }{ ": " }{ m.range.to_string() }
-                    { format!(" ({})", m.range.len()) }
-                </li>
-            }
-        });
-        let more = c.moves.len().saturating_sub(MAX_MOVES_SHOWN);
-        let toggle = {
-            let show = show_commands.clone();
-            Callback::from(move |_: MouseEvent| show.set(!*show))
-        };
-        html! {
-            <div class="lab__change" data-testid="last-change">
-                <h4 class="lab__subtitle">{ c.label.text(t) }{ " · " }{ fill(t.lab_moved, &[&c.n_slots()]) }</h4>
-                if !c.moves.is_empty() {
-                    <ul class="lab__moves">{ for lines }</ul>
-                    if more > 0 { <p class="lab__more">{ fill(t.lab_more_moves, &[&more]) }</p> }
-                }
-                if !c.commands.is_empty() {
-                    <button type="button" class="link-button" aria-expanded={show_commands.to_string()}
-                            onclick={toggle}>{ t.lab_show_commands }</button>
-                    if *show_commands {
-                        <textarea class="lab__commands mono" readonly=true rows="6"
-                                  data-testid="change-commands" value={c.commands.join("\n")}
-                                  aria-label={t.lab_commands_label} />
-                        <CopyButton text={c.commands.join("\n")} />
-                    }
-                }
-            </div>
-        }
-    });
-
-    if props.details {
-        return html! {
-            <div class="lab lab--details">
-                { change_panel.unwrap_or_default() }
-                <details class="lab__import">
-                    <summary>{ t.lab_import_title }</summary>
-                    <p class="section-help">{ t.lab_import_help }</p>
-                    <textarea class="lab__paste mono" rows="8" data-testid="topology-input"
-                              placeholder={t.lab_import_placeholder} value={(*paste).clone()}
-                              oninput={bind_textarea(&paste)} />
-                    <div class="lab__row">
-                        <button type="button" class="button" data-testid="topology-apply" onclick={on_import}>{ t.lab_import_go }</button>
-                        <button type="button" class="button button--quiet" data-testid="topology-export" onclick={on_export}>
-                            { if export.is_some() { t.lab_export_hide } else { t.lab_export } }
-                        </button>
-                    </div>
-                    if let Some(text) = &*export {
-                        <textarea class="lab__paste mono" rows="8" readonly=true data-testid="topology-export-text" value={text.clone()} />
-                        <CopyButton text={text.clone()} />
-                    }
-                </details>
-            </div>
-        };
-    }
-
     html! {
         <section class="lab" aria-labelledby="lab-title">
             <h3 id="lab-title" class="lab__title">{ t.lab_title }</h3>
@@ -320,5 +226,116 @@ pub fn topology_lab(props: &TopologyLabProps) -> Html {
             </div>
 
         </section>
+    }
+}
+
+/// Props of [`LastChange`].
+#[derive(Properties, PartialEq)]
+pub struct LastChangeProps {
+    /// The cluster now (names masters the change added).
+    pub map: Rc<SlotMap>,
+    /// The last change, if any.
+    pub change: Option<Rc<Change>>,
+}
+
+/// What the last change moved, and the redis-cli commands that would do it.
+#[function_component(LastChange)]
+pub fn last_change(props: &LastChangeProps) -> Html {
+    let t = use_messages();
+    let show_commands = use_state(|| false);
+    let Some(c) = &props.change else {
+        return Html::default();
+    };
+    let map = &props.map;
+    let addr = |id: &Option<String>| -> String {
+        match id {
+            None => t.unowned.to_string(),
+            // A removed master is only in `before`; an added one only in the current map.
+            Some(id) => c
+                .before
+                .addr_of_id(id)
+                .map_or_else(|| map.name_of_id(id), str::to_owned),
+        }
+    };
+    let lines = c.moves.iter().take(MAX_MOVES_SHOWN).map(|m| {
+        html! {
+            <li class="mono">
+                { addr(&m.from) }{ " → " }{ addr(&m.to) }{ ": " }{ m.range.to_string() }
+                { format!(" ({})", m.range.len()) }
+            </li>
+        }
+    });
+    let more = c.moves.len().saturating_sub(MAX_MOVES_SHOWN);
+    let toggle = {
+        let show = show_commands.clone();
+        Callback::from(move |_: MouseEvent| show.set(!*show))
+    };
+    html! {
+        <div class="lab__change" data-testid="last-change">
+            <h4 class="lab__subtitle">{ c.label.text(t) }{ " · " }{ fill(t.lab_moved, &[&c.n_slots()]) }</h4>
+            if !c.moves.is_empty() {
+                <ul class="lab__moves">{ for lines }</ul>
+                if more > 0 { <p class="lab__more">{ fill(t.lab_more_moves, &[&more]) }</p> }
+            }
+            if !c.commands.is_empty() {
+                <button type="button" class="link-button" aria-expanded={show_commands.to_string()}
+                        onclick={toggle}>{ t.lab_show_commands }</button>
+                if *show_commands {
+                    <textarea class="lab__commands mono" readonly=true rows="6"
+                              data-testid="change-commands" value={c.commands.join("\n")}
+                              aria-label={t.lab_commands_label} />
+                    <CopyButton text={c.commands.join("\n")} />
+                }
+            }
+        </div>
+    }
+}
+
+/// Props of [`LabImport`].
+#[derive(Properties, PartialEq)]
+pub struct LabImportProps {
+    /// The cluster (what Export writes).
+    pub map: Rc<SlotMap>,
+    /// Where the import goes.
+    pub on_action: Callback<Action>,
+}
+
+/// Import a pasted CLUSTER NODES / SHARDS / SLOTS output, or export the cluster as CLUSTER NODES.
+#[function_component(LabImport)]
+pub fn lab_import(props: &LabImportProps) -> Html {
+    let t = use_messages();
+    let paste = use_state(String::new);
+    let export = use_state(|| None::<String>);
+    let on_import = {
+        let (cb, paste) = (props.on_action.clone(), paste.clone());
+        Callback::from(move |_: MouseEvent| cb.emit(Action::Import((*paste).clone())))
+    };
+    let on_export = {
+        let (export, map) = (export.clone(), props.map.clone());
+        Callback::from(move |_: MouseEvent| {
+            export.set(match *export {
+                Some(_) => None,
+                None => Some(crate::core::cluster::export::export_nodes(&map)),
+            })
+        })
+    };
+    html! {
+        <details class="lab__import">
+            <summary>{ t.lab_import_title }</summary>
+            <p class="section-help">{ t.lab_import_help }</p>
+            <textarea class="lab__paste mono" rows="8" data-testid="topology-input"
+                      placeholder={t.lab_import_placeholder} value={(*paste).clone()}
+                      oninput={bind_textarea(&paste)} />
+            <div class="lab__row">
+                <button type="button" class="button" data-testid="topology-apply" onclick={on_import}>{ t.lab_import_go }</button>
+                <button type="button" class="button button--quiet" data-testid="topology-export" onclick={on_export}>
+                    { if export.is_some() { t.lab_export_hide } else { t.lab_export } }
+                </button>
+            </div>
+            if let Some(text) = &*export {
+                <textarea class="lab__paste mono" rows="8" readonly=true data-testid="topology-export-text" value={text.clone()} />
+                <CopyButton text={text.clone()} />
+            }
+        </details>
     }
 }

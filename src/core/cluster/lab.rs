@@ -1,0 +1,337 @@
+//! The topology lab's operations on a cluster: each returns the cluster after it and the
+//! redis-cli commands that would make the same change on a real one (the page's reducer only
+//! keeps history and words the outcome).
+
+use super::cli_commands::redis_cli_commands;
+use super::failover::{self, FailoverOutcome};
+use super::rebalance::{rebalance_plan, RebalanceOptions};
+use super::reshard::{self, ReshardError, SlotMove, Sources};
+use super::topology::{Master, SlotMap, SlotRange, TopologyError};
+use crate::core::slot::N_SLOTS;
+
+/// A cluster after an operation, and the redis-cli commands that would do the same.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edit {
+    /// The cluster after it.
+    pub after: SlotMap,
+    /// redis-cli commands, one per line or loop.
+    pub commands: Vec<String>,
+}
+
+/// A made-up but stable 40-hex-digit node id for a node the page adds at `addr` (share links
+/// know it too, and write such an id in one byte).
+pub fn made_up_id(addr: &str) -> String {
+    // FNV-1a over the address, spread over 160 bits: unique enough for a page, and stable.
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in addr.bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x100000001b3);
+    }
+    let a = h;
+    let b = h.rotate_left(21).wrapping_mul(0x9E3779B97F4A7C15);
+    let c = (h.rotate_left(42) ^ 0x5bd1e995) as u32;
+    format!("{a:016x}{b:016x}{c:08x}")
+}
+
+/// The next free address on 127.0.0.1 for a new master (one past the highest port in use).
+pub fn next_addr(map: &SlotMap) -> String {
+    let port = map
+        .masters()
+        .iter()
+        .flat_map(|m| std::iter::once(&m.addr).chain(m.replicas.iter().map(|r| &r.addr)))
+        .filter_map(|a| a.rsplit(':').next()?.parse::<u32>().ok())
+        .max()
+        .map_or(7000, |p| p + 1)
+        .min(65535);
+    format!("127.0.0.1:{port}")
+}
+
+/// `redis-cli --cluster create` with `n` masters on 127.0.0.1:7000… and no replicas.
+pub fn create(n: usize) -> Result<Edit, TopologyError> {
+    let after = SlotMap::created(n, "127.0.0.1", 7000)?;
+    let addrs: Vec<&str> = after.masters().iter().map(|m| m.addr.as_str()).collect();
+    let command = format!(
+        "redis-cli --cluster create {} --cluster-replicas 0",
+        addrs.join(" ")
+    );
+    Ok(Edit {
+        commands: vec![command],
+        after,
+    })
+}
+
+/// `redis-cli --cluster add-node`: a master with no slots at [`next_addr`]; also its address.
+pub fn add_master(map: &SlotMap) -> Result<(Edit, String), TopologyError> {
+    let addr = next_addr(map);
+    let mut after = map.clone();
+    let entry = after.masters().first().map(|m| m.addr.clone());
+    after.add_master(Master::new(addr.clone(), made_up_id(&addr)))?;
+    let commands = match entry {
+        Some(entry) => vec![format!("redis-cli --cluster add-node {addr} {entry}")],
+        // No master to introduce it to: nothing redis-cli could do.
+        None => vec![String::new()],
+    };
+    Ok((Edit { after, commands }, addr))
+}
+
+/// `redis-cli --cluster del-node <entry> <id>`, with the first remaining master as the entry.
+pub fn del_node_command(after: &SlotMap, id: &str) -> String {
+    let entry = after.masters().first().map_or("", |m| m.addr.as_str());
+    format!("redis-cli --cluster del-node {entry} {id}")
+}
+
+/// Removes master `idx` (refused while it owns slots); also the master removed.
+pub fn remove_master(map: &SlotMap, idx: usize) -> Result<(Edit, Master), TopologyError> {
+    let mut after = map.clone();
+    let gone = after.remove_master(idx)?;
+    let commands = vec![del_node_command(&after, &gone.id)];
+    Ok((Edit { after, commands }, gone))
+}
+
+/// Gives slots `first..=last` (either order; clamped to the last slot) to master `target`,
+/// with the range given. `None` when there is no such master.
+pub fn move_range(
+    map: &SlotMap,
+    first: u16,
+    last: u16,
+    target: usize,
+) -> Option<(Edit, SlotRange)> {
+    map.masters().get(target)?;
+    let last_slot = (N_SLOTS - 1) as u16;
+    let (first, last) = (
+        first.min(last).min(last_slot),
+        first.max(last).min(last_slot),
+    );
+    let moves: Vec<SlotMove> = (first..=last)
+        .filter_map(|slot| {
+            let from = map.owner(slot)?;
+            (from != target).then_some(SlotMove {
+                slot,
+                from,
+                to: target,
+            })
+        })
+        .collect();
+    let commands = redis_cli_commands(map, &moves);
+    let mut after = map.clone();
+    for slot in first..=last {
+        after.assign(slot, Some(target));
+    }
+    Some((Edit { after, commands }, SlotRange::new(first, last)))
+}
+
+/// `redis-cli --cluster reshard`: `n_slots` to `target` from the masters `from` (none: all);
+/// also how many slots moved.
+pub fn reshard(
+    map: &SlotMap,
+    from: &[usize],
+    target: usize,
+    n_slots: usize,
+) -> Result<(Edit, usize), ReshardError> {
+    let sources = if from.is_empty() {
+        Sources::All
+    } else {
+        Sources::Masters(from.to_vec())
+    };
+    let moves = reshard::reshard_plan(map, &sources, target, n_slots)?;
+    Ok((apply(map, &moves), moves.len()))
+}
+
+fn apply(map: &SlotMap, moves: &[SlotMove]) -> Edit {
+    let commands = redis_cli_commands(map, moves);
+    let mut after = map.clone();
+    reshard::apply(&mut after, moves);
+    Edit { after, commands }
+}
+
+/// A rebalance as redis-cli plans it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rebalanced {
+    /// The cluster after it, or `None` when no rebalancing is needed.
+    pub edit: Option<Edit>,
+    /// redis-cli's own lines, which say what it did or why not.
+    pub lines: Vec<String>,
+}
+
+/// `redis-cli --cluster rebalance` with these options (the nodes in the list's order:
+/// redis-cli takes the entry node's, the page has only the list).
+pub fn rebalance(map: &SlotMap, opts: &RebalanceOptions) -> Result<Rebalanced, ReshardError> {
+    let order: Vec<usize> = (0..map.n_masters()).collect();
+    let plan = rebalance_plan(map, &order, opts)?;
+    let lines = plan.redis_cli_lines(map);
+    let edit = (!plan.moves().is_empty()).then(|| apply(map, plan.moves()));
+    Ok(Rebalanced { edit, lines })
+}
+
+/// Why a master could not be drained and removed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DrainError {
+    /// The rebalance that empties it was refused.
+    Reshard(ReshardError),
+    /// The removal was refused.
+    Topology(TopologyError),
+}
+
+/// Moves every slot off master `idx` (a rebalance with its weight at 0, empty masters used),
+/// then removes it; also the master removed.
+pub fn drain_and_remove(map: &SlotMap, idx: usize) -> Result<(Edit, Master), DrainError> {
+    let opts = RebalanceOptions {
+        weights: vec![(idx, 0.0)],
+        use_empty_masters: true,
+        ..Default::default()
+    };
+    let drained = rebalance(map, &opts).map_err(DrainError::Reshard)?;
+    let Edit {
+        mut after,
+        mut commands,
+    } = drained.edit.unwrap_or_else(|| Edit {
+        after: map.clone(),
+        commands: Vec::new(),
+    });
+    let gone = after.remove_master(idx).map_err(DrainError::Topology)?;
+    commands.push(del_node_command(&after, &gone.id));
+    Ok((Edit { after, commands }, gone))
+}
+
+/// Master `idx` fails and the cluster does what it does about it; a promotion comes with the
+/// manual failover that makes the same handover without a real failure.
+pub fn failover(map: &SlotMap, idx: usize) -> Result<(Edit, FailoverOutcome), ReshardError> {
+    let mut after = map.clone();
+    let outcome = failover::failover(&mut after, idx)?;
+    let commands = match &outcome {
+        FailoverOutcome::Promoted { promoted, .. } => {
+            let (host, port) = promoted.rsplit_once(':').unwrap_or((promoted, ""));
+            vec![format!(
+                "redis-cli -h {host} -p {port} CLUSTER FAILOVER   # graceful handover; a crashed master needs no command"
+            )]
+        }
+        FailoverOutcome::Uncovered { .. } | FailoverOutcome::NoSlots { .. } => Vec::new(),
+    };
+    Ok((Edit { after, commands }, outcome))
+}
+
+/// Why a `--cluster-weight` list did not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightError {
+    /// A pair without `=` (as written).
+    NotPair(String),
+    /// No master has this address or id prefix (`who`, and the whole pair).
+    NoMaster {
+        /// The address or id as written.
+        who: String,
+        /// The whole pair.
+        pair: String,
+    },
+    /// The weight is not a number of at least 0 (as written).
+    NotNumber(String),
+}
+
+/// Reads `--cluster-weight` pairs (`127.0.0.1:7000=2`, or a node id, or an id's prefix of at
+/// least 4 characters as redis-cli accepts) separated by spaces or commas.
+pub fn parse_weights(map: &SlotMap, text: &str) -> Result<Vec<(usize, f64)>, WeightError> {
+    let mut out = Vec::new();
+    for pair in text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+    {
+        let Some((who, w)) = pair.split_once('=') else {
+            return Err(WeightError::NotPair(pair.to_string()));
+        };
+        let idx = map
+            .masters()
+            .iter()
+            .position(|m| m.addr == who || (who.len() >= 4 && m.id.starts_with(who)))
+            .ok_or_else(|| WeightError::NoMaster {
+                who: who.to_string(),
+                pair: pair.to_string(),
+            })?;
+        match w.parse::<f64>() {
+            Ok(w) if w.is_finite() && w >= 0.0 => out.push((idx, w)),
+            _ => return Err(WeightError::NotNumber(w.to_string())),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_name_masters_by_address_or_id_prefix() {
+        let map = SlotMap::fixture_cluster();
+        assert_eq!(
+            parse_weights(&map, "127.0.0.1:7000=2, f7c6b5d6=0.5").unwrap(),
+            vec![(0, 2.0), (1, 0.5)]
+        );
+        assert!(matches!(
+            parse_weights(&map, "127.0.0.1:9999=2"),
+            Err(WeightError::NoMaster { .. })
+        ));
+        assert_eq!(
+            parse_weights(&map, "127.0.0.1:7000"),
+            Err(WeightError::NotPair("127.0.0.1:7000".into()))
+        );
+        assert_eq!(
+            parse_weights(&map, "127.0.0.1:7000=-1"),
+            Err(WeightError::NotNumber("-1".into()))
+        );
+        assert_eq!(parse_weights(&map, "  ").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn made_up_ids_look_like_node_ids_and_differ() {
+        let a = made_up_id("127.0.0.1:7006");
+        assert_eq!(a.len(), 40);
+        assert!(a.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_ne!(a, made_up_id("127.0.0.1:7007"));
+    }
+
+    #[test]
+    fn a_new_master_takes_the_next_port_and_says_how_redis_cli_adds_it() {
+        let map = SlotMap::fixture_cluster();
+        // The fixtures' nodes run 7000-7005 (replicas included).
+        assert_eq!(next_addr(&map), "127.0.0.1:7006");
+        let (edit, addr) = add_master(&map).unwrap();
+        assert_eq!(addr, "127.0.0.1:7006");
+        assert_eq!(
+            edit.commands,
+            vec!["redis-cli --cluster add-node 127.0.0.1:7006 127.0.0.1:7000"]
+        );
+        assert_eq!(edit.after.masters()[3].id, made_up_id("127.0.0.1:7006"));
+    }
+
+    #[test]
+    fn a_range_past_the_last_slot_stops_at_16383() {
+        let map = SlotMap::fixture_cluster();
+        let (edit, range) = move_range(&map, 16383, 16000, 0).unwrap();
+        assert_eq!(range, SlotRange::new(16000, 16383));
+        assert_eq!(edit.after.owner(16383), Some(0));
+        assert!(move_range(&map, 0, 1, 3).is_none(), "no fourth master");
+    }
+
+    #[test]
+    fn create_says_the_create_command() {
+        let edit = create(3).unwrap();
+        assert_eq!(
+            edit.commands,
+            vec![
+                "redis-cli --cluster create 127.0.0.1:7000 127.0.0.1:7001 127.0.0.1:7002 --cluster-replicas 0"
+            ]
+        );
+        assert_eq!(edit.after.n_masters(), 3);
+    }
+
+    #[test]
+    fn removing_a_master_names_the_first_remaining_as_entry() {
+        let (added, _) = add_master(&SlotMap::fixture_cluster()).unwrap();
+        let (edit, gone) = remove_master(&added.after, 3).unwrap();
+        assert_eq!(gone.addr, "127.0.0.1:7006");
+        assert_eq!(
+            edit.commands,
+            vec![format!(
+                "redis-cli --cluster del-node 127.0.0.1:7000 {}",
+                made_up_id("127.0.0.1:7006")
+            )]
+        );
+    }
+}

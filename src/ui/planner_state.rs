@@ -1,0 +1,355 @@
+//! The planner's reducer: its fields typed (what the lines are, the generator, the copy style),
+//! the batch text shared (a render never copies it), generated keys, and what was refused.
+//!
+//! A link stores the same fields as text ([`PlannerInput`]); [`PlannerState::restored`] and
+//! [`PlannerState::to_input`] translate.
+
+use crate::core::batch::KEY_COMMANDS;
+use crate::core::compare::KeySample;
+use crate::core::plan::{h3_pair_keys, numbered_keys, PlanError, MAX_KEYS};
+use crate::persist::PlannerInput;
+use std::rc::Rc;
+use yew::Reducible;
+
+/// The largest paste the batch field takes (about 200,000 short keys); the generator makes up
+/// to a million keys without a paste.
+pub const MAX_PASTE_BYTES: usize = 4 << 20;
+
+/// What each line of the batch is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lines {
+    /// A whole command.
+    Commands,
+    /// A key for one command, named as in [`KEY_COMMANDS`] (e.g. `MGET`).
+    KeysFor(&'static str),
+}
+
+impl Lines {
+    /// Reads the select's value (`commands` or a [`KEY_COMMANDS`] name); anything else is
+    /// `None`.
+    pub fn from_value(v: &str) -> Option<Lines> {
+        if v == "commands" {
+            return Some(Lines::Commands);
+        }
+        KEY_COMMANDS
+            .iter()
+            .find(|c| **c == v)
+            .map(|c| Lines::KeysFor(c))
+    }
+
+    /// The select's value, as a link stores it.
+    pub fn value(self) -> &'static str {
+        match self {
+            Lines::Commands => "commands",
+            Lines::KeysFor(c) => c,
+        }
+    }
+}
+
+/// The key generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenKind {
+    /// Keys from a template with `%d`.
+    Template,
+    /// Route-cache keys (H3 cell pairs).
+    H3,
+}
+
+impl GenKind {
+    /// Reads the select's value.
+    pub fn from_value(v: &str) -> Option<GenKind> {
+        match v {
+            "template" => Some(GenKind::Template),
+            "h3" => Some(GenKind::H3),
+            _ => None,
+        }
+    }
+
+    /// The select's value, as a link stores it.
+    pub fn value(self) -> &'static str {
+        match self {
+            GenKind::Template => "template",
+            GenKind::H3 => "h3",
+        }
+    }
+}
+
+/// How the plan is copied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CopyStyle {
+    /// One MGET per slot.
+    Mget,
+    /// One EVAL SET … EX per slot.
+    Eval,
+    /// Keys retagged per master, one EVAL per master.
+    Tagged,
+}
+
+impl CopyStyle {
+    /// Reads the select's value.
+    pub fn from_value(v: &str) -> Option<CopyStyle> {
+        match v {
+            "mget" => Some(CopyStyle::Mget),
+            "eval" => Some(CopyStyle::Eval),
+            "tagged" => Some(CopyStyle::Tagged),
+            _ => None,
+        }
+    }
+
+    /// The select's value, as a link stores it.
+    pub fn value(self) -> &'static str {
+        match self {
+            CopyStyle::Mget => "mget",
+            CopyStyle::Eval => "eval",
+            CopyStyle::Tagged => "tagged",
+        }
+    }
+}
+
+/// Why the generator made no keys.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GenError {
+    /// The count is not from 1 to [`MAX_KEYS`]: what was typed.
+    Count(String),
+    /// The generator refused.
+    Plan(PlanError),
+}
+
+/// Generates keys as the generator row asks: `count` as typed.
+pub fn generate_keys(kind: GenKind, template: &str, count: &str) -> Result<KeySample, GenError> {
+    let n = match count.trim().parse::<u64>() {
+        Ok(n) if (1..=MAX_KEYS as u64).contains(&n) => n,
+        _ => return Err(GenError::Count(count.to_string())),
+    };
+    let made = match kind {
+        GenKind::H3 => h3_pair_keys("route:", n as u32, 1),
+        GenKind::Template => numbered_keys(template, 0..n),
+    };
+    made.map_err(GenError::Plan)
+}
+
+/// The planner's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannerState {
+    /// The batch text (shared, never copied per render).
+    pub text: Rc<str>,
+    /// What its lines are.
+    pub lines: Lines,
+    /// The node the batch is sent to, as chosen (`None`: the first master).
+    pub node: Option<String>,
+    /// The generator.
+    pub gen_kind: GenKind,
+    /// The generator's template, as typed.
+    pub gen_template: String,
+    /// How many keys to generate, as typed.
+    pub gen_count: String,
+    /// The chunk size, as typed.
+    pub chunk: String,
+    /// How the plan is copied.
+    pub style: CopyStyle,
+    /// Generated keys: while there are some, they are the batch shown and planned.
+    pub generated: Option<Rc<KeySample>>,
+    /// Why the last Generate made nothing.
+    pub gen_error: Option<GenError>,
+    /// The length of a paste refused as too big (the batch before it stays).
+    pub too_big: Option<usize>,
+}
+
+impl Default for PlannerState {
+    fn default() -> Self {
+        PlannerState::restored(&PlannerInput::default())
+    }
+}
+
+impl PlannerState {
+    /// The planner as a link (or the saved state) has it; generated keys are made again.
+    /// A value the page does not offer keeps the default (a link's decoder refuses them too).
+    pub fn restored(input: &PlannerInput) -> Self {
+        let gen_kind = GenKind::from_value(&input.gen_kind).unwrap_or(GenKind::Template);
+        let generated = input
+            .generated
+            .then(|| generate_keys(gen_kind, &input.gen_template, &input.gen_count).ok())
+            .flatten()
+            .map(Rc::new);
+        PlannerState {
+            text: input.text.clone(),
+            lines: Lines::from_value(&input.command).unwrap_or(Lines::Commands),
+            node: input.node.clone(),
+            gen_kind,
+            gen_template: input.gen_template.clone(),
+            gen_count: input.gen_count.clone(),
+            chunk: input.chunk.clone(),
+            style: CopyStyle::from_value(&input.style).unwrap_or(CopyStyle::Mget),
+            generated,
+            gen_error: None,
+            too_big: None,
+        }
+    }
+
+    /// The fields as a link stores them.
+    pub fn to_input(&self) -> PlannerInput {
+        PlannerInput {
+            text: self.text.clone(),
+            command: self.lines.value().to_string(),
+            node: self.node.clone(),
+            gen_kind: self.gen_kind.value().to_string(),
+            gen_template: self.gen_template.clone(),
+            gen_count: self.gen_count.clone(),
+            chunk: self.chunk.clone(),
+            style: self.style.value().to_string(),
+            generated: self.generated.is_some(),
+        }
+    }
+
+    /// The chunk size to plan with (100 when what was typed is not a positive number).
+    pub fn chunk_size(&self) -> usize {
+        self.chunk
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&c| c >= 1)
+            .unwrap_or(100)
+    }
+}
+
+/// What the reader did in the planner.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlannerAction {
+    /// The batch field now holds this text (refused, and not stored, past
+    /// [`MAX_PASTE_BYTES`]); the pasted lines are the batch again.
+    Text(String),
+    /// The lines are now these.
+    Lines(Lines),
+    /// The batch goes to this node.
+    Node(String),
+    /// The generator is now this one.
+    GenKind(GenKind),
+    /// The template, as typed.
+    GenTemplate(String),
+    /// The key count, as typed.
+    GenCount(String),
+    /// Generate keys: they replace the pasted lines in view until the reader goes back.
+    Generate,
+    /// Back to the pasted lines (the generated keys are dropped).
+    ShowPasted,
+    /// The chunk size, as typed.
+    Chunk(String),
+    /// The copy style.
+    Style(CopyStyle),
+}
+
+impl Reducible for PlannerState {
+    type Action = PlannerAction;
+
+    fn reduce(self: Rc<Self>, action: PlannerAction) -> Rc<Self> {
+        // Cheap: the text and the generated keys are shared, the rest are short fields.
+        let mut next = Rc::unwrap_or_clone(self);
+        match action {
+            PlannerAction::Text(text) => {
+                if text.len() > MAX_PASTE_BYTES {
+                    next.too_big = Some(text.len());
+                } else {
+                    next.too_big = None;
+                    next.text = Rc::from(text);
+                    next.generated = None;
+                }
+            }
+            PlannerAction::Lines(lines) => {
+                next.lines = lines;
+                next.generated = None;
+            }
+            PlannerAction::Node(node) => next.node = Some(node),
+            PlannerAction::GenKind(kind) => next.gen_kind = kind,
+            PlannerAction::GenTemplate(t) => next.gen_template = t,
+            PlannerAction::GenCount(c) => next.gen_count = c,
+            PlannerAction::Generate => {
+                match generate_keys(next.gen_kind, &next.gen_template, &next.gen_count) {
+                    Ok(keys) => {
+                        next.generated = Some(Rc::new(keys));
+                        next.gen_error = None;
+                    }
+                    Err(e) => next.gen_error = Some(e),
+                }
+            }
+            PlannerAction::ShowPasted => next.generated = None,
+            PlannerAction::Chunk(c) => next.chunk = c,
+            PlannerAction::Style(s) => next.style = s,
+        }
+        Rc::new(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(actions: &[PlannerAction]) -> Rc<PlannerState> {
+        actions
+            .iter()
+            .fold(Rc::new(PlannerState::default()), |s, a| s.reduce(a.clone()))
+    }
+
+    #[test]
+    fn the_default_round_trips_through_a_link_input() {
+        assert_eq!(PlannerState::default().to_input(), PlannerInput::default());
+        let s = run(&[
+            PlannerAction::Lines(Lines::KeysFor("DEL")),
+            PlannerAction::Style(CopyStyle::Tagged),
+            PlannerAction::GenKind(GenKind::H3),
+            PlannerAction::GenCount("5".into()),
+            PlannerAction::Generate,
+        ]);
+        let input = s.to_input();
+        assert_eq!(
+            (
+                input.command.as_str(),
+                input.style.as_str(),
+                input.gen_kind.as_str()
+            ),
+            ("DEL", "tagged", "h3")
+        );
+        assert!(input.generated);
+        let back = PlannerState::restored(&input);
+        assert_eq!(back.generated.as_ref().map(|k| k.len()), Some(5));
+        assert_eq!(back.to_input(), input);
+    }
+
+    #[test]
+    fn an_oversized_paste_is_refused_and_not_stored() {
+        let s = run(&[PlannerAction::Text("GET a".into())]);
+        let s = s.reduce(PlannerAction::Text("k".repeat(MAX_PASTE_BYTES + 1)));
+        assert_eq!(&*s.text, "GET a");
+        assert_eq!(s.too_big, Some(MAX_PASTE_BYTES + 1));
+        let s = s.reduce(PlannerAction::Text("GET b".into()));
+        assert_eq!((&*s.text, s.too_big), ("GET b", None));
+    }
+
+    #[test]
+    fn generated_keys_stand_in_until_the_reader_goes_back_or_edits() {
+        let s = run(&[
+            PlannerAction::GenCount("10".into()),
+            PlannerAction::Generate,
+        ]);
+        assert_eq!(s.generated.as_ref().map(|k| k.len()), Some(10));
+        assert!(s
+            .clone()
+            .reduce(PlannerAction::ShowPasted)
+            .generated
+            .is_none());
+        assert!(s
+            .reduce(PlannerAction::Text("GET x".into()))
+            .generated
+            .is_none());
+        let s = run(&[PlannerAction::GenCount("0".into()), PlannerAction::Generate]);
+        assert_eq!(s.gen_error, Some(GenError::Count("0".into())));
+        assert!(s.generated.is_none());
+    }
+
+    #[test]
+    fn values_outside_the_selects_are_refused() {
+        assert_eq!(Lines::from_value("MGET"), Some(Lines::KeysFor("MGET")));
+        assert_eq!(Lines::from_value("GET"), None);
+        assert_eq!(GenKind::from_value("x"), None);
+        assert_eq!(CopyStyle::from_value("EVAL"), None);
+    }
+}
