@@ -120,6 +120,28 @@ export async function keyslotByDisplay() {
   return new Map(rows.map(([, display, slot]) => [display, Number(slot)]));
 }
 
+/**
+ * Redis's slot of a key, written here from the rules and not from the page's code: the bytes
+ * between the first `{` and the first `}` after it if that is not empty, else the whole key,
+ * hashed with CRC16-XMODEM (polynomial 0x1021, initial 0) and masked to 14 bits. A string is
+ * taken as its UTF-8 bytes. `keyslot.test.mjs` checks it against every row of keyslot.tsv.
+ */
+export function redisSlot(key) {
+  const bytes = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
+  let part = bytes;
+  const open = bytes.indexOf(0x7b);
+  if (open >= 0) {
+    const close = bytes.indexOf(0x7d, open + 1);
+    if (close > open + 1) part = bytes.subarray(open + 1, close);
+  }
+  let crc = 0;
+  for (const b of part) {
+    crc ^= b << 8;
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc & 0x3fff;
+}
+
 /** Types `text` into the key field as a reader would (select all, then type). */
 export async function typeKey(page, text) {
   const input = page.getByTestId('key-input');

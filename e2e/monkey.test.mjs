@@ -2,11 +2,34 @@
 //! (escapes, braces, huge numbers, garbage pastes) all over the page. The page must never
 //! panic (a Rust panic aborts the wasm: a page error) nor log a console error.
 //! Seeds 1-3 run in the suite; `MONKEY_SEEDS=4,5,6 node --test monkey.test.mjs` tries others.
+//! A timeout fails the run unless Playwright's call log says why the element could not be
+//! used (it went away, was hidden or disabled, moved, or something lay over it) and the page
+//! still answers at once: a page that stops answering is a bug, not noise.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedBrowser, openPage } from './harness.mjs';
 
 const env = sharedBrowser();
+
+/**
+ * Why an action may time out without a fault in the page, as Playwright's call log words it:
+ * the element found a moment ago was replaced, hidden, disabled, animated or covered.
+ */
+const EXPECTED_WAIT = /element is not attached|element was detached|not attached to the DOM|element is not visible|element is not enabled|element is not editable|element is not stable|intercepts pointer events|outside of the viewport/;
+
+/** Errors Playwright throws at once (no wait) for input the element cannot take. */
+const EXPECTED_REFUSAL = /not an HTMLSelectElement|Cannot type text into input\[type=number\]|Malformed value|Element is not attached to the DOM/;
+
+/** Resolves true if the page runs a script within `ms`; a busy or dead page resolves false. */
+async function answers(page, ms = 3000) {
+  let timer;
+  const late = new Promise((ok) => { timer = setTimeout(() => ok(false), ms); });
+  try {
+    return await Promise.race([page.evaluate(() => true).catch(() => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** mulberry32: a small seeded PRNG, so a failure can be replayed with its seed. */
 function rng(seed) {
@@ -31,33 +54,48 @@ for (const seed of (process.env.MONKEY_SEEDS ?? "1,2,3").split(",").map(Number))
     const pick = (xs) => xs[Math.floor(r() * xs.length)];
     const { page, context, problems } = await openPage(env.browser, env.server.url);
     page.setDefaultTimeout(5000);
+    let waited = 0;
     for (let i = 0; i < 150 && problems.length === 0; i++) {
       const kind = r();
+      let action = '';
       try {
         if (kind < 0.35) {
-          const buttons = await page.locator('button:visible').all();
-          if (buttons.length) await pick(buttons).click({ timeout: 2000 });
+          const buttons = await page.locator('button:visible:enabled').all();
+          action = 'click a button';
+          if (buttons.length) await pick(buttons).click({ timeout: 1500 });
         } else if (kind < 0.7) {
-          const fields = await page.locator('input[type=text]:visible, input[type=number]:visible, textarea:visible:not([readonly])').all();
-          if (fields.length) await pick(fields).fill(pick(NASTY), { timeout: 2000 });
+          const fields = await page.locator('input[type=text]:visible:enabled, input[type=number]:visible:enabled, textarea:visible:enabled:not([readonly])').all();
+          const text = pick(NASTY);
+          action = `fill a field with ${JSON.stringify(text.slice(0, 40))}`;
+          if (fields.length) await pick(fields).fill(text, { timeout: 1500 });
         } else if (kind < 0.85) {
-          const selects = await page.locator('select:visible').all();
+          const selects = await page.locator('select:visible:enabled').all();
           if (selects.length) {
             const s = pick(selects);
             const values = await s.locator('option').evaluateAll((os) => os.map((o) => o.value));
-            if (values.length) await s.selectOption(pick(values), { timeout: 2000 });
+            const value = pick(values);
+            action = `select ${JSON.stringify(value)}`;
+            if (values.length) await s.selectOption(value, { timeout: 1500 });
           }
         } else {
           const canvas = page.getByTestId('slot-map');
+          const key = pick(['ArrowRight', 'ArrowDown', 'Shift+ArrowRight', 'End', 'Home', 'Escape', 'PageDown']);
+          action = `press ${key} on the map`;
           await canvas.focus();
-          await page.keyboard.press(pick(['ArrowRight', 'ArrowDown', 'Shift+ArrowRight', 'End', 'Home', 'Escape', 'PageDown']));
+          await page.keyboard.press(key);
         }
       } catch (e) {
-        // An element that moved or disappeared between finding and acting is not a bug; a
-        // page error or console error is, and is collected in `problems`.
-        if (!/Timeout|detached|not attached|not visible|outside of the viewport|not an HTMLSelectElement|disabled|Cannot type text into input\[type=number\]|Malformed value/i.test(String(e))) throw e;
+        const text = String(e);
+        // A page error or console error is collected in `problems`. An element that went
+        // away, or could not take the input, between finding it and acting on it is not a
+        // bug; any other failure, or a timeout with no such reason, is.
+        const expected = e?.name === 'TimeoutError' ? EXPECTED_WAIT.test(text) : EXPECTED_REFUSAL.test(text);
+        if (!expected) throw new Error(`seed ${seed}, action ${i} (${action}): ${text}`);
+        if (e?.name === 'TimeoutError') waited++;
+        assert.ok(await answers(page), `seed ${seed}, action ${i} (${action}): the page stopped answering after\n${text}`);
       }
     }
+    console.log(`# seed ${seed}: ${waited} of 150 actions waited out an element that moved away`);
     assert.deepEqual(problems, [], `seed ${seed}`);
     // Still alive: typing a key still answers.
     await page.getByTestId('key-input').fill('foo');

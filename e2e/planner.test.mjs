@@ -1,11 +1,11 @@
 //! The fan-out planner, the tag generator and the hot-spot experiment as a reader uses them,
-//! against the fixtures (transcripts 04-05, distribution.tsv) and the `keyslot` CLI.
+//! against the fixtures (transcripts 04-05, distribution.tsv) and the tests' own slot function
+//! (harness.mjs `redisSlot`, itself checked against keyslot.tsv).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { sharedBrowser, openPage, fixtures, root } from './harness.mjs';
+import { sharedBrowser, openPage, fixtures, redisSlot } from './harness.mjs';
 
 const env = sharedBrowser();
 
@@ -171,16 +171,14 @@ test('a million generated route-cache keys plan without freezing the tab', async
   await context.close();
 });
 
-test('4 tags per master for routing:v1:%d: every tag lands where the page says (checked with keyslot)', async () => {
+test('4 tags per master for routing:v1:%d: every tag lands where the page says (checked with redisSlot)', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('tag-template').fill('routing:v1:%d');
   await page.getByTestId('tags-per-master').fill('4');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=tag-row]').length === 12);
   const tags = await page.getByTestId('tag-row').evaluateAll((rows) =>
     rows.map((r) => ({ tag: r.dataset.tag, slot: Number(r.dataset.slot), addr: r.dataset.addr })));
-  const keyslot = join(root, 'target', 'release', 'keyslot');
-  const slots = execFileSync(keyslot, tags.map((t) => t.tag)).toString().trim().split('\n').map(Number);
-  assert.deepEqual(slots, tags.map((t) => t.slot));
+  assert.deepEqual(tags.map((t) => redisSlot(t.tag)), tags.map((t) => t.slot));
   const owner = (s) => (s <= 5460 ? '127.0.0.1:7000' : s <= 10922 ? '127.0.0.1:7001' : '127.0.0.1:7002');
   for (const t of tags) assert.equal(t.addr, owner(t.slot), t.tag);
   for (const addr of ['127.0.0.1:7000', '127.0.0.1:7001', '127.0.0.1:7002']) {
@@ -220,9 +218,8 @@ test('a copied plan longer than its list says how many slots it leaves out', asy
   await page.getByTestId('generate').click();
   await page.waitForFunction(() => /2000 keys/.test(document.querySelector('.planner')?.textContent ?? ''));
   await page.locator('#copy-style').selectOption('mget');
-  // The batch's slots, as the keyslot CLI computes them.
-  const keys = Array.from({ length: 2000 }, (_, i) => `user:${i}`);
-  const slots = new Set(execFileSync(join(root, 'target', 'release', 'keyslot'), keys).toString().trim().split('\n'));
+  // The batch's slots, as redisSlot computes them.
+  const slots = new Set(Array.from({ length: 2000 }, (_, i) => String(redisSlot(`user:${i}`))));
   assert.ok(slots.size > 500, `${slots.size} slots`);
   // One MGET of keys in many slots is refused, and looks like the other refused lines.
   const row = page.getByTestId('generated-verdict');

@@ -56,6 +56,9 @@ test('the tour runs from the first stop to the last by keyboard alone', async ()
       // The default cluster has 6 nodes: 2·6·5/7.5 = 8 heartbeats a second, 8 × 2048 bytes.
       const body = await page.getByTestId('tour-body').textContent();
       assert.match(body, /has 6 nodes/);
+      // The figures say which node timeout they assume: Redis's default, 15000 ms.
+      assert.match(body, /cluster-node-timeout at 15000 ms, each node must ping every other at least every 7\.5 s/);
+      assert.equal(await page.getByTestId('tour-node-timeout').inputValue(), '15000');
       assert.match(body, /at least 8 heartbeats a second/);
       assert.match(body, /16\.4 KB a second, and 65\.5 KB with 65536/);
     }
@@ -112,6 +115,42 @@ test('the tour speaks Chinese when the page does, and counts the nodes of the cl
   assert.equal(await page.getByTestId('tour-progress').textContent(), '第 1 站，共 6 站');
   assert.equal(await page.getByTestId('tour-next').textContent(), '下一站');
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the first stop\'s figures follow the cluster-node-timeout the reader sets', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('tour-start').click();
+  const body = page.getByTestId('tour-body');
+  const field = page.getByTestId('tour-node-timeout');
+  // The fixtures' failover clusters use 2000 ms (BUS.md): every peer pinged every NT/2 = 1 s,
+  // each ping answered, 6 nodes: 2·6·5/1 = 60 heartbeats a second; 60 × 2048 B = 122,880 B
+  // and 60 × 8192 B = 491,520 B.
+  await field.fill('2000');
+  await page.waitForFunction(() => /at least 60 heartbeats/.test(document.querySelector('[data-testid=tour-body]').textContent));
+  let text = await body.textContent();
+  assert.match(text, /cluster-node-timeout at 2000 ms, each node must ping every other at least every 1 s/);
+  assert.match(text, /123 KB a second, and 492 KB with 65536/);
+  assert.equal(await field.getAttribute('aria-invalid'), 'false');
+  // Under 100 ms is refused: the field says so and the figures keep the last value Redis would take.
+  await field.fill('50');
+  await page.waitForFunction(() => document.querySelector('[data-testid=tour-node-timeout]').getAttribute('aria-invalid') === 'true');
+  assert.equal(await body.textContent(), text);
+  // An hour: every 1800 s, 2·6·5/1800 = 0.0333 heartbeats a second (68 bytes of bitmaps).
+  await field.fill('3600000');
+  await page.waitForFunction(() => /every 1800 s/.test(document.querySelector('[data-testid=tour-body]').textContent));
+  assert.match(await body.textContent(), /at least 0\.033 heartbeats a second, so the bitmaps alone cost 68 B a second/);
+  // In Chinese the figures and the value follow too; the value survives the switch.
+  await field.fill('2000');
+  await page.getByTestId('lang-select').selectOption('zh');
+  await page.waitForFunction(() => /每秒至少 60 次心跳/.test(document.querySelector('[data-testid=tour-body]').textContent));
+  text = await body.textContent();
+  assert.match(text, /cluster-node-timeout 为 2000 毫秒时，每个节点至少每 1 秒/);
+  assert.equal(await field.inputValue(), '2000');
+  // The field belongs to the first stop only.
+  await page.getByTestId('tour-next').click();
+  assert.equal(await field.count(), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });

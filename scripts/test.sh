@@ -1,26 +1,40 @@
 #!/usr/bin/env bash
-# Installs whatever is missing, then runs every test layer: lint, native (core + fixtures + CLI),
-# the core alone without web dependencies, browser tests (wasm-bindgen-test in headless Chromium),
-# a release build, and Playwright end-to-end tests against it. Exits non-zero on the first failure.
+# Installs whatever is missing, then runs every test layer: lint, native (core + fixtures + CLI +
+# doctests), the core alone without web dependencies, browser tests (wasm-bindgen-test in
+# headless Chromium), a release build, and Playwright end-to-end tests against it, several
+# files at once. Exits non-zero on the first failure; prints each step's wall time.
+#
+#   SLOTSCOPE_E2E_JOBS=N   e2e files run at once (default 2; 1 runs them one by one)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 TOOLS_PATH="$(bash scripts/setup.sh)"
 export PATH="$TOOLS_PATH:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+E2E_JOBS="${SLOTSCOPE_E2E_JOBS:-2}"
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+START=$SECONDS
+LAST=$SECONDS
+step() {
+  [ "$LAST" = "$START" ] || printf '   (%ds)\n' $((SECONDS - LAST))
+  LAST=$SECONDS
+  printf '\n\033[1m== %s\033[0m\n' "$*"
+}
 
 step "format and lint (native and wasm32)"
 cargo fmt --all -- --check
 cargo clippy --locked --workspace --all-targets -- -D warnings
 cargo clippy --locked --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
 
-step "native tests: core, fixtures, properties, CLI, UI logic"
+step "native tests: core, fixtures, properties, CLI, UI logic, doctests"
 cargo test --locked --workspace
 
+# The native tests above already ran every test with the web feature; here only what must
+# hold without it: the core compiles, and its own unit tests pass, with no yew, web-sys or
+# wasm-bindgen (and so does the CLI, which uses only the core).
 step "the core alone (no yew, web-sys or wasm-bindgen)"
-cargo test --locked --no-default-features --lib --tests
+cargo test --locked --no-default-features --lib
+cargo check --locked --no-default-features --bin keyslot
 
 step "browser tests (wasm-bindgen-test, headless Chromium)"
 cargo test --locked --target wasm32-unknown-unknown --test web
@@ -37,8 +51,10 @@ for f in dist/*.wasm dist/*.js dist/*.css dist/index.html; do
 done
 printf '  %-40s %8d bytes gzipped\n' "total" "$total"
 
-step "keyslot CLI, release (the e2e tests check generated tags with it)"
-cargo build --locked --release --bin keyslot
+# Every file serves dist/ on its own port and launches its own browser (harness.mjs), so files
+# can run side by side; none of them measures time. See e2e/README.md.
+step "end-to-end (Playwright, Debian Chromium, dist/ on 127.0.0.1; $E2E_JOBS files at once)"
+(cd e2e && node --test --test-concurrency="$E2E_JOBS" *.test.mjs)
 
-step "end-to-end (Playwright, Debian Chromium, dist/ on 127.0.0.1)"
-(cd e2e && node --test --test-concurrency=1 *.test.mjs)
+step "done"
+printf 'all tests passed in %dm%02ds\n' $(((SECONDS - START) / 60)) $(((SECONDS - START) % 60))

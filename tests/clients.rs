@@ -277,21 +277,15 @@ fn a_misrouted_command_meets_the_moved_the_engine_sends() {
         .into_iter()
         .find(|d| d.rule == ClientRule::Utf16CodeUnits)
         .expect("UTF-16 differs on 用户:1001");
-    let expected = match d.outcome {
-        Outcome::Slot(s) if map.owner(s) == map.owner(12170) => Consequence::SameNode {
+    // CRC16 of the low bytes 0x28 0x37 `:1001` is 11465 (worked out by hand, outside this
+    // code); 7002 serves 10923-16383 in 10_before_add_node_cluster_nodes.txt, 12170 too.
+    assert_eq!(d.outcome, Outcome::Slot(11465));
+    assert_eq!(
+        consequence(&d, &map),
+        Consequence::SameNode {
             addr: "127.0.0.1:7002".into(),
-        },
-        Outcome::Slot(s) => Consequence::Moved {
-            sent_to: map
-                .owner_master(s)
-                .map(|m| m.addr.clone())
-                .unwrap_or_default(),
-            slot: 12170,
-            owner: "127.0.0.1:7002".into(),
-        },
-        other => panic!("{other:?}"),
-    };
-    assert_eq!(consequence(&d, &map), expected);
+        }
+    );
     // The empty key: any node but slot 0's owner answers MOVED 0.
     let d = divergences(b"")[0];
     assert_eq!(

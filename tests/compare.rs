@@ -11,7 +11,6 @@ use slotscope::core::compare::{
 };
 use slotscope::core::key_slot;
 use slotscope::core::topology::{Master, SlotMap, SlotRange};
-use std::time::Instant;
 
 const N_KEYS: u32 = 100_000;
 
@@ -51,7 +50,9 @@ fn fnv1a64_matches_the_published_test_vectors() {
     assert_eq!(fnv1a64(b"a"), 0xaf63dc4c8601ec8c);
     assert_eq!(fnv1a64(b"foobar"), 0x85944171f73967e8);
     assert_eq!(fmix64(0), 0);
-    assert_eq!(hash64(b"a"), fmix64(0xaf63dc4c8601ec8c));
+    // MurmurHash3's fmix64 of FNV-1a("a"), worked out in Python, not with `fmix64`.
+    assert_eq!(fmix64(0xaf63dc4c8601ec8c), 0x82a2a958a9bece5b);
+    assert_eq!(hash64(b"a"), 0x82a2a958a9bece5b);
 }
 
 #[test]
@@ -548,65 +549,6 @@ fn balance_statistics() {
     let empty = KeySample::new();
     let out: Outcome = mod_n_outcome(&empty, 3).unwrap();
     assert_eq!((out.moved, out.total, out.moved_fraction()), (0, 0, 0.0));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Speed
-// ---------------------------------------------------------------------------------------------
-
-#[test]
-fn three_methods_on_100k_keys_timing() {
-    // Printed, not asserted (debug builds are many times slower): run with
-    // `cargo test --release --test compare timing -- --nocapture`.
-    let keys = sample();
-    let before = SlotMap::fixture_cluster();
-    let mut after = before.clone();
-    give(
-        &mut after,
-        "127.0.0.1:7006",
-        &[
-            SlotRange::new(0, 1364),
-            SlotRange::new(5461, 6826),
-            SlotRange::new(10923, 12288),
-        ],
-    );
-    let three = addrs(3);
-    let mut best = [f64::INFINITY; 5];
-    for _ in 0..5 {
-        let t = Instant::now();
-        let k = sample();
-        let t_keys = t.elapsed();
-        let s = slots_outcome(&k, &before, &after);
-        let t_slots = t.elapsed();
-        let r = ring_outcome(&k, &three, "127.0.0.1:7006", 200).unwrap();
-        let t_ring = t.elapsed();
-        let m = mod_n_outcome(&k, 3).unwrap();
-        let t_mod = t.elapsed();
-        assert_eq!(s.total + r.total + m.total, 300_000);
-        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-        let laps = [
-            ms(t_keys),
-            ms(t_slots - t_keys),
-            ms(t_ring - t_slots),
-            ms(t_mod - t_ring),
-            ms(t_mod),
-        ];
-        for (b, l) in best.iter_mut().zip(laps) {
-            *b = b.min(l);
-        }
-    }
-    println!(
-        "100,000 keys (best of 5): build sample {:.2} ms, slots {:.2} ms, ring V=200 {:.2} ms, \
-         mod N {:.2} ms, total {:.2} ms",
-        best[0], best[1], best[2], best[3], best[4]
-    );
-    let v1000 = Instant::now();
-    let r = ring_outcome(&keys, &addrs(100), "x:1", 1000).unwrap();
-    println!(
-        "ring N=100 V=1000 (101,000 points): {:.2} ms, moved {:.4}",
-        v1000.elapsed().as_secs_f64() * 1e3,
-        r.moved_fraction()
-    );
 }
 
 /// The page's experiment: with 3 masters and a fourth added, hash slots move about a quarter

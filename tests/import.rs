@@ -991,9 +991,8 @@ fn garbage_empty_and_huge_pastes_are_refused() {
     let huge = nodes_fixture()
         .text
         .repeat(10 * 1024 * 1024 / nodes_fixture().text.len() + 1);
-    let start = std::time::Instant::now();
+    // How quickly: `cargo bench --bench timings` (import_refusal).
     let (line, kind, _) = error_of(&huge);
-    assert!(start.elapsed() < std::time::Duration::from_millis(50));
     assert_eq!(line, None);
     assert_eq!(kind, ImportErrorKind::TooLarge { bytes: huge.len() });
     // Just under the cap, a big paste costs little and fails at its first bad line.
@@ -1015,10 +1014,8 @@ fn garbage_empty_and_huge_pastes_are_refused() {
         "-",
         &"0-16383 ".repeat(200_000),
     );
-    let start = std::time::Instant::now();
     let (_, kind, _) = error_of(&claims);
     assert_eq!(kind, ImportErrorKind::TooManySlots);
-    assert!(start.elapsed() < std::time::Duration::from_secs(2));
 }
 
 #[test]

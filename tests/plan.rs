@@ -18,7 +18,6 @@ use slotscope::core::tags::{
 };
 use slotscope::core::topology::{Master, SlotMap, SlotRange};
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Instant;
 
 const DIST_COLUMNS: &[&str] = &["experiment", "row", "name", "slot", "node", "count"];
 
@@ -145,22 +144,7 @@ fn hot_spot_counts_unserved_keys() {
     assert_eq!(spot.tags[0].master, None);
 }
 
-#[test]
-fn hot_spot_is_fast() {
-    let map = SlotMap::fixture_cluster();
-    let k = 64;
-    let _ = hot_spot(Tagging::SubTags(k), 100_000, &map).unwrap();
-    let runs = 20;
-    let start = Instant::now();
-    for _ in 0..runs {
-        let spot = hot_spot(Tagging::SubTags(k), 100_000, &map).unwrap();
-        assert_eq!(spot.n_keys, 100_000);
-    }
-    let per_run = start.elapsed() / runs;
-    println!("hot_spot(k={k}, 100000 keys): {per_run:?} per run");
-    // Generous: the test profile is unoptimised. Release figures are in the report.
-    assert!(per_run.as_millis() < 500, "{per_run:?}");
-}
+// How fast `hot_spot` is: `cargo bench --bench timings` (hot_spot_k64_100k_keys).
 
 // ---------------------------------------------------------------------------------------------
 // Tags
@@ -244,18 +228,12 @@ fn tags_on_created_clusters_and_holes() {
 }
 
 #[test]
-fn thousand_masters_times_sixteen_tags_is_fast() {
+fn thousand_masters_times_sixteen_tags() {
+    // How fast: `cargo bench --bench core` (generate_tags/1000_masters_x_16).
     let map = SlotMap::created(1000, "10.0.0.1", 7000).unwrap();
-    let start = Instant::now();
     let set = generate_tags("routing:v1:%d", 16, &map, 100_000_000).unwrap();
-    let took = start.elapsed();
-    println!(
-        "generate_tags(1000 masters x 16): {took:?}, {} integers tried",
-        set.tries
-    );
     assert_eq!(set.tags.len(), 16_000);
     check_tag_set(&set, &map, 16);
-    assert!(took.as_millis() < 2000, "{took:?}");
 }
 
 #[test]
@@ -496,9 +474,7 @@ fn h3_pairs_look_like_the_route_cache() {
 
 #[test]
 fn million_keys_fit_in_two_buffers() {
-    let start = Instant::now();
     let keys = h3_pair_keys("route:", MAX_KEYS as u32, 7).unwrap();
-    println!("h3_pair_keys(1000000): {:?}", start.elapsed());
     assert_eq!(keys.len(), MAX_KEYS);
     let p = plan(&keys, &SlotMap::fixture_cluster());
     assert_eq!(p.n_keys, MAX_KEYS as u64);

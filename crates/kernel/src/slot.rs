@@ -110,12 +110,13 @@ pub fn line_slots_into(text: &[u8], out: &mut [u16]) -> (usize, usize) {
         }
     }
     // A last line without `\n` keeps a `\r` it ends with, as `str::lines` does.
-    if !full && start < text.len() {
-        if let Some(slot) = slots.next() {
-            *slot = key_slot(text.get(start..).unwrap_or_default());
-            lines += 1;
-            start = text.len();
-        }
+    if !full
+        && start < text.len()
+        && let Some(slot) = slots.next()
+    {
+        *slot = key_slot(text.get(start..).unwrap_or_default());
+        lines += 1;
+        start = text.len();
     }
     (lines, start.min(text.len()))
 }

@@ -421,7 +421,7 @@ fn parse_script(body: &[u8]) -> Result<Expr, ScriptNotRun> {
     let newlines = body
         .iter()
         .enumerate()
-        .filter(|(_, &b)| b == b'\n')
+        .filter(|&(_, &b)| b == b'\n')
         .map(|(i, _)| i)
         .collect();
     Parser {

@@ -176,7 +176,7 @@ pub fn hot_spot(tagging: Tagging, n_keys: u32, map: &SlotMap) -> Result<HotSpot,
     let busiest = keys_per_master
         .iter()
         .enumerate()
-        .filter(|(_, &c)| c > 0)
+        .filter(|&(_, &c)| c > 0)
         .max_by(|(i, a), (j, b)| a.cmp(b).then(j.cmp(i)))
         .map(|(m, _)| m);
     let busiest_share = match busiest.and_then(|m| keys_per_master.get(m)) {

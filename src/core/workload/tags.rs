@@ -226,7 +226,7 @@ pub fn generate_tags(
         .slot_counts()
         .iter()
         .zip(map.masters())
-        .filter(|(&c, _)| c == 0)
+        .filter(|&(&c, _)| c == 0)
         .map(|(_, m)| m.addr.clone())
         .collect();
     if !empty.is_empty() {

@@ -158,6 +158,11 @@ pub struct TourText {
     pub facts: &'static str,
     /// Title and body of each stop, in [`STOPS`] order. Bodies may hold holes filled per stop.
     pub stops: [(&'static str, &'static str); 6],
+    // tour: node timeout
+    /// After `cluster-node-timeout` in the first stop's field label: its unit.
+    pub node_timeout: &'static str,
+    /// Under that field: Redis's default and the value of the recorded failover clusters.
+    pub node_timeout_hint: &'static str,
 }
 
 /// English.
@@ -175,7 +180,7 @@ pub const EN: TourText = TourText {
     stops: [
         (
             "Why 16384 slots?",
-            "Every heartbeat between nodes (PING and PONG on the cluster bus) carries its sender's slots as a bitmap: 16384 slots take {0} bytes, 65536 would take {1}. Your cluster has {2} nodes. With the default cluster-node-timeout of 15 s, each node must ping every other at least every 7.5 s, and each ping is answered: at least {3} heartbeats a second, so the bitmaps alone cost {4} a second, and {5} with 65536 slots. Redis Cluster is designed for up to about 1000 masters, so 16384 slots still give each one 16.",
+            "Every heartbeat between nodes (PING and PONG on the cluster bus) carries its sender's slots as a bitmap: 16384 slots take {0} bytes, 65536 would take {1}. Your cluster has {2} nodes. With cluster-node-timeout at {6} ms, each node must ping every other at least every {7} s, and each ping is answered: at least {3} heartbeats a second, so the bitmaps alone cost {4} a second, and {5} with 65536 slots. Redis Cluster is designed for up to about 1000 masters, so 16384 slots still give each one 16.",
         ),
         (
             "A key becomes a slot",
@@ -198,6 +203,8 @@ pub const EN: TourText = TourText {
             "MOVED means the slot lives elsewhere for good: a smart client updates its slot table and retries. ASK means the slot is being migrated and this key is already on the target: the client sends ASKING and then the command there, for that one command, and keeps its table. Choose the live-migration scenario and step through it.",
         ),
     ],
+    node_timeout: "(ms)",
+    node_timeout_hint: "Redis's default is 15000 ms; the recorded failover clusters use 2000 ms. From 100 ms to 3600000 ms (an hour).",
 };
 
 /// Simplified Chinese.
@@ -215,7 +222,7 @@ pub const ZH: TourText = TourText {
     stops: [
         (
             "为什么是 16384 个槽？",
-            "节点之间的每次心跳（集群总线上的 PING 和 PONG）都以位图携带发送方负责的槽：16384 个槽占 {0} 字节，65536 个则要 {1} 字节。你的集群有 {2} 个节点。按默认的 cluster-node-timeout 15 秒，每个节点至少每 7.5 秒要 ping 一次其他每个节点，每次 ping 都有回复：每秒至少 {3} 次心跳，仅位图每秒就要 {4}，若是 65536 个槽则要 {5}。Redis Cluster 的设计规模约为 1000 个主节点，16384 个槽仍能让每个主节点分到 16 个。",
+            "节点之间的每次心跳（集群总线上的 PING 和 PONG）都以位图携带发送方负责的槽：16384 个槽占 {0} 字节，65536 个则要 {1} 字节。你的集群有 {2} 个节点。cluster-node-timeout 为 {6} 毫秒时，每个节点至少每 {7} 秒要 ping 一次其他每个节点，每次 ping 都有回复：每秒至少 {3} 次心跳，仅位图每秒就要 {4}，若是 65536 个槽则要 {5}。Redis Cluster 的设计规模约为 1000 个主节点，16384 个槽仍能让每个主节点分到 16 个。",
         ),
         (
             "键如何变成槽",
@@ -238,6 +245,8 @@ pub const ZH: TourText = TourText {
             "MOVED 表示槽已永久迁到别处：智能客户端会更新槽表并重试。ASK 表示槽正在迁移、这个键已在目标节点上：客户端先向目标发送 ASKING，再发送命令，只对这一条命令有效，且不更新槽表。选择“在线迁移”场景，逐步查看。",
         ),
     ],
+    node_timeout: "（毫秒）",
+    node_timeout_hint: "Redis 的默认值是 15000 毫秒；记录故障转移的集群用的是 2000 毫秒。可取 100 到 3600000 毫秒（一小时）。",
 };
 
 impl Lang {
@@ -270,16 +279,64 @@ pub const BITMAP_BYTES_64K: usize = 65536 / 8;
 
 /// Every node pings every other at least every `node_timeout / 2` (Redis's `clusterCron`),
 /// and every ping gets a pong, so `2 · n · (n − 1) / (timeout / 2)` messages a second, each
-/// with the sender's slot bitmap.
+/// with the sender's slot bitmap. `clusterCron` runs every 100 ms, so a timeout under 200 ms
+/// pings no more often than once a tick.
 pub fn heartbeats(nodes: usize, node_timeout_ms: u32) -> Heartbeats {
     let n = nodes as f64;
-    let half_timeout_s = f64::from(node_timeout_ms.max(2)) / 2000.0;
-    let per_second = 2.0 * n * (n - 1.0).max(0.0) / half_timeout_s;
+    let interval_s = ping_interval_ms(node_timeout_ms) / 1000.0;
+    let per_second = 2.0 * n * (n - 1.0).max(0.0) / interval_s;
     Heartbeats {
         nodes,
         per_second,
         bitmap_bytes: per_second * BITMAP_BYTES as f64,
         bitmap_bytes_64k: per_second * BITMAP_BYTES_64K as f64,
+    }
+}
+
+/// Redis's default `cluster-node-timeout`, in milliseconds.
+pub const DEFAULT_NODE_TIMEOUT_MS: u32 = 15_000;
+/// The smallest and largest node timeout the first stop takes (a cron tick and an hour).
+pub const NODE_TIMEOUT_RANGE_MS: std::ops::RangeInclusive<u32> = 100..=3_600_000;
+
+/// How often, at least, a node pings each other node: half the node timeout, but not more
+/// often than `clusterCron`'s 100 ms tick.
+pub fn ping_interval_ms(node_timeout_ms: u32) -> f64 {
+    (f64::from(node_timeout_ms) / 2.0).max(100.0)
+}
+
+/// The node-timeout field's text as milliseconds, if it is a whole number in
+/// [`NODE_TIMEOUT_RANGE_MS`].
+pub fn parse_node_timeout(text: &str) -> Option<u32> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|ms| NODE_TIMEOUT_RANGE_MS.contains(ms))
+}
+
+/// Seconds, without trailing zeros (`7.5`, `1`, `0.1`).
+fn seconds(ms: f64) -> String {
+    trim_zeros(format!("{:.3}", ms / 1000.0))
+}
+
+/// A count a second: whole from 10 up (`24`), one decimal from 1 (`2.5`), two significant
+/// digits below (`0.017`), so a long node timeout never reads as 0.
+fn how_many(x: f64) -> String {
+    if x >= 10.0 || x == x.trunc() {
+        format!("{x:.0}")
+    } else if x >= 1.0 {
+        trim_zeros(format!("{x:.1}"))
+    } else {
+        let digits = (1.0 - x.log10().floor()).clamp(1.0, 12.0) as usize;
+        trim_zeros(format!("{x:.digits$}"))
+    }
+}
+
+/// `7.500` → `7.5`, `1.000` → `1`.
+fn trim_zeros(s: String) -> String {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
     }
 }
 
@@ -318,6 +375,10 @@ pub fn tour(props: &TourProps) -> Html {
     // The stop the reader is at; kept when the tour is left so it resumes there.
     let stop = use_state(|| 0usize);
     let started = use_state(|| false);
+    // The first stop's node timeout: the field's text, and the last value it held that Redis
+    // takes and the figures use.
+    let timeout_text = use_state(|| DEFAULT_NODE_TIMEOUT_MS.to_string());
+    let timeout_ms = use_state(|| DEFAULT_NODE_TIMEOUT_MS);
     let next_ref = use_node_ref();
     let start_ref = use_node_ref();
 
@@ -381,6 +442,19 @@ pub fn tour(props: &TourProps) -> Html {
         }
     });
 
+    let on_timeout = {
+        let (timeout_text, timeout_ms) = (timeout_text.clone(), timeout_ms.clone());
+        Callback::from(move |e: InputEvent| {
+            let text = e
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value();
+            if let Some(ms) = parse_node_timeout(&text) {
+                timeout_ms.set(ms);
+            }
+            timeout_text.set(text);
+        })
+    };
+
     let n = STOPS.len();
     let at = (*stop).min(n - 1);
     let label = if *started && at > 0 && !*open {
@@ -393,6 +467,11 @@ pub fn tour(props: &TourProps) -> Html {
             t,
             &props.map,
             at,
+            NodeTimeout {
+                text: (*timeout_text).clone(),
+                ms: *timeout_ms,
+                on_input: on_timeout.clone(),
+            },
             next_ref.clone(),
             go(-1),
             go(1),
@@ -412,12 +491,20 @@ pub fn tour(props: &TourProps) -> Html {
     }
 }
 
+/// The first stop's node-timeout field: what it shows, the value the figures use, its handler.
+struct NodeTimeout {
+    text: String,
+    ms: u32,
+    on_input: Callback<InputEvent>,
+}
+
 /// The open panel at stop `at`.
 #[allow(clippy::too_many_arguments)]
 fn panel_view(
     t: &TourText,
     map: &SlotMap,
     at: usize,
+    timeout: NodeTimeout,
     next_ref: NodeRef,
     on_back: Callback<MouseEvent>,
     on_next: Callback<MouseEvent>,
@@ -432,21 +519,37 @@ fn panel_view(
             .iter()
             .map(|m| 1 + m.replicas.len())
             .sum::<usize>();
-        let h = heartbeats(nodes, 15_000);
+        let h = heartbeats(nodes, timeout.ms);
         fill(
             body,
             &[
                 &BITMAP_BYTES,
                 &BITMAP_BYTES_64K,
                 &nodes,
-                &format!("{:.0}", h.per_second),
+                &how_many(h.per_second),
                 &rate(h.bitmap_bytes),
                 &rate(h.bitmap_bytes_64k),
+                &timeout.ms,
+                &seconds(ping_interval_ms(timeout.ms)),
             ],
         )
     } else {
         body.to_string()
     };
+    // Only the first stop's figures depend on the node timeout.
+    let timeout_field = (at == 0).then(|| {
+        let invalid = parse_node_timeout(&timeout.text).is_none();
+        html! {
+            <div class="lab__row lab__form">
+                <label for="tour-node-timeout"><code>{ "cluster-node-timeout" }</code>{ " " }{ t.node_timeout }</label>
+                <input id="tour-node-timeout" type="number" class="lab__number" data-testid="tour-node-timeout"
+                       min={NODE_TIMEOUT_RANGE_MS.start().to_string()} max={NODE_TIMEOUT_RANGE_MS.end().to_string()}
+                       step="100" value={timeout.text} oninput={timeout.on_input}
+                       aria-invalid={invalid.to_string()} aria-describedby="tour-node-timeout-hint" />
+                <span class="tour__hint" id="tour-node-timeout-hint">{ t.node_timeout_hint }</span>
+            </div>
+        }
+    });
     let s = &STOPS[at];
     let last = at + 1 == n;
     html! {
@@ -459,6 +562,7 @@ fn panel_view(
             </div>
             <h2 class="tour__title" aria-live="polite">{ title }</h2>
             <p class="tour__body" data-testid="tour-body">{ body }</p>
+            { for timeout_field }
             <details class="tour__facts">
                 <summary>{ fill(t.facts, &[&s.facts.len()]) }</summary>
                 <ul>
@@ -523,9 +627,57 @@ mod tests {
     }
 
     #[test]
+    fn the_node_timeout_sets_the_ping_interval() {
+        // BUS.md: every peer is pinged at least every NT/2. The failover fixtures' NT = 2000:
+        // 6 nodes ping each other every second, 2·6·5 / 1 = 60 messages a second.
+        assert_eq!(heartbeats(6, 2_000).per_second, 60.0);
+        assert_eq!(heartbeats(6, 2_000).bitmap_bytes, 60.0 * 2048.0);
+        // Redis's default, and an hour.
+        assert_eq!(ping_interval_ms(DEFAULT_NODE_TIMEOUT_MS), 7_500.0);
+        assert_eq!(heartbeats(2, 3_600_000).per_second, 4.0 / 1_800.0);
+        // clusterCron ticks every 100 ms: a shorter half-timeout pings no more often.
+        assert_eq!(ping_interval_ms(100), 100.0);
+        assert_eq!(heartbeats(6, 100).per_second, heartbeats(6, 200).per_second);
+        assert_eq!(heartbeats(6, 200).per_second, 600.0);
+        assert_eq!(seconds(7_500.0), "7.5");
+        assert_eq!(seconds(1_000.0), "1");
+        assert_eq!(seconds(100.0), "0.1");
+        assert_eq!(seconds(1_800_000.0), "1800");
+        assert_eq!(how_many(8.0), "8");
+        assert_eq!(how_many(24.0), "24");
+        assert_eq!(how_many(600.0), "600");
+        assert_eq!(how_many(13.4), "13");
+        assert_eq!(how_many(2.5), "2.5");
+        assert_eq!(how_many(60.0 / 1_800.0), "0.033");
+        assert_eq!(how_many(0.5), "0.5");
+        assert_eq!(how_many(0.0), "0");
+    }
+
+    #[test]
+    fn the_node_timeout_field_takes_whole_milliseconds_in_range() {
+        assert_eq!(parse_node_timeout("15000"), Some(15_000));
+        assert_eq!(parse_node_timeout(" 2000 "), Some(2_000));
+        assert_eq!(parse_node_timeout("100"), Some(100));
+        assert_eq!(parse_node_timeout("3600000"), Some(3_600_000));
+        for bad in [
+            "",
+            "99",
+            "0",
+            "-1",
+            "1e3",
+            "2000.5",
+            "3600001",
+            "99999999999999999999",
+            "abc",
+        ] {
+            assert_eq!(parse_node_timeout(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
     fn both_languages_fill_every_hole_of_the_first_stop() {
         for t in [&EN, &ZH] {
-            let body = fill(t.stops[0].1, &[&1, &2, &3, &4, &5, &6]);
+            let body = fill(t.stops[0].1, &[&1, &2, &3, &4, &5, &6, &7, &8]);
             assert!(!body.contains('{'), "{body}");
             assert!(fill(t.progress, &[&1, &6]).contains('6'));
             assert!(!fill(t.resume, &[&2]).contains("{0}"));
