@@ -17,9 +17,9 @@
 //! ```
 //!
 //! `run` never panics: bad offsets read as the empty key (see
-//! [`crate::core::slot::key_slots_into`]), and a count beyond the capacity is clamped.
+//! [`crate::core::key::slot::key_slots_into`]), and a count beyond the capacity is clamped.
 
-use crate::core::slot::{key_slots_into, line_slots_into};
+use crate::core::key::slot::{key_slots_into, line_slots_into};
 use wasm_bindgen::prelude::*;
 
 /// Reusable buffers for one batch of keys: bytes, offsets (one more than keys) and slots.
@@ -80,7 +80,7 @@ impl SlotBatch {
 
     /// Computes the slots of the lines of the first `n_bytes` key bytes (clamped to the
     /// capacity): keys that arrive as text, one per line, written with one `encodeInto` and
-    /// no offsets (see [`crate::core::slot::line_slots_into`]). Unless `last` is set, a line
+    /// no offsets (see [`crate::core::key::slot::line_slots_into`]). Unless `last` is set, a line
     /// the bytes cut off (no `\n` after it) is left for the next batch. Fills at most
     /// `max_keys` slots and returns how many; [`SlotBatch::lines_read`] then says how many
     /// bytes those lines took, so the next batch starts there. A line longer than the

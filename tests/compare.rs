@@ -1,16 +1,16 @@
-//! Slots vs ring vs `mod N` (`core::compare`): the known properties of each scheme, and the slot path against real DBSIZE counts.
+//! Slots vs ring vs `mod N` (`core::schemes`): the known properties of each scheme, and the slot path against real DBSIZE counts.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
 use common::read_tsv;
-use slotscope::core::compare::{
-    fmix64, fnv1a64, for_each_numbered_key, hash64, mod_n_outcome, mod_n_owner, push_decimal,
-    ring_outcome, ring_point, slots_outcome, Balance, CompareError, KeySample, Outcome, Ring,
-    MAX_MASTERS, MAX_VNODES,
+use slotscope::core::schemes::{
+    fmix64, fnv1a64, hash64, mod_n_outcome, mod_n_owner, ring_outcome, ring_point, slots_outcome,
+    Balance, CompareError, Outcome, Ring, MAX_MASTERS, MAX_VNODES,
 };
+use slotscope::core::workload::{for_each_numbered_key, push_decimal, KeySample};
 use slotscope::core::key_slot;
-use slotscope::core::topology::{Master, SlotMap, SlotRange};
+use slotscope::core::cluster::topology::{Master, SlotMap, SlotRange};
 
 const N_KEYS: u32 = 100_000;
 
@@ -556,7 +556,7 @@ fn balance_statistics() {
 /// within a few percent of even; mod N moves about three quarters.
 #[test]
 fn the_page_experiment_adds_one_master_three_ways() {
-    let c = slotscope::core::compare::add_one_master(3, 160, 100_000).unwrap();
+    let c = slotscope::core::schemes::add_one_master(3, 160, 100_000).unwrap();
     assert_eq!(c.slots.total, 100_000);
     assert_eq!(c.slots.after.per_master.len(), 4);
     // The rebalanced map gives the new master 4096 slots (16_after_rebalance_cluster_nodes.txt
@@ -572,5 +572,5 @@ fn the_page_experiment_adds_one_master_three_ways() {
         c.mod_n.moved_fraction()
     );
     assert!(c.ring.moved_fraction() < 0.40);
-    assert!(slotscope::core::compare::add_one_master(0, 160, 10).is_err());
+    assert!(slotscope::core::schemes::add_one_master(0, 160, 10).is_err());
 }

@@ -6,8 +6,8 @@
 mod common;
 
 use proptest::prelude::*;
-use slotscope::core::command::split_args;
-use slotscope::core::escape::EscapeError;
+use slotscope::core::key::args::split_args;
+use slotscope::core::key::escape::EscapeError;
 use slotscope::core::server::command::{key_positions, slot_verdict, CommandError, Verdict};
 use slotscope::core::server::{sha1_hex, Cli, Cluster, ErrorReply, Reply, Route, Session, Typed};
 use slotscope::core::SlotMap;

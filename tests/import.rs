@@ -9,7 +9,7 @@ use slotscope::core::cluster::import::{
     detect, import, Counter, Expected, Format, Found, ImportErrorKind, ImportWarning,
     MAX_INPUT_BYTES,
 };
-use slotscope::core::topology::{Replica, SlotMap, SlotRange};
+use slotscope::core::cluster::topology::{Replica, SlotMap, SlotRange};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 

@@ -2,8 +2,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use slotscope::core::escape::{format_key, from_hex, parse_key, to_hex};
-use slotscope::core::hashtag::{hash_tag, hashed_span};
+use slotscope::core::key::escape::{format_key, from_hex, parse_key, to_hex};
+use slotscope::core::key::hashtag::{hash_tag, hashed_span};
 use slotscope::core::{explain, key_slot, SlotMap};
 
 /// Bytes weighted toward the ones that matter here: braces, backslashes, quotes, NUL, high bytes.

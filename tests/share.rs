@@ -5,11 +5,11 @@
 mod common;
 
 use proptest::prelude::*;
-use slotscope::core::batch::KEY_COMMANDS;
+use slotscope::core::workload::batch::KEY_COMMANDS;
 use slotscope::core::cluster::import::import;
 use slotscope::core::cluster::lab::made_up_id;
 use slotscope::core::cluster::reshard::{apply, reshard_plan, Sources};
-use slotscope::core::topology::{Master, Replica, SlotMap};
+use slotscope::core::cluster::topology::{Master, Replica, SlotMap};
 use slotscope::persist::{
     decode, encode, Cluster, Lang, PlannerInput, Problem, ScenarioStep, Section, SharedState,
     DEFAULT_BATCH, DEFAULT_KEY, MAX_BATCH_BYTES, MAX_LINK_BYTES,

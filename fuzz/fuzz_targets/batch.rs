@@ -12,7 +12,7 @@
 mod reference;
 
 use libfuzzer_sys::fuzz_target;
-use slotscope::core::slot::{key_slots_into, line_slots_into};
+use slotscope::core::key::slot::{key_slots_into, line_slots_into};
 
 /// Lines as `str::lines` cuts them, on bytes: at `\n`, minus a `\r` before it; a last line
 /// without `\n` counts, `\r` and all.

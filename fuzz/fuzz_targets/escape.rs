@@ -7,7 +7,7 @@
 mod reference;
 
 use libfuzzer_sys::fuzz_target;
-use slotscope::core::escape::{format_key, from_hex, parse_key, to_hex};
+use slotscope::core::key::escape::{format_key, from_hex, parse_key, to_hex};
 use slotscope::core::{crc16, explain, hash_tag, key_slot, N_SLOTS};
 
 /// The kernel agrees with the references on `key`.

@@ -12,15 +12,15 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use slotscope::core::batch::{
+use slotscope::core::workload::batch::{
     command_for_keys, run_lines, slot_commands, CommandStyle, KEY_COMMANDS,
 };
-use slotscope::core::command::split_args;
-use slotscope::core::compare::KeySample;
-use slotscope::core::escape::parse_key;
-use slotscope::core::plan::{chunk_masters, numbered_keys, plan, Template, Verdict};
+use slotscope::core::key::args::split_args;
+use slotscope::core::workload::KeySample;
+use slotscope::core::key::escape::parse_key;
+use slotscope::core::workload::{chunk_masters, numbered_keys, plan, Template, Verdict};
 use slotscope::core::server::{Cluster, Route, Session};
-use slotscope::core::tags::{generate_tags, retag, TagSet};
+use slotscope::core::workload::tags::{generate_tags, retag, TagSet};
 use slotscope::core::SlotMap;
 use std::sync::OnceLock;
 
@@ -41,7 +41,7 @@ const ROUTED_GROUPS: usize = 4;
 /// `slot_commands` lines must be redis-cli lines holding exactly the group's keys and, on a
 /// healthy cluster, be served by the master their comment names.
 fn check_slot_commands(
-    p: &slotscope::core::plan::Plan,
+    p: &slotscope::core::workload::Plan,
     keys: &KeySample,
     map: &SlotMap,
     healthy: bool,

@@ -14,7 +14,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use slotscope::core::redirect::{
+use slotscope::core::client::{
     parse_action, play, request_resp, typed_form, Action, Client, Policy, Step,
 };
 use slotscope::core::server::{Cli, Cluster, Typed};

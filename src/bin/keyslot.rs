@@ -7,7 +7,7 @@
 //! A bad key or line is reported on stderr (with its line number for `--hex`) and makes the
 //! exit status 1; the good ones are still answered, in order.
 
-use slotscope::core::escape::{from_hex, parse_key, EscapeError};
+use slotscope::core::key::escape::{from_hex, parse_key, EscapeError};
 use slotscope::core::key_slot;
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;

@@ -37,8 +37,8 @@
 //! ([`CompareError`]). Nothing here panics.
 
 use super::cluster::reshard::ReshardError;
-use super::slot::{key_slot, N_SLOTS};
-use super::topology::{SlotMap, TopologyError};
+use crate::core::key::slot::{key_slot, N_SLOTS};
+use crate::core::cluster::topology::{SlotMap, TopologyError};
 
 /// The most masters a ring or `mod N` comparison takes (Redis Cluster is designed for up to
 /// 1000 nodes). It also bounds a ring's size to `MAX_MASTERS * MAX_VNODES` points.
@@ -78,7 +78,7 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 /// FNV-1a 64 of `bytes` (the first step of [`hash64`]).
 ///
 /// ```
-/// use slotscope::core::compare::fnv1a64;
+/// use slotscope::core::schemes::fnv1a64;
 /// assert_eq!(fnv1a64(b""), 0xcbf29ce484222325);
 /// assert_eq!(fnv1a64(b"a"), 0xaf63dc4c8601ec8c);
 /// ```
@@ -114,8 +114,7 @@ pub const fn ring_point(bytes: &[u8]) -> u32 {
     (hash64(bytes) >> 32) as u32
 }
 
-// Transitional: KeySample lived here before the workload folder.
-pub use crate::core::workload::{for_each_numbered_key, push_decimal, KeySample, Keys};
+use crate::core::workload::{push_decimal, KeySample};
 
 // ---------------------------------------------------------------------------------------------
 // Results
@@ -513,7 +512,7 @@ pub fn add_one_master(
 ) -> Result<Comparison, CompareError> {
     use super::cluster::rebalance::{rebalance_plan, RebalanceOptions};
     use super::cluster::reshard::apply;
-    use super::topology::Master;
+    use crate::core::cluster::topology::Master;
     if n_before == 0 {
         return Err(CompareError::NoMasters);
     }

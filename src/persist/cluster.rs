@@ -4,7 +4,7 @@
 use super::bytes::{put_str, put_varint, Bad, Reader};
 use super::{Cluster, MAX_CREATED_MASTERS};
 use crate::core::cluster::lab::made_up_id;
-use crate::core::topology::{Master, Replica, SlotMap, SlotRange};
+use crate::core::cluster::topology::{Master, Replica, SlotMap, SlotRange};
 use crate::core::N_SLOTS;
 
 /// Ids of the fixtures' cluster (masters 7000-7002, then replicas 7004, 7005, 7003), each

@@ -27,7 +27,7 @@ mod link;
 
 pub use link::{decode, encode};
 
-use crate::core::topology::{SlotMap, TopologyError};
+use crate::core::cluster::topology::{SlotMap, TopologyError};
 use core::fmt;
 use std::rc::Rc;
 
@@ -102,7 +102,7 @@ impl Cluster {
 pub struct PlannerInput {
     /// The batch text (shared with the page, which never copies it to build a link).
     pub text: Rc<str>,
-    /// `commands`, or one of [`KEY_COMMANDS`](crate::core::batch::KEY_COMMANDS) (lines are keys for it).
+    /// `commands`, or one of [`KEY_COMMANDS`](crate::core::workload::batch::KEY_COMMANDS) (lines are keys for it).
     pub command: String,
     /// The node the batch is sent to (`None`: the first master).
     pub node: Option<String>,

@@ -2,8 +2,8 @@
 //! core's data ([`Narration`], [`GiveUpReason`], scenario ids), in English and Simplified
 //! Chinese. Addresses, slots, commands and Redis replies are passed in and never translated.
 
-use crate::core::clients::ClientRule;
-use crate::core::redirect::{GiveUpReason, Narration, Policy, SendReason};
+use crate::core::key::client_rules::ClientRule;
+use crate::core::client::{GiveUpReason, Narration, Policy, SendReason};
 use crate::ui::messages::fill;
 
 /// Templates for one language. Holes `{0}`, `{1}`, … are filled by [`fill`].
@@ -353,7 +353,7 @@ fn lookup(table: &'static [(&'static str, &'static str)], id: &str) -> Option<&'
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::redirect::scenarios;
+    use crate::core::client::scenarios;
     use crate::ui::redirect_view::view_of;
 
     fn s(x: &str) -> String {
@@ -609,7 +609,7 @@ mod tests {
         assert!(en.narrations.iter().any(|n| n.starts_with(
             "The client's slot table already sends slot 8363 to 127.0.0.1:7001, and the MOVED only confirms it. It does not help: the client computes slot 4015"
         )));
-        for &(rule, id, ..) in crate::core::redirect::MOVED_LOOPS {
+        for &(rule, id, ..) in crate::core::client::MOVED_LOOPS {
             let sc = all.iter().find(|s| s.id == id).expect("scenario");
             let en = view_of(sc, &EN);
             assert!(en.intro.contains(rule_name(rule, &EN)), "{}", en.intro);

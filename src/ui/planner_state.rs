@@ -4,9 +4,9 @@
 //! A link stores the same fields as text ([`PlannerInput`]); [`PlannerState::restored`] and
 //! [`PlannerState::to_input`] translate.
 
-use crate::core::batch::KEY_COMMANDS;
-use crate::core::compare::KeySample;
-use crate::core::plan::{h3_pair_keys, numbered_keys, PlanError, MAX_KEYS};
+use crate::core::workload::batch::KEY_COMMANDS;
+use crate::core::workload::KeySample;
+use crate::core::workload::{h3_pair_keys, numbered_keys, PlanError, MAX_KEYS};
 use crate::persist::PlannerInput;
 use std::rc::Rc;
 use yew::Reducible;

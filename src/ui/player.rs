@@ -4,7 +4,7 @@
 //! Links are resolved against [`ScenarioIndex`] (ids and step counts from the core, the same
 //! in every language), so the page opens a link once, wherever it came from.
 
-use crate::core::redirect::scenarios;
+use crate::core::client::scenarios;
 use crate::persist::{OldLink, ScenarioStep};
 use std::rc::Rc;
 use yew::Reducible;

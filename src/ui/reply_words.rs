@@ -79,7 +79,7 @@ mod tests {
     use crate::ui::messages::{EN, ZH};
 
     fn reply(line: &str) -> Reply {
-        let args = crate::core::command::split_args(line).unwrap();
+        let args = crate::core::key::args::split_args(line).unwrap();
         Cluster::new(SlotMap::fixture_cluster()).exec("127.0.0.1:7000", &args, &mut Session::new())
     }
 
@@ -110,7 +110,7 @@ mod tests {
         let mut session = Session::new();
         let mut last = Reply::Ok;
         for line in ["MULTI", "HSET hello f v", "SET hello 1", "EXEC"] {
-            let args = crate::core::command::split_args(line).unwrap();
+            let args = crate::core::key::args::split_args(line).unwrap();
             last = cluster.exec("127.0.0.1:7000", &args, &mut session);
         }
         assert_eq!(

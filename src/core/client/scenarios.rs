@@ -43,7 +43,7 @@ pub fn parse_action(line: &str) -> Result<Action, ActionError> {
         },
         None => (None, line),
     };
-    let args = command::split_args(rest).map_err(ActionError::Args)?;
+    let args = split_args(rest).map_err(ActionError::Args)?;
     if args.is_empty() {
         return Err(ActionError::Empty);
     }
@@ -90,7 +90,7 @@ impl Scenario {
 }
 
 fn words(line: &str) -> Vec<Vec<u8>> {
-    command::split_args(line).unwrap_or_default()
+    split_args(line).unwrap_or_default()
 }
 
 /// Runs `actions` on `cluster` with `client`, and records what each caused.
@@ -366,7 +366,7 @@ pub fn scenarios() -> Vec<Scenario> {
         let get = format!("GET {key}");
         // Written on the master that owns the key's slot by Redis's rule.
         let owner = fixture
-            .owner(crate::core::slot::key_slot(key.as_bytes()))
+            .owner(crate::core::key::slot::key_slot(key.as_bytes()))
             .and_then(|i| fixture.masters().get(i))
             .map_or(M1, |m| m.addr.as_str());
         cluster.exec(owner, &words(&format!("SET {key} hello")), &mut session);

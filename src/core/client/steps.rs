@@ -4,7 +4,7 @@
 
 use super::{Endpoint, EventKind, Scenario};
 use crate::core::server::command::key_positions;
-use crate::core::slot::key_slot;
+use crate::core::key::slot::key_slot;
 
 /// Slots the client table shows at most.
 pub const MAX_TABLE_SLOTS: usize = 6;
@@ -128,7 +128,7 @@ pub fn scenario_steps(sc: &Scenario) -> ScenarioSteps {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::redirect::scenarios;
+    use crate::core::client::scenarios;
 
     /// In the live migration, the ASK reply never changes the client's table; in the stale
     /// route, the MOVED reply changes slot 5712's entry to the node the reply names.

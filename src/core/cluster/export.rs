@@ -1,6 +1,6 @@
 //! A slot map written back as `CLUSTER NODES` text, which [`super::import::import`] reads back.
 
-use crate::core::topology::SlotMap;
+use crate::core::cluster::topology::SlotMap;
 
 /// The topology as `CLUSTER NODES` text: one line per master, each followed by its replicas'
 /// lines. Ping and pong times are 0, a master's config epoch is its index + 1 (its replicas show

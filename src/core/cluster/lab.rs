@@ -7,7 +7,7 @@ use super::failover::{self, FailoverOutcome};
 use super::rebalance::{rebalance_plan, RebalanceOptions};
 use super::reshard::{self, ReshardError, SlotMove, Sources};
 use super::topology::{Master, SlotMap, SlotRange, TopologyError};
-use crate::core::slot::N_SLOTS;
+use crate::core::key::slot::N_SLOTS;
 
 /// A cluster after an operation, and the redis-cli commands that would do the same.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 //! A [`SlotMap`] is a flat table, one entry per slot, so "who owns slot s" is one load and the
 //! page can colour all 16384 slots without searching. Ranges are derived from it on demand.
 
-use crate::core::slot::N_SLOTS;
+use crate::core::key::slot::N_SLOTS;
 use core::fmt;
 
 /// A replica of a master.
@@ -544,7 +544,7 @@ pub fn diff(before: &SlotMap, after: &SlotMap) -> Vec<OwnerChange> {
 /// one slot from double precision, and the fixtures show redis-cli's.
 ///
 /// ```
-/// use slotscope::core::topology::{create_allocation, SlotRange};
+/// use slotscope::core::cluster::topology::{create_allocation, SlotRange};
 /// assert_eq!(
 ///     create_allocation(3),
 ///     vec![SlotRange::new(0, 5460), SlotRange::new(5461, 10922), SlotRange::new(10923, 16383)]

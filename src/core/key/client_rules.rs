@@ -3,7 +3,7 @@
 //!
 //! A cluster client routes each command by computing the key's slot itself. When its rule
 //! differs from the server's (`CRC16(hashed part) & 0x3FFF` on the key's bytes, with Redis's
-//! hash-tag rule: see [`crate::core::hashtag`]), it sends the command to the master of the
+//! hash-tag rule: see [`crate::core::key::hashtag`]), it sends the command to the master of the
 //! wrong slot, which answers `MOVED <real slot> <owner>`. A smart client then updates its
 //! table for the *real* slot, which never helps: it keeps looking the key up under its own
 //! slot, so every command on that key pays a MOVED.
@@ -13,7 +13,7 @@
 
 use super::crc16::crc16;
 use super::slot::{key_slot, SLOT_MASK};
-use crate::core::topology::SlotMap;
+use crate::core::cluster::topology::SlotMap;
 
 /// A client-side rule for the slot of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -2,7 +2,9 @@
 //! see [`slotscope_kernel::crc16`] for how the sliced CRC works), the slot and its explanation,
 //! and the rules some clients hash by instead of Redis's.
 
+pub mod args;
 pub mod client_rules;
+pub mod escape;
 pub mod slot;
 
 pub use slotscope_kernel::{crc16, hashtag};

@@ -4,8 +4,8 @@
 use super::reply::{cli_text, ErrorReply, Reply};
 use super::route::Session;
 use super::Cluster;
-use crate::core::command;
-use crate::core::escape::EscapeError;
+use crate::core::key::args::split_args;
+use crate::core::key::escape::EscapeError;
 
 /// A redirection redis-cli followed in cluster mode (`-c`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -174,7 +174,7 @@ impl Cli {
 
     /// A line typed at the interactive prompt: split as redis-cli splits it, then sent.
     pub fn type_line(&mut self, cluster: &mut Cluster, line: &str) -> Typed {
-        let args = match command::split_args(line) {
+        let args = match split_args(line) {
             Ok(args) => args,
             Err(e) => return Typed::Invalid(e),
         };

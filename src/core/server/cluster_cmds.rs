@@ -5,7 +5,7 @@
 use super::parse_i64;
 use super::reply::{ErrorReply, Reply, SetSlotError};
 use super::{Cluster, Role};
-use crate::core::slot::{key_slot, N_SLOTS};
+use crate::core::key::slot::{key_slot, N_SLOTS};
 
 impl Cluster {
     /// `CLUSTER COUNTKEYSINSLOT <slot>`.

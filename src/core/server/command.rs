@@ -7,8 +7,8 @@
 //! exactly as Redis sees them when it decides between serving, MOVED and CROSSSLOT.
 
 use super::reply::ErrorReply;
-use crate::core::command::is_c_space;
-use crate::core::slot::key_slot;
+use crate::core::key::args::is_c_space;
+use crate::core::key::slot::key_slot;
 use core::fmt;
 
 /// How a command's keys are found among its arguments (Redis 7.0's legacy key range, or the
@@ -388,7 +388,7 @@ impl KeySpec {
 /// words them.
 ///
 /// ```
-/// use slotscope::core::command::split_args;
+/// use slotscope::core::key::args::split_args;
 /// use slotscope::core::server::command::key_positions;
 /// let args = split_args("MSET {user1}:a 1 {user1}:b 2").unwrap();
 /// assert_eq!(key_positions(&args).unwrap().positions, vec![1, 3]);

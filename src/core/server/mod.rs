@@ -30,8 +30,8 @@ pub mod sha1;
 mod strings;
 mod table;
 
-use crate::core::slot::key_slot;
-use crate::core::topology::SlotMap;
+use crate::core::key::slot::key_slot;
+use crate::core::cluster::topology::SlotMap;
 use command::{engine_lookup, parse_i64, CommandId, CommandInfo, KeyRule};
 use std::collections::BTreeMap;
 

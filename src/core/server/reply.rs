@@ -3,7 +3,7 @@
 //! redis-cli's printing of a reply (`cliFormatReplyTTY`) and the RESP2 wire form.
 
 use super::command::CommandError;
-use crate::core::escape::push_formatted;
+use crate::core::key::escape::push_formatted;
 use core::fmt;
 
 /// A Redis reply (RESP2).

@@ -5,7 +5,7 @@
 use super::command::{engine_key_indexes, engine_lookup, CommandError, CommandId, CommandInfo};
 use super::reply::{ClusterDown, ErrorReply};
 use super::{Cluster, Role};
-use crate::core::slot::key_slot;
+use crate::core::key::slot::key_slot;
 
 /// Per-connection state: the MULTI queue and the READONLY and ASKING flags.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -63,7 +63,7 @@ pub fn sha1(data: &[u8]) -> [u8; 20] {
 
 /// SHA-1 of `data` in lower-case hex (what EVALSHA takes).
 pub fn sha1_hex(data: &[u8]) -> String {
-    crate::core::escape::to_hex(&sha1(data))
+    crate::core::key::escape::to_hex(&sha1(data))
 }
 
 #[cfg(test)]

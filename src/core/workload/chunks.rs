@@ -33,9 +33,9 @@ pub struct ChunkStats {
 /// commands. Only the first [`MAX_KEYS`] keys are looked at.
 ///
 /// ```
-/// use slotscope::core::compare::KeySample;
-/// use slotscope::core::plan::chunk_masters;
-/// use slotscope::core::topology::SlotMap;
+/// use slotscope::core::workload::KeySample;
+/// use slotscope::core::workload::chunk_masters;
+/// use slotscope::core::cluster::topology::SlotMap;
 /// let keys = KeySample::numbered(b"key:", 1000);
 /// let map = SlotMap::fixture_cluster();
 /// let unsorted = chunk_masters(&keys, &map, 100, false);

@@ -105,8 +105,8 @@ pub struct HotSpot {
 /// Fails with more than [`MAX_KEYS`] keys or with `k` outside `1..=`[`MAX_SUB_TAGS`].
 ///
 /// ```
-/// use slotscope::core::plan::{hot_spot, Tagging};
-/// use slotscope::core::topology::SlotMap;
+/// use slotscope::core::workload::{hot_spot, Tagging};
+/// use slotscope::core::cluster::topology::SlotMap;
 /// let map = SlotMap::fixture_cluster();
 /// let one = hot_spot(Tagging::SubTags(1), 100_000, &map).unwrap();
 /// assert_eq!(one.keys_per_master, [0, 100_000, 0]);
@@ -204,7 +204,7 @@ pub fn tag_fixes_slot(prefix: &[u8]) -> bool {
 /// The hot-spot experiment's keys themselves, for planning or display.
 ///
 /// ```
-/// use slotscope::core::plan::{hot_spot_keys, Tagging};
+/// use slotscope::core::workload::{hot_spot_keys, Tagging};
 /// let keys = hot_spot_keys(Tagging::SubTags(64), 66).unwrap();
 /// assert_eq!(keys.get(65), Some(&b"{user1:1}:item:65"[..]));
 /// ```

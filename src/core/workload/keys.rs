@@ -100,7 +100,7 @@ impl Template {
     /// Parses `template`; it must contain `%d` exactly once.
     ///
     /// ```
-    /// use slotscope::core::plan::Template;
+    /// use slotscope::core::workload::Template;
     /// let t = Template::parse("user:%d:profile").unwrap();
     /// let mut buf = Vec::new();
     /// t.write(&mut buf, 42);
@@ -175,7 +175,7 @@ pub(super) fn check_count(n: u64) -> Result<u32, PlanError> {
 /// [`MAX_KEYS`] numbers.
 ///
 /// ```
-/// use slotscope::core::plan::numbered_keys;
+/// use slotscope::core::workload::numbered_keys;
 /// let keys = numbered_keys("user:%d", 7..10).unwrap();
 /// assert_eq!(keys.iter().collect::<Vec<_>>(), [&b"user:7"[..], b"user:8", b"user:9"]);
 /// ```
@@ -195,7 +195,7 @@ pub fn numbered_keys(template: &str, range: core::ops::Range<u64>) -> Result<Key
 /// and wasm32 builds draw the same numbers from the same seed. Not for cryptography.
 ///
 /// ```
-/// use slotscope::core::plan::SplitMix64;
+/// use slotscope::core::workload::SplitMix64;
 /// let mut rng = SplitMix64::new(1234567);
 /// assert_eq!(rng.next_u64(), 6457827717110365317);
 /// assert_eq!(rng.next_u64(), 3203168211198807973);
@@ -272,7 +272,7 @@ pub(super) fn push_hex15(buf: &mut Vec<u8>, v: u64) {
 /// Fails with more than [`MAX_KEYS`] keys.
 ///
 /// ```
-/// use slotscope::core::plan::h3_pair_keys;
+/// use slotscope::core::workload::h3_pair_keys;
 /// let keys = h3_pair_keys("route:", 2, 42).unwrap();
 /// let first = keys.get(0).unwrap();
 /// assert_eq!(first.len(), "route:".len() + 15 + 1 + 15);

@@ -1,6 +1,7 @@
 //! Workloads: keys a reader generates or pastes, how they spread over a cluster's slots and
 //! masters, what each way of sending them costs, and the tags that pin them.
 
+pub mod batch;
 mod chunks;
 mod hotspot;
 mod keys;
@@ -16,10 +17,10 @@ pub use keys::*;
 pub use plan::*;
 pub use sample::*;
 
-use crate::core::escape::format_key;
-use crate::core::hashtag::{hashed_span, TagRule};
-use crate::core::slot::{key_slot, N_SLOTS};
-use crate::core::topology::SlotMap;
+use crate::core::key::escape::format_key;
+use crate::core::key::hashtag::{hashed_span, TagRule};
+use crate::core::key::slot::{key_slot, N_SLOTS};
+use crate::core::cluster::topology::SlotMap;
 use core::fmt;
 use slotscope_kernel::slot::count_numbered_key_slots;
 

@@ -327,8 +327,8 @@ pub(super) fn slots_of<'a>(keys: impl IntoIterator<Item = &'a [u8]>) -> (Vec<u16
 /// were more).
 ///
 /// ```
-/// use slotscope::core::plan::{plan, Verdict};
-/// use slotscope::core::topology::SlotMap;
+/// use slotscope::core::workload::{plan, Verdict};
+/// use slotscope::core::cluster::topology::SlotMap;
 /// let keys: [&[u8]; 3] = [b"{user1}:a", b"{user1}:b", b"foo"];
 /// let p = plan(keys, &SlotMap::fixture_cluster());
 /// assert_eq!(p.verdict(), Verdict::CrossSlot { slots: 2, masters: 2 });

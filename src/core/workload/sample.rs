@@ -18,7 +18,7 @@ pub fn for_each_numbered_key(prefix: &[u8], n: u32, mut f: impl FnMut(&[u8])) {
 /// keys, and `&KeySample` iterates as `&[u8]`, which is what the `*_outcome` functions take.
 ///
 /// ```
-/// use slotscope::core::compare::KeySample;
+/// use slotscope::core::workload::KeySample;
 /// let keys = KeySample::numbered(b"key:", 3);
 /// assert_eq!(keys.iter().collect::<Vec<_>>(), [&b"key:0"[..], b"key:1", b"key:2"]);
 /// ```
@@ -49,7 +49,7 @@ impl KeySample {
     /// `{user1:<i%64>}:item:<i>`:
     ///
     /// ```
-    /// use slotscope::core::compare::{push_decimal, KeySample};
+    /// use slotscope::core::workload::{push_decimal, KeySample};
     /// let keys = KeySample::from_fn(100, |i, buf| {
     ///     buf.extend_from_slice(b"{user1:");
     ///     push_decimal(buf, (i % 64).into());

@@ -24,9 +24,9 @@
 
 use super::KeySample;
 use super::{Template, TemplateError};
-use crate::core::escape::format_key;
-use crate::core::slot::{key_slot, N_SLOTS};
-use crate::core::topology::SlotMap;
+use crate::core::key::escape::format_key;
+use crate::core::key::slot::{key_slot, N_SLOTS};
+use crate::core::cluster::topology::SlotMap;
 use core::fmt;
 use std::sync::OnceLock;
 
@@ -179,8 +179,8 @@ impl TagSet {
 /// `max_tries` run out. `per_master = 0` gives an empty set.
 ///
 /// ```
-/// use slotscope::core::tags::generate_tags;
-/// use slotscope::core::topology::SlotMap;
+/// use slotscope::core::workload::tags::generate_tags;
+/// use slotscope::core::cluster::topology::SlotMap;
 /// use slotscope::core::key_slot;
 /// let map = SlotMap::fixture_cluster();
 /// let set = generate_tags("routing:v1:%d", 2, &map, 1000).unwrap();
@@ -290,10 +290,10 @@ pub fn generate_tags(
 /// tag in `tags`, are kept as they are. `tags` should come from the same `map`.
 ///
 /// ```
-/// use slotscope::core::compare::KeySample;
-/// use slotscope::core::plan::plan;
-/// use slotscope::core::tags::{generate_tags, retag};
-/// use slotscope::core::topology::SlotMap;
+/// use slotscope::core::workload::KeySample;
+/// use slotscope::core::workload::plan;
+/// use slotscope::core::workload::tags::{generate_tags, retag};
+/// use slotscope::core::cluster::topology::SlotMap;
 /// let map = SlotMap::fixture_cluster();
 /// let keys = KeySample::numbered(b"key:", 100);
 /// let tags = generate_tags("routing:v1:%d", 1, &map, 1000).unwrap();
@@ -408,7 +408,7 @@ pub fn shortest_tags() -> &'static ShortestTags {
 /// `crc16_slottable.h` lists. An empty string for a slot past 16383.
 ///
 /// ```
-/// use slotscope::core::tags::shortest_tag_for_slot;
+/// use slotscope::core::workload::tags::shortest_tag_for_slot;
 /// assert_eq!(shortest_tag_for_slot(0), "{06S}");
 /// assert_eq!(shortest_tag_for_slot(1), "{Qi}");
 /// assert_eq!(shortest_tag_for_slot(16383), "{6ZJ}");

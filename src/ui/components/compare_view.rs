@@ -1,7 +1,7 @@
 //! "Why slots?": adding one master under hash slots, a consistent-hash ring and `hash mod N`,
 //! on the same 100,000 keys, with the share of keys that move and the balance afterwards.
 
-use crate::core::compare::{add_one_master, Outcome};
+use crate::core::schemes::{add_one_master, Outcome};
 use crate::ui::localize::compare_error;
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::styled::StyledSpan;

@@ -3,7 +3,7 @@
 //! cluster, migrations set up in the topology lab included; `@addr CMD` goes straight to a
 //! node as an operator would, to set up a migration by hand.
 
-use crate::core::redirect::{
+use crate::core::client::{
     parse_action, play, ActionError, Client, EventKind, Policy, Scenario, Step, PRESETS,
 };
 use crate::core::server::{Cluster, Reply};

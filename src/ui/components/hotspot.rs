@@ -1,7 +1,7 @@
 //! The hot-spot experiment: 100,000 keys under one hash tag, under k sub-tags, or untagged,
 //! and how many land on each master (the fixtures' DBSIZE counts, reproduced live).
 
-use crate::core::plan::{hot_spot, Tagging, MAX_SUB_TAGS};
+use crate::core::workload::{hot_spot, Tagging, MAX_SUB_TAGS};
 use crate::core::SlotMap;
 use crate::ui::localize::plan_error;
 use crate::ui::messages::{fill, use_messages};

@@ -146,7 +146,7 @@ mod tests {
 
     #[test]
     fn every_escape_error_has_a_sentence_with_its_column() {
-        use crate::core::escape::parse_key;
+        use crate::core::key::escape::parse_key;
         use crate::ui::messages::EN;
         for bad in [r"\x4", r"\xZZ", "a\\", r"\q", "\"abc", "\"a\"b"] {
             let err = KeyProblem::Escape(parse_key(bad).unwrap_err());

@@ -1,9 +1,9 @@
 //! The pipeline: key → bytes → hashed part → CRC16 → & 0x3FFF → master, one card per stage,
 //! each with its value large and the rule that produced it in a sentence below.
 
-use crate::core::crc16::register_steps;
-use crate::core::escape::{format_key, push_formatted};
-use crate::core::slot::SLOT_MASK;
+use crate::core::key::crc16::register_steps;
+use crate::core::key::escape::{format_key, push_formatted};
+use crate::core::key::slot::SLOT_MASK;
 use crate::core::{Explanation, SlotMap, TagRule};
 use crate::ui::components::client_rules::ClientRules;
 use crate::ui::messages::{fill, use_messages, Messages};

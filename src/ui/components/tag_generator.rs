@@ -1,7 +1,7 @@
 //! Hash tags chosen per master: try `%d` = 0, 1, 2, … in a template until every master owns N
 //! tags; and the shortest tag that pins a key to any given slot.
 
-use crate::core::tags::{generate_tags, shortest_tag_for_slot};
+use crate::core::workload::tags::{generate_tags, shortest_tag_for_slot};
 use crate::core::{SlotMap, N_SLOTS};
 use crate::ui::clipboard::CopyButton;
 use crate::ui::forms::bind_input;

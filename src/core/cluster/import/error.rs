@@ -1,7 +1,7 @@
 //! What an import refuses ([`ImportError`]) and what it only notices ([`ImportWarning`]), as
 //! data: numbers, node ids, addresses and quoted pieces of the paste. The page words them.
 
-use crate::core::topology::{SlotRange, TopologyError};
+use crate::core::cluster::topology::{SlotRange, TopologyError};
 
 /// Something wrong with the imported cluster that did not stop the import.
 #[derive(Clone, Debug, PartialEq, Eq)]

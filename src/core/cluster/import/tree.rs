@@ -5,9 +5,9 @@
 use super::error::{Expected as E, Found, ImportError, ImportErrorKind};
 use super::lines::{expected, is_empty_array, is_hostname, is_node_id, shorten, text, Line};
 use super::MAX_DEPTH;
-use crate::core::escape::parse_key;
-use crate::core::slot::N_SLOTS;
-use crate::core::topology::SlotRange;
+use crate::core::key::escape::parse_key;
+use crate::core::key::slot::N_SLOTS;
+use crate::core::cluster::topology::SlotRange;
 
 #[derive(Clone, Debug)]
 pub(super) struct Node {

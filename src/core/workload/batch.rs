@@ -1,15 +1,15 @@
 //! A pasted batch: redis-cli command lines (or a list of keys for one command), each answered
 //! as a real cluster answers it from the node the reader picked, with each line's keys and slots.
 
-use super::command::split_args;
-use super::compare::KeySample;
-use super::escape::EscapeError;
-use super::server::command::key_positions;
-use super::server::reply::{cli_text, ErrorReply, Reply};
-use super::server::route::{Route, Session};
-use super::server::Cluster;
-use super::slot::key_slot;
-use super::topology::SlotMap;
+use crate::core::key::args::split_args;
+use super::KeySample;
+use crate::core::key::escape::EscapeError;
+use crate::core::server::command::key_positions;
+use crate::core::server::reply::{cli_text, ErrorReply, Reply};
+use crate::core::server::route::{Route, Session};
+use crate::core::server::Cluster;
+use crate::core::key::slot::key_slot;
+use crate::core::cluster::topology::SlotMap;
 use core::fmt;
 
 /// The most lines the page answers one by one (more is a batch to plan, not to read).
@@ -401,8 +401,8 @@ pub const SET_EX_SCRIPT: &str =
 /// One command per slot touched by `plan` (at most `limit`), in slot order, with its keys
 /// quoted as redis-cli reads them, each line prefixed with the master it goes to.
 pub fn slot_commands(
-    plan: &super::plan::Plan,
-    keys: &super::compare::KeySample,
+    plan: &super::Plan,
+    keys: &super::KeySample,
     map: &SlotMap,
     style: CommandStyle,
     limit: usize,
@@ -429,13 +429,13 @@ pub struct SlotCommand<'a> {
 
 /// [`slot_commands`] as data, so a caller can word the comment line in its own language.
 pub fn slot_command_parts<'a>(
-    plan: &super::plan::Plan,
-    keys: &super::compare::KeySample,
+    plan: &super::Plan,
+    keys: &super::KeySample,
     map: &'a SlotMap,
     style: CommandStyle,
     limit: usize,
 ) -> Vec<SlotCommand<'a>> {
-    let quote = |k: &[u8]| format!("\"{}\"", super::escape::format_key(k));
+    let quote = |k: &[u8]| format!("\"{}\"", crate::core::key::escape::format_key(k));
     plan.slots
         .iter()
         .take(limit)
@@ -474,9 +474,9 @@ pub fn slot_command_parts<'a>(
 #[cfg(test)]
 mod command_tests {
     use super::*;
-    use crate::core::command::split_args;
-    use crate::core::compare::KeySample;
-    use crate::core::plan::plan;
+    use crate::core::key::args::split_args;
+    use crate::core::workload::KeySample;
+    use crate::core::workload::plan;
     use crate::core::server::Route;
 
     #[test]

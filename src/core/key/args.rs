@@ -24,7 +24,7 @@ fn hex_value(b: u8) -> Option<u8> {
 /// [`EscapeError::TextAfterQuote`] naming its column.
 ///
 /// ```
-/// use slotscope::core::command::split_args;
+/// use slotscope::core::key::args::split_args;
 /// let args = split_args(r#"SET "a\x00b" 'it\'s' {user1}:x"#).unwrap();
 /// assert_eq!(args, vec![b"SET".to_vec(), b"a\x00b".to_vec(), b"it's".to_vec(), b"{user1}:x".to_vec()]);
 /// assert_eq!(split_args(r#"GET "foo"#).unwrap_err().column(), 5);

@@ -80,7 +80,7 @@ impl EscapeError {
 /// Reads a key typed in redis-cli escape syntax into its bytes.
 ///
 /// ```
-/// use slotscope::core::escape::parse_key;
+/// use slotscope::core::key::escape::parse_key;
 /// assert_eq!(parse_key(r"\xff\x00{a}").unwrap(), b"\xff\x00{a}");
 /// assert_eq!(parse_key(r#""hello world""#).unwrap(), b"hello world");
 /// assert_eq!(parse_key("用户").unwrap(), "用户".as_bytes());
@@ -155,7 +155,7 @@ pub fn parse_key(input: &str) -> Result<Vec<u8>, EscapeError> {
 /// Writes `bytes` as redis-cli prints them, without the outer quotes.
 ///
 /// ```
-/// use slotscope::core::escape::format_key;
+/// use slotscope::core::key::escape::format_key;
 /// assert_eq!(format_key(b"a\"b\\c\n"), r#"a\"b\\c\n"#);
 /// assert_eq!(format_key("é".as_bytes()), r"\xc3\xa9");
 /// ```
