@@ -14,9 +14,9 @@ export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 E2E_JOBS="${SLOTSCOPE_E2E_JOBS:-2}"
 
 START=$SECONDS
-LAST=$SECONDS
+LAST=
 step() {
-  [ "$LAST" = "$START" ] || printf '   (%ds)\n' $((SECONDS - LAST))
+  [ -z "$LAST" ] || printf '   (%ds)\n' $((SECONDS - LAST))
   LAST=$SECONDS
   printf '\n\033[1m== %s\033[0m\n' "$*"
 }
@@ -52,9 +52,12 @@ done
 printf '  %-40s %8d bytes gzipped\n' "total" "$total"
 
 # Every file serves dist/ on its own port and launches its own browser (harness.mjs), so files
-# can run side by side; none of them measures time. See e2e/README.md.
+# can run side by side; none of them measures time. bad_input.test.mjs pastes 10 MB into the
+# page several times and runs alone, after the others: beside another browser on a loaded
+# 2-core machine one of its clicks waited over 30 s. See e2e/README.md.
 step "end-to-end (Playwright, Debian Chromium, dist/ on 127.0.0.1; $E2E_JOBS files at once)"
-(cd e2e && node --test --test-concurrency="$E2E_JOBS" *.test.mjs)
+(cd e2e && node --test --test-concurrency="$E2E_JOBS" $(ls *.test.mjs | grep -vx bad_input.test.mjs) \
+  && node --test bad_input.test.mjs)
 
 step "done"
 printf 'all tests passed in %dm%02ds\n' $(((SECONDS - START) / 60)) $(((SECONDS - START) % 60))
