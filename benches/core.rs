@@ -7,12 +7,12 @@
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use criterion::{black_box, BenchmarkId, Criterion, Throughput};
-    use slotscope::core::workload::{push_decimal, KeySample};
+    use slotscope::core::cluster::topology::SlotMap;
     use slotscope::core::key::crc16::{crc16, crc16_bytewise};
-    use slotscope::core::workload::{plan, SplitMix64};
     use slotscope::core::key::slot::{key_slot, key_slots_into};
     use slotscope::core::workload::tags::generate_tags;
-    use slotscope::core::cluster::topology::SlotMap;
+    use slotscope::core::workload::{plan, SplitMix64};
+    use slotscope::core::workload::{push_decimal, KeySample};
     use std::time::Duration;
 
     const N_SHORT: u32 = 1_000_000;

@@ -7,10 +7,10 @@
 mod native {
     use criterion::{black_box, Criterion};
     use slotscope::core::cluster::import::import;
+    use slotscope::core::cluster::topology::{Master, SlotMap, SlotRange};
     use slotscope::core::schemes::{mod_n_outcome, ring_outcome, slots_outcome};
     use slotscope::core::workload::KeySample;
     use slotscope::core::workload::{hot_spot, Tagging};
-    use slotscope::core::cluster::topology::{Master, SlotMap, SlotRange};
     use std::time::Duration;
 
     /// The page's hot-spot experiment: 100,000 keys over 64 sub-tags (was `hot_spot_is_fast`,

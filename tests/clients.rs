@@ -7,11 +7,11 @@
 mod common;
 
 use proptest::prelude::*;
+use slotscope::core::crc16;
 use slotscope::core::key::client_rules::{
     cluster_key_slot, consequence, divergences, last_brace_pair_slot, utf16_code_unit_slot,
     ClientRule, Consequence, Outcome,
 };
-use slotscope::core::crc16;
 use slotscope::core::key::escape::from_hex;
 use slotscope::core::server::{Cluster, Reply, Session};
 use slotscope::core::{key_slot, SlotMap};

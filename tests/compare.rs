@@ -4,13 +4,13 @@
 mod common;
 
 use common::read_tsv;
+use slotscope::core::cluster::topology::{Master, SlotMap, SlotRange};
+use slotscope::core::key_slot;
 use slotscope::core::schemes::{
     fmix64, fnv1a64, hash64, mod_n_outcome, mod_n_owner, ring_outcome, ring_point, slots_outcome,
     Balance, CompareError, Outcome, Ring, MAX_MASTERS, MAX_VNODES,
 };
 use slotscope::core::workload::{for_each_numbered_key, push_decimal, KeySample};
-use slotscope::core::key_slot;
-use slotscope::core::cluster::topology::{Master, SlotMap, SlotRange};
 
 const N_KEYS: u32 = 100_000;
 

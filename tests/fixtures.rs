@@ -4,9 +4,9 @@
 mod common;
 
 use common::read_tsv;
+use slotscope::core::cluster::topology::{create_allocation, SlotMap, SlotRange};
 use slotscope::core::key::escape::{format_key, from_hex, parse_key};
 use slotscope::core::key::slot::{key_slots_into, line_slots_into};
-use slotscope::core::cluster::topology::{create_allocation, SlotMap, SlotRange};
 use slotscope::core::{crc16, explain, key_slot};
 
 #[test]

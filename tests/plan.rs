@@ -5,18 +5,18 @@ mod common;
 
 use common::read_tsv;
 use proptest::prelude::*;
-use slotscope::core::workload::KeySample;
+use slotscope::core::cluster::topology::{Master, SlotMap, SlotRange};
 use slotscope::core::key_slot;
+use slotscope::core::workload::tags::{
+    generate_tags, retag, shortest_tag_for_slot, shortest_tags, TagError, TagSet, MAX_PER_MASTER,
+    SHORTEST_ALPHABET,
+};
+use slotscope::core::workload::KeySample;
 use slotscope::core::workload::{
     chunk_masters, h3_pair_keys, hot_spot, hot_spot_keys, numbered_keys, plan, ChunkStats,
     PlanError, SplitMix64, Strategy as Fanout, Tagging, Template, TemplateError, Verdict, MAX_KEYS,
     MAX_SUB_TAGS,
 };
-use slotscope::core::workload::tags::{
-    generate_tags, retag, shortest_tag_for_slot, shortest_tags, TagError, TagSet, MAX_PER_MASTER,
-    SHORTEST_ALPHABET,
-};
-use slotscope::core::cluster::topology::{Master, SlotMap, SlotRange};
 use std::collections::{BTreeMap, BTreeSet};
 
 const DIST_COLUMNS: &[&str] = &["experiment", "row", "name", "slot", "node", "count"];

@@ -6,11 +6,11 @@
 mod common;
 
 use proptest::prelude::*;
-use slotscope::core::key::args::split_args;
 use slotscope::core::client::{
     run, scenarios, Client, Endpoint, Event, EventKind, Narration, Policy, Scenario, SendReason,
     PRESETS,
 };
+use slotscope::core::key::args::split_args;
 use slotscope::core::server::{Cluster, Redirect, Reply, Session};
 use slotscope::core::SlotMap;
 use std::collections::BTreeMap;
@@ -609,9 +609,9 @@ proptest! {
 /// 8363 never helps.
 #[test]
 fn a_client_that_disagrees_pays_a_moved_on_every_command() {
+    use slotscope::core::client::{moved_loop_scenario, MOVED_LOOPS};
     use slotscope::core::key::client_rules::{cluster_key_slot, ClientRule};
     use slotscope::core::key_slot;
-    use slotscope::core::client::{moved_loop_scenario, MOVED_LOOPS};
     assert_eq!(key_slot(b"foo{}{bar}"), 8363);
     assert_eq!(cluster_key_slot(b"foo{}{bar}"), 4015);
     // redis-cli's MOVED line for 7000, as transcript 02 prints one.

@@ -5,11 +5,11 @@
 mod common;
 
 use proptest::prelude::*;
-use slotscope::core::workload::batch::KEY_COMMANDS;
 use slotscope::core::cluster::import::import;
 use slotscope::core::cluster::lab::made_up_id;
 use slotscope::core::cluster::reshard::{apply, reshard_plan, Sources};
 use slotscope::core::cluster::topology::{Master, Replica, SlotMap};
+use slotscope::core::workload::batch::KEY_COMMANDS;
 use slotscope::persist::{
     decode, encode, Cluster, Lang, PlannerInput, Problem, ScenarioStep, Section, SharedState,
     DEFAULT_BATCH, DEFAULT_KEY, MAX_BATCH_BYTES, MAX_LINK_BYTES,
@@ -114,10 +114,10 @@ fn apply_op(map: &mut SlotMap, op: Op) {
             let _ = map.add_master(Master::new(addr, id));
         }
         Op::Reshard(target, n) => {
-            if target < map.n_masters() {
-                if let Ok(moves) = reshard_plan(map, &Sources::All, target, n) {
-                    apply(map, &moves);
-                }
+            if target < map.n_masters()
+                && let Ok(moves) = reshard_plan(map, &Sources::All, target, n)
+            {
+                apply(map, &moves);
             }
         }
         Op::Assign(first, last, owner) => {

@@ -37,6 +37,9 @@ fn stops_name_distinct_ids_and_keys_that_parse() {
     ids.dedup();
     assert_eq!(ids.len(), STOPS.len());
     for key in STOPS.iter().filter_map(|s| s.key) {
-        assert!(slotscope::core::key::escape::parse_key(key).is_ok(), "{key}");
+        assert!(
+            slotscope::core::key::escape::parse_key(key).is_ok(),
+            "{key}"
+        );
     }
 }

@@ -11,8 +11,8 @@ pub mod server;
 pub mod sort;
 pub mod workload;
 
+pub use cluster::topology::{create_allocation, Master, Replica, SlotMap, SlotRange};
 pub use key::crc16::crc16;
 pub use key::escape::{format_key, parse_key, EscapeError};
 pub use key::hashtag::{hash_tag, hashed_span, TagRule};
 pub use key::slot::{explain, key_slot, Explanation, N_SLOTS};
-pub use cluster::topology::{create_allocation, Master, Replica, SlotMap, SlotRange};

@@ -37,8 +37,8 @@
 //! ([`CompareError`]). Nothing here panics.
 
 use super::cluster::reshard::ReshardError;
-use crate::core::key::slot::{key_slot, N_SLOTS};
 use crate::core::cluster::topology::{SlotMap, TopologyError};
+use crate::core::key::slot::{key_slot, N_SLOTS};
 
 /// The most masters a ring or `mod N` comparison takes (Redis Cluster is designed for up to
 /// 1000 nodes). It also bounds a ring's size to `MAX_MASTERS * MAX_VNODES` points.

@@ -8,8 +8,8 @@ use super::{
     SharedState, DEFAULT_KEY, MAX_BATCH_BYTES, MAX_FIELD_BYTES, MAX_KEY_TEXT_BYTES, MAX_LINK_BYTES,
     PREFIX,
 };
-use crate::core::workload::batch::KEY_COMMANDS;
 use crate::core::key::crc16::crc16;
+use crate::core::workload::batch::KEY_COMMANDS;
 use std::rc::Rc;
 
 fn frame(out: &mut Vec<u8>, section: Section, body: &[u8]) {

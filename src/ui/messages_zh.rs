@@ -458,12 +458,12 @@ mod tests {
         let mut rest = template;
         while let Some(open) = rest.find('{') {
             let after = &rest[open + 1..];
-            if let Some(close) = after.find('}') {
-                if let Ok(n) = after[..close].parse::<usize>() {
-                    out.push(n);
-                    rest = &after[close + 1..];
-                    continue;
-                }
+            if let Some(close) = after.find('}')
+                && let Ok(n) = after[..close].parse::<usize>()
+            {
+                out.push(n);
+                rest = &after[close + 1..];
+                continue;
             }
             rest = after;
         }

@@ -2,8 +2,8 @@
 //! core's data ([`Narration`], [`GiveUpReason`], scenario ids), in English and Simplified
 //! Chinese. Addresses, slots, commands and Redis replies are passed in and never translated.
 
-use crate::core::key::client_rules::ClientRule;
 use crate::core::client::{GiveUpReason, Narration, Policy, SendReason};
+use crate::core::key::client_rules::ClientRule;
 use crate::ui::messages::fill;
 
 /// Templates for one language. Holes `{0}`, `{1}`, … are filled by [`fill`].

@@ -3,9 +3,9 @@
 //! themselves are the core's `redirect_steps`).
 
 use crate::core::client::steps::{scenario_steps, Table};
+use crate::core::client::{scenarios, Endpoint, Event, EventKind, Scenario};
 use crate::core::key::client_rules::ClientRule;
 use crate::core::key::escape::format_key;
-use crate::core::client::{scenarios, Endpoint, Event, EventKind, Scenario};
 use crate::core::SlotMap;
 use crate::ui::components::sequence::Arrow;
 use crate::ui::messages::fill;

@@ -7,9 +7,9 @@
 
 use crate::core::cluster::failover::FailoverOutcome;
 use crate::core::cluster::lab::{self, DrainError, Edit, WeightError};
+use crate::core::cluster::topology::{diff, OwnerChange};
 use crate::core::cluster::{import, rebalance};
 use crate::core::key::escape::{parse_key, EscapeError};
-use crate::core::cluster::topology::{diff, OwnerChange};
 use crate::core::{explain, Explanation, SlotMap, N_SLOTS};
 use crate::persist::Cluster;
 use crate::ui::localize::Note;

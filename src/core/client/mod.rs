@@ -19,15 +19,15 @@ pub use events::*;
 pub use run::*;
 pub use scenarios::*;
 
-use crate::core::key::client_rules::ClientRule;
+use crate::core::cluster::topology::{SlotMap, SlotRange};
 use crate::core::key::args::split_args;
+use crate::core::key::client_rules::ClientRule;
 use crate::core::key::escape::{push_formatted, EscapeError};
+use crate::core::key::slot::N_SLOTS;
 use crate::core::server::cli::Redirect;
 use crate::core::server::reply::{cli_text, ErrorReply, Reply};
 use crate::core::server::route::Session;
 use crate::core::server::Cluster;
-use crate::core::key::slot::N_SLOTS;
-use crate::core::cluster::topology::{SlotMap, SlotRange};
 use std::collections::BTreeMap;
 
 /// How a client reacts to MOVED, ASK and TRYAGAIN.

@@ -3,8 +3,8 @@
 //! client's table, and that table before and after every step.
 
 use super::{Endpoint, EventKind, Scenario};
-use crate::core::server::command::key_positions;
 use crate::core::key::slot::key_slot;
+use crate::core::server::command::key_positions;
 
 /// Slots the client table shows at most.
 pub const MAX_TABLE_SLOTS: usize = 6;

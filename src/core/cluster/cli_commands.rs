@@ -3,8 +3,8 @@
 //! GETKEYSINSLOT / MIGRATE sequence redis-cli itself sends (`clusterManagerMoveSlot`).
 
 use super::reshard::{apply, usable, SlotMove};
-use crate::core::key::slot::N_SLOTS;
 use crate::core::cluster::topology::{Master, SlotMap};
+use crate::core::key::slot::N_SLOTS;
 
 /// `host` and `port` of an address as redis-cli prints it (`127.0.0.1:7000`, `::1:7000`).
 fn host_port(addr: &str) -> (&str, &str) {

@@ -2,8 +2,8 @@
 //! its slots left uncovered.
 
 use super::reshard::{check_index, ReshardError};
-use crate::core::key::slot::N_SLOTS;
 use crate::core::cluster::topology::{Master, Replica, SlotMap};
+use crate::core::key::slot::N_SLOTS;
 
 /// What became of a master that failed.
 #[derive(Clone, Debug, PartialEq, Eq)]

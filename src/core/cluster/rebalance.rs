@@ -5,8 +5,8 @@
 use super::reshard::{
     apply, check_index, cluster_check, reshard_table, usable, Operation, ReshardError, SlotMove,
 };
-use crate::core::key::slot::N_SLOTS;
 use crate::core::cluster::topology::SlotMap;
+use crate::core::key::slot::N_SLOTS;
 
 /// Options of `redis-cli --cluster rebalance`.
 #[derive(Clone, Debug, PartialEq)]

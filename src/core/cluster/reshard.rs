@@ -15,8 +15,8 @@
 //! order the entry node lists the nodes in (a hash table with a random seed), that order is an
 //! argument.
 
-use crate::core::key::slot::N_SLOTS;
 use crate::core::cluster::topology::{Master, SlotMap};
+use crate::core::key::slot::N_SLOTS;
 
 /// One slot changing owner: `slot` goes from master `from` to master `to` (indices into
 /// [`SlotMap::masters`]).

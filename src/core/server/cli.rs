@@ -138,22 +138,23 @@ impl Cli {
                 cluster.exec(&self.addr, &[b"ASKING".to_vec()], &mut self.session);
             }
             let reply = cluster.exec(&self.addr, args, &mut self.session);
-            if self.cluster_mode && redirects.len() < MAX_REDIRECTS {
-                if let Some(redirect) = Redirect::of(&reply) {
-                    if self.interactive {
-                        text.push_str(&format!(
-                            "-> Redirected to slot [{}] located at {}\n",
-                            redirect.slot, redirect.addr
-                        ));
-                    }
-                    // A new connection: the old one's MULTI and flags are gone.
-                    self.addr = redirect.addr.clone();
-                    self.session = Session::new();
-                    self.in_multi = false;
-                    send_asking = redirect.ask;
-                    redirects.push(redirect);
-                    continue;
+            if self.cluster_mode
+                && redirects.len() < MAX_REDIRECTS
+                && let Some(redirect) = Redirect::of(&reply)
+            {
+                if self.interactive {
+                    text.push_str(&format!(
+                        "-> Redirected to slot [{}] located at {}\n",
+                        redirect.slot, redirect.addr
+                    ));
                 }
+                // A new connection: the old one's MULTI and flags are gone.
+                self.addr = redirect.addr.clone();
+                self.session = Session::new();
+                self.in_multi = false;
+                send_asking = redirect.ask;
+                redirects.push(redirect);
+                continue;
             }
             let name = |word: &[u8]| {
                 args.len() == 1 && args.first().is_some_and(|a| a.eq_ignore_ascii_case(word))

@@ -30,8 +30,8 @@ pub mod sha1;
 mod strings;
 mod table;
 
-use crate::core::key::slot::key_slot;
 use crate::core::cluster::topology::SlotMap;
+use crate::core::key::slot::key_slot;
 use command::{engine_lookup, parse_i64, CommandId, CommandInfo, KeyRule};
 use std::collections::BTreeMap;
 
@@ -207,15 +207,15 @@ impl Cluster {
     /// The node itself and, for a master, its replicas: where a write lands.
     fn write_targets(&self, node: usize) -> Vec<usize> {
         let mut out = vec![node];
-        if let Some(Role::Master(m)) = self.role(node) {
-            if let Some(master) = self.map.masters().get(m) {
-                out.extend(
-                    master
-                        .replicas
-                        .iter()
-                        .filter_map(|r| self.node_index(&r.addr)),
-                );
-            }
+        if let Some(Role::Master(m)) = self.role(node)
+            && let Some(master) = self.map.masters().get(m)
+        {
+            out.extend(
+                master
+                    .replicas
+                    .iter()
+                    .filter_map(|r| self.node_index(&r.addr)),
+            );
         }
         out
     }

@@ -275,18 +275,18 @@ impl Cluster {
         if (migrating_to.is_some() || importing) && migrate {
             return Route::Here { slot: Some(slot) };
         }
-        if let Some(addr) = migrating_to {
-            if missing_keys > 0 {
-                // Redis 7.0 (#9526): some keys here and some gone is TRYAGAIN; all gone is ASK.
-                return if existing_keys > 0 {
-                    Route::TryAgain
-                } else {
-                    Route::Ask {
-                        slot,
-                        addr: addr.to_owned(),
-                    }
-                };
-            }
+        if let Some(addr) = migrating_to
+            && missing_keys > 0
+        {
+            // Redis 7.0 (#9526): some keys here and some gone is TRYAGAIN; all gone is ASK.
+            return if existing_keys > 0 {
+                Route::TryAgain
+            } else {
+                Route::Ask {
+                    slot,
+                    addr: addr.to_owned(),
+                }
+            };
         }
         if importing && asking {
             return if multiple_keys && missing_keys > 0 {

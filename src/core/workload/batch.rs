@@ -1,15 +1,15 @@
 //! A pasted batch: redis-cli command lines (or a list of keys for one command), each answered
 //! as a real cluster answers it from the node the reader picked, with each line's keys and slots.
 
-use crate::core::key::args::split_args;
 use super::KeySample;
+use crate::core::cluster::topology::SlotMap;
+use crate::core::key::args::split_args;
 use crate::core::key::escape::EscapeError;
+use crate::core::key::slot::key_slot;
 use crate::core::server::command::key_positions;
 use crate::core::server::reply::{cli_text, ErrorReply, Reply};
 use crate::core::server::route::{Route, Session};
 use crate::core::server::Cluster;
-use crate::core::key::slot::key_slot;
-use crate::core::cluster::topology::SlotMap;
 use core::fmt;
 
 /// The most lines the page answers one by one (more is a batch to plan, not to read).
@@ -475,9 +475,9 @@ pub fn slot_command_parts<'a>(
 mod command_tests {
     use super::*;
     use crate::core::key::args::split_args;
-    use crate::core::workload::KeySample;
-    use crate::core::workload::plan;
     use crate::core::server::Route;
+    use crate::core::workload::plan;
+    use crate::core::workload::KeySample;
 
     #[test]
     fn slot_commands_split_a_batch_into_single_slot_commands_that_redis_accepts() {

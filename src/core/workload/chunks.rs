@@ -68,17 +68,17 @@ pub fn chunk_masters<'a>(
             let Some(&slot) = slot_of.get(i as usize) else {
                 continue;
             };
-            if let Some(seen) = seen_slot.get_mut(slot as usize) {
-                if *seen != stamp {
-                    *seen = stamp;
-                    s_count += 1;
-                }
+            if let Some(seen) = seen_slot.get_mut(slot as usize)
+                && *seen != stamp
+            {
+                *seen = stamp;
+                s_count += 1;
             }
-            if let Some(seen) = map.owner(slot).and_then(|m| seen_master.get_mut(m)) {
-                if *seen != stamp {
-                    *seen = stamp;
-                    m_count += 1;
-                }
+            if let Some(seen) = map.owner(slot).and_then(|m| seen_master.get_mut(m))
+                && *seen != stamp
+            {
+                *seen = stamp;
+                m_count += 1;
             }
         }
         sum_m += m_count;

@@ -17,10 +17,10 @@ pub use keys::*;
 pub use plan::*;
 pub use sample::*;
 
+use crate::core::cluster::topology::SlotMap;
 use crate::core::key::escape::format_key;
 use crate::core::key::hashtag::{hashed_span, TagRule};
 use crate::core::key::slot::{key_slot, N_SLOTS};
-use crate::core::cluster::topology::SlotMap;
 use core::fmt;
 use slotscope_kernel::slot::count_numbered_key_slots;
 

@@ -24,9 +24,9 @@
 
 use super::KeySample;
 use super::{Template, TemplateError};
+use crate::core::cluster::topology::SlotMap;
 use crate::core::key::escape::format_key;
 use crate::core::key::slot::{key_slot, N_SLOTS};
-use crate::core::cluster::topology::SlotMap;
 use core::fmt;
 use std::sync::OnceLock;
 
@@ -243,21 +243,20 @@ pub fn generate_tags(
         parsed.write(&mut buf, value);
         buf.push(b'}');
         let slot = key_slot(&buf);
-        if let Some(m) = map.owner(slot) {
-            if let Some(h) = have.get_mut(m) {
-                if *h < per_master {
-                    *h += 1;
-                    if *h == per_master {
-                        unfinished -= 1;
-                    }
-                    set.tags.push(Tag {
-                        value,
-                        tag: String::from_utf8_lossy(&buf).into_owned(),
-                        slot,
-                        master: m,
-                    });
-                }
+        if let Some(m) = map.owner(slot)
+            && let Some(h) = have.get_mut(m)
+            && *h < per_master
+        {
+            *h += 1;
+            if *h == per_master {
+                unfinished -= 1;
             }
+            set.tags.push(Tag {
+                value,
+                tag: String::from_utf8_lossy(&buf).into_owned(),
+                slot,
+                master: m,
+            });
         }
         value += 1;
     }
@@ -353,11 +352,11 @@ impl ShortestTags {
         let mut missing = N_SLOTS;
         let mut consider = |len: u8, chars: [u8; 3]| {
             let slot = key_slot(&chars[..len as usize]);
-            if let Some(cell) = table.get_mut(slot as usize) {
-                if cell.0 == 0 {
-                    *cell = (len, chars);
-                    missing -= 1;
-                }
+            if let Some(cell) = table.get_mut(slot as usize)
+                && cell.0 == 0
+            {
+                *cell = (len, chars);
+                missing -= 1;
             }
             missing > 0
         };

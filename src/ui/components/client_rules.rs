@@ -3,8 +3,8 @@
 //! to (in its colour), what that costs on the wire, and a link to the scenario that plays that
 //! rule's MOVED loop.
 
-use crate::core::key::client_rules::{consequence, divergences, ClientRule, Consequence, Outcome};
 use crate::core::client::moved_loop_scenario;
+use crate::core::key::client_rules::{consequence, divergences, ClientRule, Consequence, Outcome};
 use crate::core::{Explanation, SlotMap};
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::styled::StyledSpan;

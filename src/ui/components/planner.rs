@@ -1,17 +1,17 @@
 //! The fan-out planner: paste commands (or keys for one command), read each reply as the
 //! cluster gives it from a chosen node, and compare the ways a client can send the batch.
 
+use crate::core::key::escape::{format_key, parse_key, EscapeError};
+use crate::core::server::reply::{ErrorReply, Reply};
+use crate::core::server::route::Session;
+use crate::core::server::Cluster;
 use crate::core::workload::batch::{
     command_for_keys, route_key_batch, run_lines, slot_command_parts, BatchError, CommandStyle,
     Line, Outcome, KEY_COMMANDS,
 };
-use crate::core::workload::KeySample;
-use crate::core::key::escape::{format_key, parse_key, EscapeError};
-use crate::core::workload::{chunk_masters, plan, Plan, Strategy, MAX_KEYS};
-use crate::core::server::reply::{ErrorReply, Reply};
-use crate::core::server::route::Session;
-use crate::core::server::Cluster;
 use crate::core::workload::tags::{generate_tags, retag};
+use crate::core::workload::KeySample;
+use crate::core::workload::{chunk_masters, plan, Plan, Strategy, MAX_KEYS};
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
 use crate::ui::forms::{input_to, select_to};

@@ -50,10 +50,10 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
     {
         let section = section.clone();
         use_effect_with(player.reveal, move |&reveal| {
-            if reveal > 0 {
-                if let Some(el) = section.cast::<web_sys::Element>() {
-                    el.scroll_into_view();
-                }
+            if reveal > 0
+                && let Some(el) = section.cast::<web_sys::Element>()
+            {
+                el.scroll_into_view();
             }
         });
     }

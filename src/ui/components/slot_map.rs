@@ -441,10 +441,10 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
             if *hover != slot {
                 hover.set(slot);
             }
-            if *dragging.borrow() {
-                if let (Some(a), Some(s)) = (*anchor.borrow(), slot) {
-                    on_select.emit(Some((a.min(s), a.max(s))));
-                }
+            if *dragging.borrow()
+                && let (Some(a), Some(s)) = (*anchor.borrow(), slot)
+            {
+                on_select.emit(Some((a.min(s), a.max(s))));
             }
         })
     };

@@ -7,15 +7,15 @@
 //! language, after the page's own explanation.
 
 use super::messages::{fill, Messages};
-use crate::core::workload::batch::{BatchError, MAX_LINES};
+use crate::core::client::ActionError;
 use crate::core::cluster::import::{Format, ImportError, ImportWarning};
 use crate::core::cluster::reshard::ReshardError;
-use crate::core::schemes::{CompareError, MAX_MASTERS};
-use crate::core::key::escape::{format_key, EscapeError};
-use crate::core::workload::{PlanError, TemplateError, MAX_KEYS, MAX_SUB_TAGS};
-use crate::core::client::ActionError;
-use crate::core::workload::tags::{TagError, MAX_PER_MASTER};
 use crate::core::cluster::topology::{SlotRange, TopologyError};
+use crate::core::key::escape::{format_key, EscapeError};
+use crate::core::schemes::{CompareError, MAX_MASTERS};
+use crate::core::workload::batch::{BatchError, MAX_LINES};
+use crate::core::workload::tags::{TagError, MAX_PER_MASTER};
+use crate::core::workload::{PlanError, TemplateError, MAX_KEYS, MAX_SUB_TAGS};
 use crate::core::N_SLOTS;
 
 mod import;

@@ -3,8 +3,8 @@
 
 use super::error::{ImportError, ImportErrorKind, ImportWarning};
 use super::{Format, Imported, MAX_CLAIMED_SLOTS};
-use crate::core::key::slot::N_SLOTS;
 use crate::core::cluster::topology::{Master, Replica, SlotMap, SlotRange};
+use crate::core::key::slot::N_SLOTS;
 use core::cmp::Ordering;
 use std::collections::HashMap;
 use std::net::IpAddr;

@@ -57,8 +57,8 @@ mod tree;
 
 pub use error::{Clash, Counter, Expected, Found, ImportError, ImportErrorKind, ImportWarning};
 
-use crate::core::key::slot::N_SLOTS;
 use crate::core::cluster::topology::SlotMap;
+use crate::core::key::slot::N_SLOTS;
 use core::fmt;
 use lines::{content_lines, detect_line, lines, unrecognised, LineKind};
 

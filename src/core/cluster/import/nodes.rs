@@ -4,8 +4,8 @@
 use super::build::{NodeInfo, Role};
 use super::error::{Counter, Expected as E, Found, ImportError, ImportErrorKind};
 use super::lines::{expected, is_hostname, is_node_id, shorten, text, Line};
-use crate::core::key::slot::N_SLOTS;
 use crate::core::cluster::topology::SlotRange;
+use crate::core::key::slot::N_SLOTS;
 use std::collections::HashMap;
 
 pub(super) fn read_nodes(content: &[Line<'_>]) -> Result<Vec<NodeInfo>, ImportError> {

@@ -5,9 +5,9 @@
 use super::error::{Expected as E, Found, ImportError, ImportErrorKind};
 use super::lines::{expected, is_empty_array, is_hostname, is_node_id, shorten, text, Line};
 use super::MAX_DEPTH;
+use crate::core::cluster::topology::SlotRange;
 use crate::core::key::escape::parse_key;
 use crate::core::key::slot::N_SLOTS;
-use crate::core::cluster::topology::SlotRange;
 
 #[derive(Clone, Debug)]
 pub(super) struct Node {
@@ -241,13 +241,13 @@ fn nested(content: &[Line<'_>]) -> Result<Node, ImportError> {
 
 /// Pops the innermost open array into its parent.
 fn close(stack: &mut Vec<Frame>) {
-    if let Some(done) = stack.pop() {
-        if let Some(parent) = stack.last_mut() {
-            parent.items.push(Node {
-                line: done.line,
-                value: Value::Array(done.items),
-            });
-        }
+    if let Some(done) = stack.pop()
+        && let Some(parent) = stack.last_mut()
+    {
+        parent.items.push(Node {
+            line: done.line,
+            value: Value::Array(done.items),
+        });
     }
 }
 
