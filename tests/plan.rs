@@ -252,7 +252,6 @@ fn tag_errors() {
     ));
     let e = generate_tags("a}%d", 1, &map, 10).unwrap_err();
     assert!(matches!(e, TagError::CloseBrace { .. }));
-    assert!(e.to_string().contains('}'));
     assert!(matches!(
         generate_tags("{a}:%d}", 1, &map, 10),
         Err(TagError::CloseBrace { .. })
@@ -280,10 +279,6 @@ fn tag_errors() {
             masters: vec!["127.0.0.1:7006".into()]
         }
     );
-    assert!(
-        e.to_string().starts_with("127.0.0.1:7006 owns no slots"),
-        "{e}"
-    );
     // ...but a master without slots needs no tags when none are asked for.
     assert!(generate_tags("routing:v1:%d", 0, &grown, 0).is_ok());
 
@@ -304,12 +299,6 @@ fn tag_errors() {
     assert_eq!(found, 10);
     assert!(master_found < 16);
     assert!(master.starts_with("127.0.0.1:700"));
-    let text = e.to_string();
-    assert!(
-        text.contains("after trying 10 integers, 10 of 48 tags"),
-        "{text}"
-    );
-    assert!(text.contains(master.as_str()), "{text}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -431,9 +420,6 @@ fn numbered_keys_fill_the_template() {
         })
     );
     assert!(numbered_keys("user:%d", 0..u64::MAX).is_err());
-    assert!(PlanError::TooManyKeys { asked: 5 }
-        .to_string()
-        .contains("1000000"));
 }
 
 fn is_h3_like(id: &[u8]) -> bool {
@@ -764,7 +750,6 @@ fn hot_spot_errors() {
     );
     assert!(hot_spot(Tagging::NoTag, MAX_KEYS as u32 + 1, &map).is_err());
     assert!(hot_spot_keys(Tagging::SubTags(0), 1).is_err());
-    assert!(PlanError::SubTags { k: 0 }.to_string().contains("1024"));
     let empty = hot_spot(Tagging::NoTag, 0, &map).unwrap();
     assert_eq!((empty.busiest, empty.busiest_share), (None, 0.0));
     // A cluster where a master owns nothing still runs.
@@ -838,16 +823,16 @@ proptest! {
         let template = format!("{prefix}%d{suffix}");
         match generate_tags(&template, per_master, &map, 1_000_000) {
             Ok(set) => check_tag_set(&set, &map, per_master),
-            Err(e) => prop_assert!(false, "{}", e),
+            Err(e) => prop_assert!(false, "{:?}", e),
         }
     }
 
     #[test]
     fn tag_generation_never_panics(template in "\\PC{0,12}", per_master in 0usize..4, tries in 0u64..200) {
         let map = SlotMap::fixture_cluster();
-        match generate_tags(&template, per_master, &map, tries) {
-            Ok(set) => check_tag_set(&set, &map, per_master),
-            Err(e) => prop_assert!(!e.to_string().is_empty()),
+        // An error is fine (it is data the page words); a panic is not.
+        if let Ok(set) = generate_tags(&template, per_master, &map, tries) {
+            check_tag_set(&set, &map, per_master);
         }
     }
 

@@ -28,7 +28,6 @@ mod link;
 pub use link::{decode, encode};
 
 use crate::core::cluster::topology::{SlotMap, TopologyError};
-use core::fmt;
 use std::rc::Rc;
 
 /// The prefix of a version-1 link.
@@ -234,23 +233,6 @@ pub enum Problem {
     Trailing,
     /// A section's head is damaged: nothing from there on can be read.
     Damaged,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Problem::NotALink => write!(f, "not a slotscope link"),
-            Problem::UnknownVersion(v) => write!(f, "unknown link version {v}"),
-            Problem::TooLong { bytes } => write!(f, "link too long ({bytes} bytes)"),
-            Problem::BadBase64 => write!(f, "bad base64"),
-            Problem::Truncated => write!(f, "link cut short"),
-            Problem::BadSection(s) => write!(f, "damaged {s:?} section"),
-            Problem::TextTooLong(s) => write!(f, "text too long in the {s:?} section"),
-            Problem::UnknownSection(t) => write!(f, "unknown section {t}"),
-            Problem::Trailing => write!(f, "bytes after the end of the link"),
-            Problem::Damaged => write!(f, "the link is damaged from some point on"),
-        }
-    }
 }
 
 /// What [`decode`] restored, and what it could not.

@@ -443,7 +443,7 @@ impl Reducible for ClusterState {
                         next.book = ColourBook::default();
                         next.commit(edit, Note::Created(n));
                     }
-                    Err(e) => next.cluster_error = Some(e.to_string()),
+                    Err(_) => next.cluster_error = Some(text),
                 },
                 _ => next.cluster_error = Some(text),
             },

@@ -128,7 +128,6 @@ pub struct Run {
 
 /// Why a slot map could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum TopologyError {
     /// A range ends past slot 16383 or starts after it ends.
     BadRange {
@@ -166,41 +165,6 @@ pub enum TopologyError {
         slots: usize,
     },
 }
-
-impl fmt::Display for TopologyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TopologyError::BadRange {
-                master,
-                first,
-                last,
-            } => write!(
-                f,
-                "{master}: slot range {first}-{last} is not within 0-16383"
-            ),
-            TopologyError::Overlap {
-                slot,
-                first,
-                second,
-            } => write!(f, "slot {slot} is claimed by both {first} and {second}"),
-            TopologyError::NoSuchMaster { master_idx } => {
-                write!(f, "no master number {master_idx}")
-            }
-            TopologyError::TooManyMasters { n_masters } => {
-                write!(
-                    f,
-                    "{n_masters} masters is more than this page can draw (65535)"
-                )
-            }
-            TopologyError::NotEmpty { master, slots } => write!(
-                f,
-                "{master} is not empty ({slots} slots)! Reshard its slots away first, then remove it"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for TopologyError {}
 
 const UNOWNED: u16 = u16::MAX;
 
@@ -306,7 +270,7 @@ impl SlotMap {
         match SlotMap::from_ranges(masters, &ranges) {
             Ok(map) => map,
             // The allocation of 3 masters is fixed and covers 0..16384 once; a test pins it.
-            Err(e) => unreachable!("fixture cluster: {e}"),
+            Err(e) => unreachable!("fixture cluster: {e:?}"),
         }
     }
 

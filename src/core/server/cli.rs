@@ -50,7 +50,6 @@ pub struct CliOutput {
 
 /// What redis-cli's interactive mode did with a typed line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Typed {
     /// A blank line: nothing is sent.
     Blank,

@@ -14,7 +14,6 @@ use core::fmt;
 /// How a command's keys are found among its arguments (Redis 7.0's legacy key range, or the
 /// `numkeys` form of EVAL and ZUNIONSTORE).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum KeyRule {
     /// The command takes no keys.
     None,
@@ -40,7 +39,6 @@ pub enum KeyRule {
 
 /// Which command a table entry is: the engine dispatches on it with an exhaustive `match`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum CommandId {
     /// GET.
     Get,
@@ -145,7 +143,6 @@ pub enum CommandId {
 
 /// One command of the table: its name, arity, flags and where its keys are.
 #[derive(Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct CommandInfo {
     /// Which command it is, for the engine's dispatch.
     pub id: CommandId,
@@ -172,7 +169,6 @@ pub fn commands() -> &'static [CommandInfo] {
 /// Why a command was refused before Redis looked at its keys. `Display` gives Redis 7.0's
 /// error text (`ERR unknown command …`, `ERR wrong number of arguments …`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum CommandError {
     /// Nothing was typed.
     Empty,
@@ -407,7 +403,6 @@ pub fn key_positions(args: &[Vec<u8>]) -> Result<KeySpec, CommandError> {
 
 /// Where a set of keys lands: nowhere (no keys), one slot, or several (CROSSSLOT).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Verdict {
     /// No keys: any node serves the command.
     NoKeys,

@@ -28,7 +28,6 @@ pub enum Reply {
 /// leading `-`); the page's own notes ([`ErrorReply::NotRun`]) print an `ERR slotscope …` text
 /// so a command's fate in a transaction or a script stays Redis's.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum ErrorReply {
     /// `MOVED <slot> <addr>`: the slot lives on another master.
     Moved {
@@ -121,7 +120,6 @@ pub enum ErrorReply {
 
 /// The two ways a cluster refuses keyed commands as a whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum ClusterDown {
     /// `CLUSTERDOWN Hash slot not served`: no master serves the key's slot.
     SlotNotServed,
@@ -131,7 +129,6 @@ pub enum ClusterDown {
 
 /// Why `CLUSTER SETSLOT` was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum SetSlotError {
     /// `ERR Please use SETSLOT only with masters.`
     OnlyMasters,
@@ -170,7 +167,6 @@ pub enum SetSlotError {
 
 /// What `redis.call` raised in a script (Redis 7.0's `scriptCall` and `luaRedisGenericCommand`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum ScriptCallError {
     /// `ERR Please specify at least one argument for this redis lib call`.
     NoArguments,
@@ -190,7 +186,6 @@ pub enum ScriptCallError {
 /// replies it as an error (`ERR slotscope …`, so the command's fate in a transaction or a
 /// script is Redis's); the page words it as its own note, in the reader's language.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum NotRun {
     /// Output that differs from run to run (INFO, CLUSTER INFO, CLUSTER SHARDS).
     Unsimulated {
@@ -219,7 +214,6 @@ pub enum NotRun {
 /// Why the page does not run a script (its Lua subset is `return` of `redis.call`, tables,
 /// `KEYS[n]`, `ARGV[n]`, strings and integers).
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum ScriptNotRun {
     /// The script is not in the subset: where the reading stopped, and why.
     Syntax {
@@ -246,7 +240,6 @@ pub enum ScriptNotRun {
 
 /// What the script reader expected and did not find.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum ScriptSyntax {
     /// The script does not start with `return`.
     MustStartWithReturn,

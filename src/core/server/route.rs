@@ -62,7 +62,6 @@ impl Session {
 
 /// Where a command goes, as Redis's `getNodeByQuery` decides it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Route {
     /// This node serves it; `slot` is the slot of its keys, if it has any.
     Here {

@@ -10,14 +10,12 @@ use crate::core::server::command::key_positions;
 use crate::core::server::reply::{cli_text, ErrorReply, Reply};
 use crate::core::server::route::{Route, Session};
 use crate::core::server::Cluster;
-use core::fmt;
 
 /// The most lines the page answers one by one (more is a batch to plan, not to read).
 pub const MAX_LINES: usize = 2_000;
 
 /// What became of one line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Outcome {
     /// The node's reply.
     Reply(Reply),
@@ -65,7 +63,6 @@ impl Line {
 
 /// Why a batch was not answered at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum BatchError {
     /// The node is not part of the cluster.
     NoSuchNode {
@@ -78,20 +75,6 @@ pub enum BatchError {
         lines: usize,
     },
 }
-
-impl fmt::Display for BatchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BatchError::NoSuchNode { addr } => write!(f, "{addr} is not a node of this cluster"),
-            BatchError::TooManyLines { lines } => write!(
-                f,
-                "{lines} lines is more than the page answers one by one ({MAX_LINES}); paste keys instead to plan them"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for BatchError {}
 
 /// Sends every non-blank line of `text` to `node` of a fresh cluster shaped like `map`, in
 /// order, on one connection (so MULTI … EXEC blocks behave as in redis-cli), and collects the

@@ -8,7 +8,6 @@ use super::*;
 
 /// Why a template with one `%d` was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum TemplateError {
     /// The template has no `%d`.
     NoPlaceholder {
@@ -24,28 +23,8 @@ pub enum TemplateError {
     },
 }
 
-impl fmt::Display for TemplateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TemplateError::NoPlaceholder { template } => write!(
-                f,
-                "\"{}\" has no %d: put %d where the number goes",
-                format_key(template.as_bytes())
-            ),
-            TemplateError::ManyPlaceholders { template, count } => write!(
-                f,
-                "\"{}\" has {count} %d: it needs exactly one",
-                format_key(template.as_bytes())
-            ),
-        }
-    }
-}
-
-impl std::error::Error for TemplateError {}
-
 /// Why keys could not be generated or an experiment run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum PlanError {
     /// The key template is not usable.
     Template(TemplateError),
@@ -60,23 +39,6 @@ pub enum PlanError {
         k: u32,
     },
 }
-
-impl fmt::Display for PlanError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlanError::Template(e) => e.fmt(f),
-            PlanError::TooManyKeys { asked } => write!(
-                f,
-                "{asked} keys is more than this page generates at once ({MAX_KEYS})"
-            ),
-            PlanError::SubTags { k } => {
-                write!(f, "{k} sub-tags: choose between 1 and {MAX_SUB_TAGS}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for PlanError {}
 
 impl From<TemplateError> for PlanError {
     fn from(e: TemplateError) -> Self {

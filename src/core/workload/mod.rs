@@ -18,7 +18,6 @@ pub use plan::*;
 pub use sample::*;
 
 use crate::core::cluster::topology::SlotMap;
-use crate::core::key::escape::format_key;
 use crate::core::key::hashtag::{hashed_span, TagRule};
 use crate::core::key::slot::{key_slot, N_SLOTS};
 use core::fmt;

@@ -64,7 +64,6 @@ use super::*;
 /// A way of sending a batch of keys to a cluster (see the module documentation for the cost
 /// model).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Strategy {
     /// One `GET` per key, each awaited before the next: one round trip per key.
     PerKey,
@@ -150,7 +149,6 @@ pub struct MasterGroup {
 
 /// Whether a single multi-key command over the whole batch would be accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Verdict {
     /// No keys.
     NoKeys,

@@ -25,7 +25,6 @@
 use super::KeySample;
 use super::{Template, TemplateError};
 use crate::core::cluster::topology::SlotMap;
-use crate::core::key::escape::format_key;
 use crate::core::key::slot::{key_slot, N_SLOTS};
 use core::fmt;
 use std::sync::OnceLock;
@@ -35,7 +34,6 @@ pub const MAX_PER_MASTER: usize = 10_000;
 
 /// Why tags could not be generated.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum TagError {
     /// The template does not hold exactly one `%d`.
     Template(TemplateError),
@@ -72,50 +70,6 @@ pub enum TagError {
         per_master: usize,
     },
 }
-
-impl fmt::Display for TagError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TagError::Template(e) => e.fmt(f),
-            TagError::CloseBrace { template } => write!(
-                f,
-                "\"{}\" has a }} inside the tag, where Redis would end it: leave it out",
-                format_key(template.as_bytes())
-            ),
-            TagError::NoMasters => write!(f, "the cluster has no master to give tags to"),
-            TagError::MastersWithoutSlots { masters } => {
-                let (verb, pronoun) = if masters.len() == 1 {
-                    ("owns", "it")
-                } else {
-                    ("own", "them")
-                };
-                write!(
-                    f,
-                    "{} {verb} no slots, so no tag can land on {pronoun}: reshard slots to {pronoun} first",
-                    masters.join(", ")
-                )
-            }
-            TagError::TooManyPerMaster { per_master } => write!(
-                f,
-                "{per_master} tags per master is more than this page looks for ({MAX_PER_MASTER})"
-            ),
-            TagError::Exhausted {
-                tries,
-                found,
-                wanted,
-                master,
-                master_found,
-                per_master,
-            } => write!(
-                f,
-                "after trying {tries} integers, {found} of {wanted} tags were found; \
-                 {master} has only {master_found} of {per_master}: allow more tries"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for TagError {}
 
 impl From<TemplateError> for TagError {
     fn from(e: TemplateError) -> Self {

@@ -448,14 +448,6 @@ fn check_zh<E: std::fmt::Debug>(
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
-/// Checks `render` with English against the core's `Display` (for the errors that still
-/// have one).
-fn check_display<E: std::fmt::Display>(values: &[E], render: impl Fn(&Messages, &E) -> String) {
-    for e in values {
-        assert_eq!(render(&EN, e), e.to_string());
-    }
-}
-
 fn none<E>(_: &E) -> Vec<String> {
     Vec::new()
 }
@@ -483,15 +475,6 @@ fn chinese_words_every_error_with_no_latin_prose() {
         _ => Vec::new(),
     });
     check_zh(&batches(), batch_error, none);
-}
-
-#[test]
-fn english_is_the_display_text_where_the_core_has_one() {
-    check_display(&topologies(), topology_error);
-    check_display(&templates(), template_error);
-    check_display(&plans(), plan_error);
-    check_display(&tags(), tag_error);
-    check_display(&batches(), batch_error);
 }
 
 #[test]
