@@ -1,6 +1,7 @@
 //! The command engine against real redis-cli sessions: transcripts 01-07 replayed line by line
 //! on one simulated cluster and compared byte for byte, plus split_args, the key table,
 //! routing (MULTI, READONLY replicas, ASK/TRYAGAIN) and properties (nothing panics).
+//! Long because the transcripts are replayed command by command, each compared byte for byte.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

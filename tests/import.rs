@@ -1,4 +1,5 @@
 //! `core::cluster::import` (and `export`) against the CLUSTER NODES, SHARDS and SLOTS output recorded from real Redis 7.0.15 (../shared/fixtures).
+//! Long because every paste format and every way to break one is a case of its own.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

@@ -1,4 +1,5 @@
-//! The fan-out planner and tag generator (`core::plan`, `core::tags`): the fixtures' key distribution, tag properties, plan invariants and errors.
+//! The fan-out planner and tag generator (`core::workload`): the fixtures' key distribution, tag properties, plan invariants and errors.
+//! (One file per domain folder's fixtures; long because each case is spelled out.)
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

@@ -1,5 +1,6 @@
 //! Reshard, rebalance, del-node and failover against the runs recorded from real Redis 7.0.15 /
 //! redis-cli 7.0.15 (`../shared/fixtures/transcripts` and `../shared/fixtures/reshard_cases`).
+//! Long because every recorded case is spelled out beside its fixture.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

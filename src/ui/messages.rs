@@ -1,4 +1,5 @@
 //! Every string the page shows a reader, in one table, so a second language is a second table.
+//! (Over 800 lines because it is that table: a field with its doc, and its English, per string.)
 //!
 //! Templates hold numbered holes (`{0}`, `{1}`) that [`fill`] replaces; numbers, keys and
 //! replies are passed in and never translated.
