@@ -139,7 +139,6 @@ fuzz_target!(|data: &[u8]| {
         Verdict::NoKeys => assert!(keys.is_empty()),
         Verdict::OneSlot { .. } => assert_eq!(p.slots.len(), 1),
         Verdict::CrossSlot { slots, .. } => assert!(slots > 1 && p.slots.len() as u64 == slots),
-        _ => {}
     }
     let chunk = usize::from(knob & 0x3f) + 1;
     let _ = chunk_masters(&keys, map, chunk, false);
