@@ -95,6 +95,9 @@ test('garbage pasted gets topology-error naming the line, and the cluster stays 
     const error = page.getByTestId('topology-error');
     await error.waitFor();
     assert.match(await error.textContent(), /line \d/i);
+    // Beside the paste box the reader is looking at, not above the map.
+    assert.equal(await page.locator('.lab__import [data-testid=topology-error]').count(), 1);
+    assert.ok(await error.isVisible());
     assert.deepEqual(await nodeRows(page), before);
     await page.locator('.lab__import summary').click();
   }

@@ -206,8 +206,9 @@ pub fn app() -> Html {
                     <p class="section-help">{ t.map_help }</p>
                     <LabControls map={state.map.clone()}
                                  can_undo={!state.undo.is_empty()} can_redo={!state.redo.is_empty()}
-                                 error={state.topology_error.clone()} refused_removal={state.refused_removal}
-                                 notice={state.notice.clone()} selection={*selection}
+                                 error={state.topology_error.clone().filter(|n| !n.is_import())}
+                                 refused_removal={state.refused_removal}
+                                 notice={state.notice.clone().filter(|n| !n.is_import())} selection={*selection}
                                  on_action={on_action.clone()} {on_clear_selection} />
                     <div class="map-card__body">
                         <SlotMap map={state.map.clone()} colours={state.colours.clone()}
@@ -219,7 +220,9 @@ pub fn app() -> Html {
                     <MapExport map={state.map.clone()} colours={state.colours.clone()} />
                     <div class="lab lab--details">
                         <LastChange map={state.map.clone()} change={state.change.clone()} />
-                        <LabImport map={state.map.clone()} on_action={on_action.clone()} />
+                        <LabImport map={state.map.clone()} on_action={on_action.clone()}
+                                   error={state.topology_error.clone().filter(crate::ui::localize::Note::is_import)}
+                                   notice={state.notice.clone().filter(crate::ui::localize::Note::is_import)} />
                     </div>
                 </section>
                 <Planner map={state.map.clone()} colours={state.colours.clone()} state={planner.clone()} />

@@ -298,6 +298,10 @@ pub struct LabImportProps {
     pub map: Rc<SlotMap>,
     /// Where the import goes.
     pub on_action: Callback<Action>,
+    /// Why the last paste was refused, if it was.
+    pub error: Option<Note>,
+    /// What the last import noticed (overlaps, uncovered slots, orphan replicas).
+    pub notice: Option<Note>,
 }
 
 /// Import a pasted CLUSTER NODES / SHARDS / SLOTS output, or export the cluster as CLUSTER NODES.
@@ -331,6 +335,14 @@ pub fn lab_import(props: &LabImportProps) -> Html {
                 <button type="button" class="button button--quiet" data-testid="topology-export" onclick={on_export}>
                     { if export.is_some() { t.lab_export_hide } else { t.lab_export } }
                 </button>
+            </div>
+            <div aria-live="polite">
+                if let Some(err) = &props.error {
+                    <p class="lab__error" role="alert" data-testid="topology-error">{ err.text(t) }</p>
+                }
+                if let Some(notice) = &props.notice {
+                    <p class="lab__notice" data-testid="topology-notice">{ notice.text(t) }</p>
+                }
             </div>
             if let Some(text) = &*export {
                 <textarea class="lab__paste mono" rows="8" readonly=true data-testid="topology-export-text" value={text.clone()} />

@@ -266,6 +266,12 @@ pub enum Note {
 }
 
 impl Note {
+    /// Whether it is about a pasted cluster (an import's error or warnings): shown beside the
+    /// paste box, where the reader is looking, not above the map.
+    pub fn is_import(&self) -> bool {
+        matches!(self, Note::Import(_) | Note::ImportWarnings(_))
+    }
+
     /// The note in the language of `t`.
     pub fn text(&self, t: &Messages) -> String {
         match self {
