@@ -4,7 +4,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { sharedBrowser, openPage, keyslotByDisplay, typeKey } from './harness.mjs';
+import { sharedBrowser, openPage, keyslotByDisplay, typeKey, redisSlot as slotByRule } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const generate = require('cluster-key-slot');
@@ -17,25 +17,6 @@ before(async () => {
 
 const OWNERS = [[0, 5460, '127.0.0.1:7000'], [5461, 10922, '127.0.0.1:7001'], [10923, 16383, '127.0.0.1:7002']];
 const ownerOf = (slot) => OWNERS.find(([a, b]) => slot >= a && slot <= b)[2];
-
-/** CRC-16/XMODEM, bit by bit. */
-function crc16(bytes) {
-  let crc = 0;
-  for (const b of bytes) {
-    crc ^= b << 8;
-    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc;
-}
-
-/** Redis's slot from PRODUCT.md's rule, for the few keys the fixtures do not record. */
-function redisRule(key) {
-  const bytes = [...Buffer.from(key)];
-  const open = bytes.indexOf(0x7b);
-  const close = open < 0 ? -1 : bytes.indexOf(0x7d, open + 1);
-  const tag = close > open + 1 ? bytes.slice(open + 1, close) : bytes;
-  return crc16(tag) & 0x3fff;
-}
 
 /** Types `key`, waits for the pipeline to show it, and reads Redis's slot and the rule rows. */
 async function show(page, key, redisSlot) {
@@ -65,7 +46,7 @@ test('the cluster-key-slot slot the page shows is what the npm module computes',
   const keys = ['foo{}{bar}', '{}}', 'a{}b}c', 'x{}{y}', '{a}{b}', 'foo', '{}a', '{}{}}', 'user:{}{1001}:x', '{{a}}'];
   let differing = 0;
   for (const key of keys) {
-    const redisSlot = fixture.get(key) ?? redisRule(key);
+    const redisSlot = fixture.get(key) ?? slotByRule(key);
     const rows = await show(page, key, redisSlot);
     const npm = generate(key);
     assert.equal(pageCks(rows, redisSlot), npm, `cluster-key-slot of ${key}`);
@@ -152,7 +133,7 @@ test("each rule's link plays that rule's own MOVED loop, with its own key", asyn
   assert.equal(ownerOf(generate([...'用户:1001'].map((c) => c.charCodeAt(0)))), ownerOf(12170));
   assert.equal(await watch('utf16').count(), 0);
   // naïve: the UTF-16 rule sends it to another master, and its link plays that loop.
-  const naive = redisRule('naïve');
+  const naive = slotByRule('naïve');
   await show(page, 'naïve', naive);
   await watch('utf16').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=scenario-select]').value === 'client-utf16');

@@ -134,12 +134,17 @@ export function redisSlot(key) {
     const close = bytes.indexOf(0x7d, open + 1);
     if (close > open + 1) part = bytes.subarray(open + 1, close);
   }
+  return crc16(part) & 0x3fff;
+}
+
+/** CRC-16/XMODEM of some bytes, bit by bit: the tests' oracle, not the page's sliced table. */
+export function crc16(bytes) {
   let crc = 0;
-  for (const b of part) {
+  for (const b of bytes) {
     crc ^= b << 8;
     for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
   }
-  return crc & 0x3fff;
+  return crc;
 }
 
 /** Types `text` into the key field as a reader would (select all, then type). */

@@ -3,23 +3,13 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sharedBrowser, openPage, keyslotByDisplay, typeKey, readPipeline, masterRows, fixtures } from './harness.mjs';
+import { sharedBrowser, openPage, keyslotByDisplay, typeKey, readPipeline, masterRows, fixtures, crc16 } from './harness.mjs';
 
 const env = sharedBrowser();
 let fixture;
 before(async () => {
   fixture = await keyslotByDisplay();
 });
-
-/** CRC-16/XMODEM, bit by bit: an oracle for the two bits the slot drops. */
-function crc16(bytes) {
-  let crc = 0;
-  for (const b of bytes) {
-    crc ^= b << 8;
-    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc;
-}
 
 /** Bytes of a redis-cli display string (the fixtures' escape form). */
 function displayToBytes(s) {
