@@ -16,10 +16,10 @@ impl Cluster {
         if !(0..N_SLOTS as i64).contains(&slot) {
             return ErrorReply::InvalidSlot.into();
         }
+        let now = self.now;
         let n = self.db(node).map_or(0, |db| {
-            db.keys
-                .keys()
-                .filter(|k| i64::from(key_slot(k)) == slot)
+            db.iter()
+                .filter(|(k, e)| !e.is_expired(now) && i64::from(key_slot(k)) == slot)
                 .count()
         });
         Reply::Int(n as i64)
@@ -33,10 +33,10 @@ impl Cluster {
         if !(0..N_SLOTS as i64).contains(&slot) || max < 0 {
             return ErrorReply::InvalidSlotOrCount.into();
         }
+        let now = self.now;
         let mut keys: Vec<(&Vec<u8>, u64)> = self.db(node).map_or(Vec::new(), |db| {
-            db.keys
-                .iter()
-                .filter(|(k, _)| i64::from(key_slot(k)) == slot)
+            db.iter()
+                .filter(|(k, e)| !e.is_expired(now) && i64::from(key_slot(k)) == slot)
                 .map(|(k, e)| (k, e.seq))
                 .collect()
         });
@@ -63,8 +63,11 @@ impl Cluster {
 
     /// How many keys of `slot` the node holds.
     fn count_in_slot(&self, node: usize, slot: u16) -> usize {
+        let now = self.now;
         self.db(node).map_or(0, |db| {
-            db.keys.keys().filter(|k| key_slot(k) == slot).count()
+            db.iter()
+                .filter(|(k, e)| !e.is_expired(now) && key_slot(k) == slot)
+                .count()
         })
     }
 
@@ -197,7 +200,7 @@ impl Cluster {
             .iter()
             .skip(first_key)
             .take(num_keys)
-            .filter(|k| self.get(node, k).is_some())
+            .filter(|k| self.live_entry(node, k).is_some())
             .cloned()
             .collect();
         if keys.is_empty() {
@@ -225,7 +228,7 @@ impl Cluster {
                 Some(e)
             } else if self.is_replica(target) {
                 Some(ErrorReply::ReadonlyReplica)
-            } else if !replace && self.get(target, key).is_some() {
+            } else if !replace && self.live_entry(target, key).is_some() {
                 Some(ErrorReply::BusyKey)
             } else {
                 None
@@ -235,11 +238,13 @@ impl Cluster {
                     first_error.get_or_insert(e);
                 }
                 None => {
-                    let value = self.get(node, key).map(<[u8]>::to_vec).unwrap_or_default();
+                    let Some(entry) = self.live_entry(node, key).cloned() else {
+                        continue;
+                    };
                     if target != node {
                         self.del(target, key);
                     }
-                    self.set(target, key, value);
+                    self.put_entry(target, key, entry);
                     if !copy && target != node {
                         self.del(node, key);
                     }

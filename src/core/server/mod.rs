@@ -23,6 +23,7 @@
 pub mod cli;
 mod cluster_cmds;
 pub mod command;
+pub mod data;
 pub mod reply;
 pub mod route;
 mod script;
@@ -33,6 +34,7 @@ mod table;
 use crate::core::cluster::topology::SlotMap;
 use crate::core::key::slot::key_slot;
 use command::{engine_lookup, parse_i64, CommandId, CommandInfo, KeyRule};
+use data::{Db, Entry, Value};
 use std::collections::BTreeMap;
 
 pub use cli::{Cli, CliOutput, Redirect, Typed};
@@ -40,41 +42,7 @@ pub use reply::{cli_text, ErrorReply, NotRun, Reply};
 pub use route::{Route, Session};
 pub use sha1::sha1_hex;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Entry {
-    value: Vec<u8>,
-    /// Creation order: Redis lists a slot's keys newest first.
-    seq: u64,
-}
-
-/// One node's key space (strings only).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Db {
-    keys: BTreeMap<Vec<u8>, Entry>,
-    next_seq: u64,
-}
-
-impl Db {
-    fn get(&self, key: &[u8]) -> Option<&[u8]> {
-        self.keys.get(key).map(|e| e.value.as_slice())
-    }
-
-    fn set(&mut self, key: &[u8], value: Vec<u8>) {
-        if let Some(entry) = self.keys.get_mut(key) {
-            entry.value = value;
-        } else {
-            let seq = self.next_seq;
-            self.next_seq += 1;
-            self.keys.insert(key.to_vec(), Entry { value, seq });
-        }
-    }
-
-    fn del(&mut self, key: &[u8]) -> bool {
-        self.keys.remove(key).is_some()
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 struct Node {
     addr: String,
     db: Db,
@@ -98,11 +66,16 @@ enum Role {
     Replica(usize),
 }
 
-/// A deterministic cluster: the slot map plus one key space per node.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Where the simulated clock starts: 2026-01-01T00:00:00Z, in unix milliseconds.
+pub const CLOCK_START_MS: i64 = 1_767_225_600_000;
+
+/// A deterministic cluster: the slot map plus one key space per node, and a simulated clock.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Cluster {
     map: SlotMap,
     nodes: Vec<Node>,
+    /// The simulated clock, unix milliseconds: expiry is measured against it.
+    now: i64,
 }
 
 /// The nodes of `map` (masters, then each one's replicas), reusing `old` ones by address.
@@ -124,7 +97,21 @@ impl Cluster {
     /// An empty cluster (every key space empty) with the masters and replicas of `map`.
     pub fn new(map: SlotMap) -> Cluster {
         let nodes = nodes_of(&map, Vec::new());
-        Cluster { map, nodes }
+        Cluster {
+            map,
+            nodes,
+            now: CLOCK_START_MS,
+        }
+    }
+
+    /// The simulated clock, in unix milliseconds.
+    pub fn clock(&self) -> i64 {
+        self.now
+    }
+
+    /// Sets the simulated clock (unix milliseconds); keys whose expiry has passed disappear.
+    pub fn set_clock(&mut self, ms: i64) {
+        self.now = ms;
     }
 
     /// The slot map the cluster routes by.
@@ -152,13 +139,16 @@ impl Cluster {
     /// The value of `key` on the node at `addr`, without routing (for views and tests).
     pub fn peek(&self, addr: &str, key: &[u8]) -> Option<&[u8]> {
         let node = self.nodes.get(self.node_index(addr)?)?;
-        node.db.get(key)
+        match node.db.value(key, self.now)? {
+            Value::Str(v) => Some(v),
+            _ => None,
+        }
     }
 
     /// How many keys the node at `addr` holds (its `DBSIZE`).
     pub fn dbsize(&self, addr: &str) -> Option<usize> {
         let node = self.nodes.get(self.node_index(addr)?)?;
-        Some(node.db.keys.len())
+        Some(node.db.len(self.now))
     }
 
     fn node_index(&self, addr: &str) -> Option<usize> {
@@ -201,7 +191,10 @@ impl Cluster {
     }
 
     fn get(&self, node: usize, key: &[u8]) -> Option<&[u8]> {
-        self.db(node)?.get(key)
+        match self.db(node)?.value(key, self.now)? {
+            Value::Str(v) => Some(v),
+            _ => None,
+        }
     }
 
     /// The node itself and, for a master, its replicas: where a write lands.
@@ -223,7 +216,24 @@ impl Cluster {
     fn set(&mut self, node: usize, key: &[u8], value: Vec<u8>) {
         for n in self.write_targets(node) {
             if let Some(target) = self.nodes.get_mut(n) {
-                target.db.set(key, value.clone());
+                target
+                    .db
+                    .insert(key, Value::Str(value.clone()), self.now, true);
+            }
+        }
+    }
+
+    /// The live entry (any type) at `key` on `node`.
+    fn live_entry(&self, node: usize, key: &[u8]) -> Option<&Entry> {
+        self.db(node)?.entry(key, self.now)
+    }
+
+    /// Puts a whole entry (value and expiry) at `key` on `node` and its replicas.
+    fn put_entry(&mut self, node: usize, key: &[u8], entry: Entry) {
+        for n in self.write_targets(node) {
+            if let Some(target) = self.nodes.get_mut(n) {
+                target.db.put_entry(key, entry.clone());
+                target.db.take_touched();
             }
         }
     }
@@ -232,7 +242,7 @@ impl Cluster {
         let mut removed = false;
         for n in self.write_targets(node) {
             if let Some(target) = self.nodes.get_mut(n) {
-                removed |= target.db.del(key) && n == node;
+                removed |= target.db.remove(key, self.now).is_some() && n == node;
             }
         }
         removed
@@ -241,7 +251,7 @@ impl Cluster {
     fn flush(&mut self, node: usize) {
         for n in self.write_targets(node) {
             if let Some(target) = self.nodes.get_mut(n) {
-                target.db = Db::default();
+                target.db.clear();
             }
         }
     }
@@ -392,7 +402,7 @@ impl Cluster {
                 })),
             },
             C::Echo => Reply::Bulk(Some(arg(1).to_vec())),
-            C::Dbsize => Reply::Int(self.db(node).map_or(0, |db| db.keys.len()) as i64),
+            C::Dbsize => Reply::Int(self.db(node).map_or(0, |db| db.len(self.now)) as i64),
             C::FlushAll | C::FlushDb => {
                 let ok = args.len() == 1
                     || (args.len() == 2
@@ -483,10 +493,47 @@ impl Cluster {
             C::RenameNx => self.rename(node, key, arg(2), true),
             // The container itself never reaches here: a lookup returns its subcommand, or
             // refuses it for arity.
-            C::Cluster | C::Routed => NotRun::OnlyStrings {
+            C::Cluster | C::Routed => self.data_command(node, info, args),
+        }
+    }
+}
+
+impl Cluster {
+    /// Runs a data command on `node`'s key space ([`Db::exec`]) and copies every key it wrote
+    /// to the node's replicas, as replication would; a command no module runs gets the page's
+    /// note.
+    fn data_command(&mut self, node: usize, info: &'static CommandInfo, args: &[Vec<u8>]) -> Reply {
+        let now = self.now;
+        let Some(n) = self.nodes.get_mut(node) else {
+            return NotRun::OnlyStrings {
                 name: info.name.to_owned(),
             }
-            .into(),
+            .into();
+        };
+        let Some(reply) = n.db.exec(now, info.name, args) else {
+            return NotRun::OnlyStrings {
+                name: info.name.to_owned(),
+            }
+            .into();
+        };
+        let touched = n.db.take_touched();
+        if !touched.is_empty() {
+            let entries: Vec<(Vec<u8>, Option<Entry>)> = touched
+                .into_iter()
+                .map(|k| {
+                    let e = n.db.raw_entry(&k).cloned();
+                    (k, e)
+                })
+                .collect();
+            for r in self.write_targets(node).into_iter().filter(|&r| r != node) {
+                if let Some(replica) = self.nodes.get_mut(r) {
+                    for (k, e) in &entries {
+                        replica.db.mirror(k, e.clone());
+                    }
+                    replica.db.take_touched();
+                }
+            }
         }
+        reply
     }
 }

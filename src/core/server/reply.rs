@@ -19,6 +19,8 @@ pub enum Reply {
     Bulk(Option<Vec<u8>>),
     /// An array (multi-bulk) reply.
     Array(Vec<Reply>),
+    /// The nil array (`*-1`): EXEC aborted by WATCH, a blocking pop that timed out.
+    NilArray,
     /// An error reply; its `Display` is the text after the leading `-`
     /// (`MOVED 12182 127.0.0.1:7002`).
     Error(ErrorReply),
@@ -65,6 +67,10 @@ pub enum ErrorReply {
     NotInteger,
     /// `ERR syntax error`.
     Syntax,
+    /// `WRONGTYPE Operation against a key holding the wrong kind of value`.
+    WrongType,
+    /// `ERR value is not a valid float`.
+    NotFloat,
     /// `ERR increment or decrement would overflow`.
     Overflow,
     /// `ERR decrement would overflow` (DECRBY of the smallest integer).
@@ -411,6 +417,11 @@ impl fmt::Display for ErrorReply {
             ErrorReply::DiscardWithoutMulti => text(f, "ERR DISCARD without MULTI"),
             ErrorReply::NotInteger => text(f, "ERR value is not an integer or out of range"),
             ErrorReply::Syntax => text(f, "ERR syntax error"),
+            ErrorReply::WrongType => text(
+                f,
+                "WRONGTYPE Operation against a key holding the wrong kind of value",
+            ),
+            ErrorReply::NotFloat => text(f, "ERR value is not a valid float"),
             ErrorReply::Overflow => text(f, "ERR increment or decrement would overflow"),
             ErrorReply::DecrementOverflow => text(f, "ERR decrement would overflow"),
             ErrorReply::NoSuchKey => text(f, "ERR no such key"),
@@ -562,7 +573,7 @@ fn push_cli(
             out.push_str(&n.to_string());
             out.push('\n');
         }
-        Reply::Bulk(None) => out.push_str("(nil)\n"),
+        Reply::Bulk(None) | Reply::NilArray => out.push_str("(nil)\n"),
         Reply::Bulk(Some(bytes)) => {
             out.push('"');
             push_formatted(out, bytes);
@@ -601,6 +612,7 @@ fn push_resp(out: &mut Vec<u8>, reply: &Reply) {
         }
         Reply::Int(n) => out.extend_from_slice(format!(":{n}\r\n").as_bytes()),
         Reply::Bulk(None) => out.extend_from_slice(b"$-1\r\n"),
+        Reply::NilArray => out.extend_from_slice(b"*-1\r\n"),
         Reply::Bulk(Some(bytes)) => {
             out.extend_from_slice(format!("${}\r\n", bytes.len()).as_bytes());
             out.extend_from_slice(bytes);

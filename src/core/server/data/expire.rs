@@ -1,0 +1,9 @@
+//! Expiry on the simulated clock: EXPIRE PEXPIRE EXPIREAT PEXPIREAT (NX XX GT LT), TTL PTTL EXPIRETIME PEXPIRETIME PERSIST.
+
+use super::Db;
+use crate::core::server::reply::Reply;
+
+/// Runs `name` if this module owns it (`None` otherwise).
+pub(super) fn run(_db: &mut Db, _now: i64, _name: &str, _args: &[Vec<u8>]) -> Option<Reply> {
+    None
+}

@@ -1,0 +1,9 @@
+//! HyperLogLog with Redis's own algorithm and representation (sparse and dense): PFADD PFCOUNT PFMERGE.
+
+use super::Db;
+use crate::core::server::reply::Reply;
+
+/// Runs `name` if this module owns it (`None` otherwise).
+pub(super) fn run(_db: &mut Db, _now: i64, _name: &str, _args: &[Vec<u8>]) -> Option<Reply> {
+    None
+}

@@ -1,0 +1,16 @@
+//! Lists: LPUSH RPUSH LPOP RPOP LRANGE LINDEX LSET LLEN LREM LINSERT LTRIM LPOS LMOVE LMPOP and the blocking pops with nothing to wait for.
+
+use super::Db;
+use crate::core::server::reply::Reply;
+
+/// Runs `name` if this module owns it (`None` otherwise).
+pub(super) fn run(_db: &mut Db, _now: i64, _name: &str, _args: &[Vec<u8>]) -> Option<Reply> {
+    None
+}
+
+/// A list's elements, head first.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct List {
+    /// The elements, head first.
+    pub items: std::collections::VecDeque<Vec<u8>>,
+}

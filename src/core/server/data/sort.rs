@@ -1,0 +1,9 @@
+//! SORT and SORT_RO over lists, sets and sorted sets (BY, LIMIT, GET, ASC/DESC, ALPHA, STORE).
+
+use super::Db;
+use crate::core::server::reply::Reply;
+
+/// Runs `name` if this module owns it (`None` otherwise).
+pub(super) fn run(_db: &mut Db, _now: i64, _name: &str, _args: &[Vec<u8>]) -> Option<Reply> {
+    None
+}

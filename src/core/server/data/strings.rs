@@ -1,0 +1,9 @@
+//! Strings: GET SET (every option) GETSET GETDEL GETEX SETNX SETEX PSETEX MGET MSET MSETNX INCR… APPEND STRLEN SETRANGE GETRANGE LCS.
+
+use super::Db;
+use crate::core::server::reply::Reply;
+
+/// Runs `name` if this module owns it (`None` otherwise).
+pub(super) fn run(_db: &mut Db, _now: i64, _name: &str, _args: &[Vec<u8>]) -> Option<Reply> {
+    None
+}
