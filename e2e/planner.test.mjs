@@ -114,6 +114,10 @@ test('keys for one MGET: verdict, and round trips per strategy', async () => {
     Object.fromEntries(rows.map((r) => [r.dataset.strategy, Number(r.dataset.roundTrips)])));
   // 3 keys, 2 slots ({user1} → 8106 on 7001, foo → 12182 on 7002), 2 masters.
   assert.deepEqual(trips, { 'per-key': 3, 'per-slot': 2, 'per-master': 2, tagged: 2 });
+  // Asked all at once, the busiest master (7001: two keys) sets the wait: two GETs in a row
+  // per key, one exchange otherwise.
+  const parallel = await page.getByTestId('plan-parallel').allTextContents();
+  assert.deepEqual(parallel, ['≈ 2 × RTT', '≈ 1 × RTT', '≈ 1 × RTT', '≈ 1 × RTT']);
   // Two keys in one slot, sent as one MGET to their master: accepted.
   await paste(page, '{user1}:a\n{user1}:b', 'MGET');
   await page.getByTestId('plan-node').selectOption('127.0.0.1:7001');

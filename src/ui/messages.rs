@@ -224,7 +224,7 @@ pub struct Messages {
     pub cmp_method: &'static str,
     /// Column: keys moved.
     pub cmp_moved: &'static str,
-    /// Column: the least possible.
+    /// Column: the ideal share of keys moved.
     pub cmp_ideal: &'static str,
     /// Column: balance.
     pub cmp_balance: &'static str,
@@ -286,6 +286,10 @@ pub struct Messages {
     pub plan_col_strategy: &'static str,
     /// Column.
     pub plan_col_trips: &'static str,
+    /// Column: latency when every master is asked at once.
+    pub plan_col_parallel: &'static str,
+    /// Under the strategies: round trips are not latency.
+    pub plan_latency_note: &'static str,
     /// Column.
     pub plan_col_commands: &'static str,
     /// Column.
@@ -332,6 +336,8 @@ pub struct Messages {
     pub tags_title: &'static str,
     /// Tag generator help.
     pub tags_help: &'static str,
+    /// Beside the tag generator: tags pin slots, not masters.
+    pub tags_pin_slots_note: &'static str,
     /// Template label.
     pub tags_template: &'static str,
     /// Per-master label.
@@ -972,7 +978,7 @@ pub const EN: Messages = Messages {
     cmp_v: "Virtual nodes per master on the ring (V)",
     cmp_method: "Method",
     cmp_moved: "Keys moved",
-    cmp_ideal: "Least possible, 1/(N+1)",
+    cmp_ideal: "Ideal, 1/(N+1)",
     cmp_balance: "Busiest master ÷ mean",
     cmp_after: "Keys per master after",
     cmp_slots: "Hash slots",
@@ -1002,7 +1008,9 @@ pub const EN: Messages = Messages {
     plan_one_slot: "OK: every key is in slot {0}, on {1}",
     plan_strategies: "{0} keys in {1} slots on {2} masters: four ways to send them",
     plan_col_strategy: "Strategy",
-    plan_col_trips: "Round trips",
+    plan_col_trips: "Round trips, one after another",
+    plan_col_parallel: "Latency, all masters at once",
+    plan_latency_note: "Round trips count every exchange with a master. Latency is what a client waits for: one that asks every master at once waits about one round trip (RTT) for each exchange the busiest master needs, so a parallel fan-out costs about one RTT whatever the number of masters.",
     plan_col_commands: "Commands",
     plan_col_queue: "Busiest master's queue",
     plan_col_largest: "Largest command (keys)",
@@ -1028,6 +1036,7 @@ pub const EN: Messages = Messages {
     tags_help: "Try %d = 0, 1, 2, … in the template until every master owns N tags: writing a key as {tag}:rest then puts it on the master you chose, and a batch becomes one command per master.",
     tags_template: "template (inside the braces)",
     tags_per_master: "tags per master",
+    tags_pin_slots_note: "A tag pins a slot, not a master: a reshard or a failover moves the tag's slot, with its keys, to another master, and a master added later owns none of these tags until you generate them again for the new cluster.",
     tags_slot: "slot {0}",
     tags_tried: "{0} integers tried, {1} tags kept (the smallest that land on each master).",
     tags_pin_title: "Pin a key to a slot",

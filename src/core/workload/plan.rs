@@ -20,7 +20,8 @@
 //!   written back to back before reading) is one round trip. Exchanges with different masters
 //!   are counted separately, whether the client overlaps them in time or not: a client that
 //!   waits for each in turn pays `round_trips` network latencies; one that talks to all
-//!   masters at once pays about one per round trip to the busiest master.
+//!   masters at once pays about one per round trip to the busiest master
+//!   (`parallel_round_trips`).
 //! - The **pipeline depth** of a strategy is the largest number of commands sent in one round
 //!   trip. `commands_per_master[m]` is how many commands master `m` receives for the batch
 //!   (its queue).
@@ -107,8 +108,12 @@ impl fmt::Display for Strategy {
 pub struct StrategyCost {
     /// The strategy.
     pub strategy: Strategy,
-    /// Exchanges with a master (a pipeline is one).
+    /// Exchanges with a master (a pipeline is one), counted over all masters: what a client
+    /// that waits for each exchange in turn pays in network latencies.
     pub round_trips: u64,
+    /// Exchanges in a row with the busiest master: what a client that talks to every master at
+    /// once pays in network latencies (a parallel fan-out costs about one).
+    pub parallel_round_trips: u64,
     /// Commands sent in all.
     pub commands: u64,
     /// Commands each master receives, by master index (every master, untouched ones 0).
@@ -399,6 +404,7 @@ pub fn plan<'a>(keys: impl IntoIterator<Item = &'a [u8]>, map: &SlotMap) -> Plan
     let per_key = StrategyCost {
         strategy: Strategy::PerKey,
         round_trips: served,
+        parallel_round_trips: max_keys_master,
         commands: served,
         commands_per_master: keys_per_master.clone(),
         pipeline_depth: one_if_any,
@@ -409,6 +415,7 @@ pub fn plan<'a>(keys: impl IntoIterator<Item = &'a [u8]>, map: &SlotMap) -> Plan
     let per_slot = StrategyCost {
         strategy: Strategy::PerSlot,
         round_trips: n_masters_touched,
+        parallel_round_trips: one_if_any,
         commands: n_slots_served,
         commands_per_master: slots_per_master,
         pipeline_depth: max_slots_master,
@@ -419,6 +426,7 @@ pub fn plan<'a>(keys: impl IntoIterator<Item = &'a [u8]>, map: &SlotMap) -> Plan
     let per_master = StrategyCost {
         strategy: Strategy::PerMaster,
         round_trips: n_masters_touched,
+        parallel_round_trips: one_if_any,
         commands: served,
         commands_per_master: keys_per_master.clone(),
         pipeline_depth: max_keys_master,
@@ -429,6 +437,7 @@ pub fn plan<'a>(keys: impl IntoIterator<Item = &'a [u8]>, map: &SlotMap) -> Plan
     let tagged = StrategyCost {
         strategy: Strategy::Tagged,
         round_trips: n_masters_touched,
+        parallel_round_trips: one_if_any,
         commands: n_masters_touched,
         commands_per_master: keys_per_master.iter().map(|&k| u64::from(k > 0)).collect(),
         pipeline_depth: one_if_any,

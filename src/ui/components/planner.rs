@@ -418,6 +418,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                 <th scope="row">{ strategy_name(t, s) }</th>
                 // Each cell names its column: on a phone the header row is hidden.
                 <td class="mono" data-label={t.plan_col_trips}>{ c.round_trips }</td>
+                <td class="mono" data-label={t.plan_col_parallel} data-testid="plan-parallel">{ format!("≈ {} × RTT", c.parallel_round_trips) }</td>
                 <td class="mono" data-label={t.plan_col_commands}>{ c.commands }</td>
                 <td class="mono" data-label={t.plan_col_queue}>{ busiest }</td>
                 <td class="mono" data-label={t.plan_col_largest}>{ c.largest_command }</td>
@@ -514,6 +515,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                         <thead><tr>
                             <th scope="col">{ t.plan_col_strategy }</th>
                             <th scope="col">{ t.plan_col_trips }</th>
+                            <th scope="col">{ t.plan_col_parallel }</th>
                             <th scope="col">{ t.plan_col_commands }</th>
                             <th scope="col">{ t.plan_col_queue }</th>
                             <th scope="col">{ t.plan_col_largest }</th>
@@ -521,6 +523,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                         </tr></thead>
                         <tbody>{ for rows }</tbody>
                     </table>
+                    <p class="section-help">{ t.plan_latency_note }</p>
                     { fan_out(t, p, map, &props.colours) }
                 </div>
                 if p.unserved.n_keys > 0 {

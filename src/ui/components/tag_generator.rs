@@ -91,6 +91,7 @@ pub fn tag_generator(props: &TagGeneratorProps) -> Html {
         <section class="card tags" aria-labelledby="tags-title">
             <h2 id="tags-title" class="section-title">{ t.tags_title }</h2>
             <p class="section-help">{ t.tags_help }</p>
+            <p class="section-help" data-testid="tags-pin-slots">{ t.tags_pin_slots_note }</p>
             <div class="lab__row lab__form">
                 <label for="tag-template">{ t.tags_template }</label>
                 <input id="tag-template" class="mono lab__weights" type="text" data-testid="tag-template"
