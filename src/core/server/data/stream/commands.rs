@@ -150,7 +150,7 @@ pub(super) fn xadd(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Answer {
     let a = parse_add_trim(args, true)?;
     let field_pos = a.id_pos + 1;
     let rest = args.len().saturating_sub(field_pos);
-    if field_pos > args.len() || rest < 2 || rest % 2 == 1 {
+    if field_pos > args.len() || rest < 2 || !rest.is_multiple_of(2) {
         return Err(CommandError::WrongArity { command: "xadd" }.into());
     }
     if a.id_given && a.seq_given && a.id == (0, 0) {
@@ -181,8 +181,12 @@ pub(super) fn xadd(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Answer {
     } else if a.seq_given {
         Some(a.id)
     } else if last.0 == a.id.0 {
-        // Redis returns an error here without saying which (errno is left as it was).
-        incr(last).filter(|_| last.1 != u64::MAX)
+        if last.1 == u64::MAX {
+            // `streamAppendItem` fails here without setting errno, so XADD, finding no EDOM,
+            // answers with its other error (recorded on redis-server 7.0.15).
+            return Err(err(StreamError::TooLarge));
+        }
+        incr(last)
     } else {
         Some(a.id)
     };
@@ -330,7 +334,7 @@ pub(super) fn xread(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Answer {
             count = int_arg(args, i)?.max(0);
         } else if is(args, i, b"streams") && moreargs > 0 {
             streams_at = i + 1;
-            if (args.len() - streams_at) % 2 != 0 {
+            if !(args.len() - streams_at).is_multiple_of(2) {
                 return Err(err(StreamError::Unbalanced));
             }
             break;
