@@ -200,7 +200,7 @@ fn sparse_walk(s: &[u8], mut f: impl FnMut(usize, u8)) -> bool {
     let mut p = HDR;
     while let Some((op, len)) = op_at(s, p) {
         match op {
-            Op::Zero(n) | Op::XZero(n) => idx += n,
+            Op::Zero(n) | Op::XZero(n) => idx = idx.saturating_add(n),
             Op::Val(v, n) => {
                 if idx + n > REGISTERS {
                     break;
@@ -252,7 +252,7 @@ fn sparse_set(hll: &mut Vec<u8>, index: usize, count: u8) -> Result<bool, HllErr
         }
         prev = Some(p);
         p += oplen;
-        first += span;
+        first = first.saturating_add(span);
     }
     let Some((op, oldlen, span)) = found else {
         return Err(HllError::Corrupted);
@@ -443,9 +443,9 @@ fn count(hll: &[u8]) -> Result<u64, HllError> {
                 Op::Zero(n) | Op::XZero(n) => histo[0] += n as u64,
                 Op::Val(v, n) => histo[usize::from(v)] += n as u64,
             }
-            idx += match op {
+            idx = idx.saturating_add(match op {
                 Op::Zero(n) | Op::XZero(n) | Op::Val(_, n) => n,
-            };
+            });
             p += len;
         }
         if idx != REGISTERS {

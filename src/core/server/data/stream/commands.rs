@@ -264,11 +264,7 @@ pub(super) fn xrange(db: &mut Db, now: i64, args: &[Vec<u8>], rev: bool) -> Answ
     if count == 0 {
         return Ok(Reply::NilArray);
     }
-    let take = if count < 0 {
-        usize::MAX
-    } else {
-        count as usize
-    };
+    let take = usize::try_from(count).unwrap_or(usize::MAX);
     Ok(Reply::Array(
         s.range(start, end, rev)
             .take(take)
@@ -364,10 +360,9 @@ pub(super) fn xread(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Answer {
             after.push(parse_id(id_arg, 0, true, false).map_err(err)?.id);
         }
     }
-    let take = if count == 0 {
-        usize::MAX
-    } else {
-        count as usize
+    let take = match usize::try_from(count) {
+        Ok(0) | Err(_) => usize::MAX,
+        Ok(n) => n,
     };
     let mut served = Vec::new();
     for (key, gt) in keys.iter().zip(after) {
@@ -519,10 +514,9 @@ pub(super) fn xinfo(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Answer {
         id(s.first_id),
     ];
     if full {
-        let take = if count == 0 {
-            usize::MAX
-        } else {
-            count as usize
+        let take = match usize::try_from(count) {
+            Ok(0) | Err(_) => usize::MAX,
+            Ok(n) => n,
         };
         out.push(bulk("entries"));
         out.push(Reply::Array(

@@ -172,16 +172,22 @@ impl Stream {
         end: StreamId,
         rev: bool,
     ) -> Box<dyn Iterator<Item = &Item> + '_> {
-        let items = self
-            .nodes
-            .iter()
-            .flat_map(|n| n.items.iter())
-            .filter(move |i| !i.deleted && i.id >= start && i.id <= end);
+        let wanted = move |i: &&Item| !i.deleted && i.id >= start && i.id <= end;
         if rev {
-            let all: Vec<&Item> = items.collect();
-            Box::new(all.into_iter().rev())
+            Box::new(
+                self.nodes
+                    .iter()
+                    .rev()
+                    .flat_map(|n| n.items.iter().rev())
+                    .filter(wanted),
+            )
         } else {
-            Box::new(items)
+            Box::new(
+                self.nodes
+                    .iter()
+                    .flat_map(|n| n.items.iter())
+                    .filter(wanted),
+            )
         }
     }
 
@@ -327,6 +333,10 @@ fn subtree(keys: &[[u8; 16]], depth: usize) -> usize {
     let mut lcp = depth;
     while lcp < 16 && first[lcp] == last[lcp] {
         lcp += 1;
+    }
+    if lcp >= 16 {
+        // Equal keys (master ids never repeat): one leaf.
+        return 1;
     }
     if lcp > depth {
         1 + branch(keys, lcp)
