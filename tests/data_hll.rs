@@ -347,3 +347,50 @@ fn through_the_cluster_engine() {
     );
     assert_eq!(exec("127.0.0.1:7001", "PFCOUNT {v}all"), "(integer) 4\n");
 }
+
+/// Corrupt HLLs (the header right, the rest random bytes, sparse or dense) and odd elements:
+/// PFADD, PFCOUNT, PFMERGE and PFDEBUG never panic, and every reply is an integer, OK, or one
+/// of the errors Redis sends for HLLs.
+#[test]
+fn corrupt_hlls_never_panic() {
+    let mut seed: u64 = 0x1d2c_3b4a;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut db = Db::default();
+    for round in 0..120 {
+        let mut v = b"HYLL".to_vec();
+        let dense = round % 3 == 0;
+        v.push(if dense { 0 } else { 1 });
+        v.extend([0u8; 11]);
+        let len = if dense {
+            12288
+        } else {
+            (next() % 400) as usize
+        };
+        v.extend((0..len).map(|_| next() as u8));
+        db.insert(b"c", Value::Str(v), NOW, false);
+        for text in [
+            "PFADD c a b c d e f g h",
+            "PFCOUNT c",
+            "PFCOUNT c d",
+            "PFMERGE d c",
+            "PFMERGE c d",
+            "PFDEBUG DECODE c",
+            "PFDEBUG GETREG c",
+            "PFADD c x",
+        ] {
+            let got = line(&mut db, text);
+            let known = got.starts_with(':')
+                || got.starts_with('*')
+                || got.starts_with('$')
+                || got == "+OK\r\n"
+                || got == "-INVALIDOBJ Corrupted HLL object detected\r\n"
+                || got == "-ERR HLL encoding is not sparse\r\n";
+            assert!(known, "{text}: {got}");
+        }
+    }
+}
