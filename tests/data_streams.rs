@@ -581,10 +581,10 @@ fn never_panics_on_odd_arguments() {
         for _ in 0..rng.next() % 8 {
             args.push(rng.pick(&words).as_bytes().to_vec());
         }
-        if rng.next() % 50 == 0 {
+        if rng.next().is_multiple_of(50) {
             args.push(big.clone());
         }
-        if name == "xadd" && rng.next() % 2 == 0 {
+        if name == "xadd" && rng.next().is_multiple_of(2) {
             // Mostly well-formed XADDs, so the streams grow.
             args.truncate(2);
             args.push(format!("{}-*", n / 3).into_bytes());
