@@ -703,6 +703,8 @@ pub struct Messages {
     pub note_no_clock_set: &'static str,
     /// Another data type the node would serve: `{0}` = the command.
     pub note_only_strings: &'static str,
+    /// A stream consumer-group command: `{0}` = the command.
+    pub note_consumer_groups: &'static str,
     /// A batch line too long to show: `{0}` = command, `{1}` = key count.
     pub plan_keys_line: &'static str,
     /// Free mode: `@host:port` with nothing after it.
@@ -1217,6 +1219,7 @@ pub const EN: Messages = Messages {
     note_no_clock: "slotscope has no clock, so it does not run {0}.",
     note_no_clock_set: "slotscope has no clock, so it does not run SET with EX, PX, EXAT or PXAT.",
     note_only_strings: "this node would serve {0}, but slotscope keeps only string keys, so it does not run it.",
+    note_consumer_groups: "slotscope does not simulate stream consumer groups, so it does not run {0}.",
     plan_keys_line: "{0} … ({1} keys)",
     action_no_command: "write @host:port followed by a command",
     action_empty: "type a command",

@@ -333,6 +333,7 @@ pub const ZH: Messages = Messages {
     note_no_clock: "slotscope 没有时钟，所以不运行 {0}。",
     note_no_clock_set: "slotscope 没有时钟，所以不运行带 EX、PX、EXAT 或 PXAT 的 SET。",
     note_only_strings: "这个节点会处理 {0}，但 slotscope 只保存字符串键，所以不运行它。",
+    note_consumer_groups: "slotscope 不模拟流的消费者组，所以不运行 {0}。",
     plan_keys_line: "{0} …（{1} 个键）",
     action_no_command: "先写 @host:port，再跟一条命令",
     action_empty: "请输入一条命令",

@@ -31,6 +31,7 @@ pub fn note_text(t: &Messages, note: &NotRun) -> String {
         NotRun::OnlyStrings { name } => fill(t.note_only_strings, &[&command_name(name)]),
         NotRun::Script(why) => script_text(t, why),
         NotRun::NoSuchNode { addr } => fill(t.note_no_node, &[addr]),
+        NotRun::ConsumerGroups { name } => fill(t.note_consumer_groups, &[&command_name(name)]),
     }
 }
 

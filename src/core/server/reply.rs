@@ -122,6 +122,11 @@ pub enum ErrorReply {
     NotRun(NotRun),
     /// Any other error text (the rare rest).
     Other(String),
+    // --- types2 ---
+    /// An error only HyperLogLog commands send.
+    Hll(super::data::HllError),
+    /// An error only stream commands send.
+    Stream(super::data::StreamError),
 }
 
 /// The two ways a cluster refuses keyed commands as a whole.
@@ -214,6 +219,13 @@ pub enum NotRun {
     NoSuchNode {
         /// The address.
         addr: String,
+    },
+    // --- types2 ---
+    /// A stream consumer-group command (XGROUP, XREADGROUP, XACK, XPENDING, XCLAIM,
+    /// XAUTOCLAIM, XINFO GROUPS / CONSUMERS): the page does not simulate consumer groups.
+    ConsumerGroups {
+        /// Redis's name of the command (`xgroup|create`, `xreadgroup`).
+        name: String,
     },
 }
 
@@ -392,6 +404,11 @@ impl fmt::Display for NotRun {
             }
             NotRun::Script(why) => why.fmt(f),
             NotRun::NoSuchNode { addr } => write!(f, "ERR slotscope: no node listens at {addr}"),
+            // --- types2 ---
+            NotRun::ConsumerGroups { name } => write!(
+                f,
+                "ERR slotscope does not simulate stream consumer groups, so it does not run '{name}'"
+            ),
         }
     }
 }
@@ -454,6 +471,9 @@ impl fmt::Display for ErrorReply {
             }
             ErrorReply::NotRun(note) => note.fmt(f),
             ErrorReply::Other(s) => f.write_str(s),
+            // --- types2 ---
+            ErrorReply::Hll(e) => e.fmt(f),
+            ErrorReply::Stream(e) => e.fmt(f),
         }
     }
 }

@@ -34,6 +34,22 @@ const ALL: KeyRule = range(1, -1, 1);
 const TWO: KeyRule = range(1, 2, 1);
 const NONE: KeyRule = KeyRule::None;
 
+static XINFO_SUBCOMMANDS: &[CommandInfo] = &[
+    cmd(Routed, "xinfo|help", 2, 0, NONE),
+    cmd(Routed, "xinfo|stream", -3, 0, range(2, 2, 1)),
+    cmd(Routed, "xinfo|groups", 3, 0, range(2, 2, 1)),
+    cmd(Routed, "xinfo|consumers", 4, 0, range(2, 2, 1)),
+];
+
+static XGROUP_SUBCOMMANDS: &[CommandInfo] = &[
+    cmd(Routed, "xgroup|help", 2, 0, NONE),
+    cmd(Routed, "xgroup|create", -5, W, range(2, 2, 1)),
+    cmd(Routed, "xgroup|setid", -5, W, range(2, 2, 1)),
+    cmd(Routed, "xgroup|destroy", 4, W, range(2, 2, 1)),
+    cmd(Routed, "xgroup|createconsumer", 5, W, range(2, 2, 1)),
+    cmd(Routed, "xgroup|delconsumer", 5, W, range(2, 2, 1)),
+];
+
 static CLUSTER_SUBCOMMANDS: &[CommandInfo] = &[
     cmd(ClusterKeyslot, "cluster|keyslot", 3, 0, NONE),
     cmd(ClusterInfo, "cluster|info", 2, 0, NONE),
@@ -175,6 +191,32 @@ pub(super) static COMMANDS: &[CommandInfo] = &[
     cmd(Routed, "xtrim", -4, W, ONE),
     cmd(Routed, "pfadd", -2, W, ONE),
     cmd(Routed, "pfcount", -2, 0, ALL),
+    cmd(Routed, "pfmerge", -2, W, ALL),
+    cmd(Routed, "pfdebug", 3, W, range(2, 2, 1)),
+    cmd(Routed, "pfselftest", 1, 0, NONE),
+    cmd(Routed, "xsetid", -3, W, ONE),
+    cmd(Routed, "xack", -4, W, ONE),
+    cmd(Routed, "xpending", -3, 0, ONE),
+    cmd(Routed, "xclaim", -6, W, ONE),
+    cmd(Routed, "xautoclaim", -6, W, ONE),
+    CommandInfo {
+        id: Routed,
+        name: "xinfo",
+        arity: -2,
+        write: false,
+        noscript: false,
+        keys: NONE,
+        subcommands: XINFO_SUBCOMMANDS,
+    },
+    CommandInfo {
+        id: Routed,
+        name: "xgroup",
+        arity: -2,
+        write: false,
+        noscript: false,
+        keys: NONE,
+        subcommands: XGROUP_SUBCOMMANDS,
+    },
     cmd(Routed, "geoadd", -5, W, ONE),
     cmd(Routed, "geopos", -2, 0, ONE),
     cmd(Routed, "geodist", -4, 0, ONE),

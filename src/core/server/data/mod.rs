@@ -23,9 +23,10 @@ mod strings;
 mod zset;
 
 pub use hash::Hash;
+pub use hll::HllError;
 pub use list::List;
 pub use set::Set;
-pub use stream::Stream;
+pub use stream::{Stream, StreamError};
 pub use zset::ZSet;
 
 use super::reply::Reply;
