@@ -548,10 +548,10 @@ pub struct Messages {
     pub change_rebalance: &'static str,
     /// A change: master `{0}` drained and removed.
     pub change_drain: &'static str,
-    /// A change: `{0}` failed and replica `{1}` took over.
+    /// A change: `{0}` failed and replica `{1}` took over with config epoch `{2}`.
     pub change_promoted: &'static str,
-    /// A change: `{0}` failed without a replica, leaving `{1}` slots unserved.
-    pub change_uncovered: &'static str,
+    /// A change: `{0}` failed without a replica; it keeps its `{1}` slots and the cluster is down.
+    pub change_cluster_down: &'static str,
     /// A change: `{0}`, with no slots, failed.
     pub change_no_slots: &'static str,
     /// A change: a failover of another kind.
@@ -1134,8 +1134,8 @@ pub const EN: Messages = Messages {
     change_reshard: "Reshard {0} slots to {1}",
     change_rebalance: "Rebalance",
     change_drain: "Move every slot off {0}, then remove it",
-    change_promoted: "{0} failed: its replica {1} took over its slots",
-    change_uncovered: "{0} failed with no replica: its {1} slots are served by nobody (CLUSTERDOWN)",
+    change_promoted: "{0} failed: its replica {1} took over its slots with the new highest config epoch, {2}; {0} stays listed as a failed master with no slots",
+    change_cluster_down: "{0} failed with no replica: it keeps its {1} slots, and every node answers \"CLUSTERDOWN The cluster is down\" until it comes back",
     change_no_slots: "{0} failed; it owned no slots, so no replica was promoted",
     change_failover: "Failover",
     change_fixture: "The fixtures' cluster",

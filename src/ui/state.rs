@@ -337,9 +337,16 @@ impl ClusterState {
             Ok((edit, outcome)) => {
                 let label = match outcome {
                     FailoverOutcome::Promoted {
-                        promoted, failed, ..
-                    } => Note::Promoted { failed, promoted },
-                    FailoverOutcome::Uncovered { master, slots } => Note::FailedUncovered {
+                        promoted,
+                        failed,
+                        epoch,
+                        ..
+                    } => Note::Promoted {
+                        failed,
+                        promoted,
+                        epoch,
+                    },
+                    FailoverOutcome::ClusterDown { master, slots } => Note::FailedClusterDown {
                         master: self.addr(master),
                         slots,
                     },
@@ -403,7 +410,7 @@ pub enum ClusterAction {
     /// Move every slot of a master to the others (a rebalance with its weight at 0), then
     /// remove it: what the reader is offered when a removal is refused.
     DrainAndRemove(usize),
-    /// The master fails: its first replica takes over (or its slots go uncovered).
+    /// The master fails: its first replica takes over (or, with none, the cluster is down).
     Failover(usize),
     /// Show the cluster in a pasted CLUSTER NODES / SHARDS / SLOTS output.
     Import(String),
