@@ -8,7 +8,7 @@ use super::cli_commands::{
 use super::failover::{self, FailoverOutcome};
 use super::rebalance::{rebalance_plan, RebalanceOptions};
 use super::reshard::{self, listing_order, ReshardError, SlotMove, Sources};
-use super::topology::{Master, SlotMap, SlotRange, TopologyError};
+use super::topology::{Master, Replica, SlotMap, SlotRange, TopologyError};
 use crate::core::key::slot::N_SLOTS;
 
 /// A cluster after an operation, and the redis-cli commands that would do the same.
@@ -161,9 +161,11 @@ pub fn move_range(
         .collect();
     let commands = redis_cli_commands(map, &moves);
     let mut after = map.clone();
+    reshard::apply(&mut after, &moves);
     for slot in first..=last {
         after.assign(slot, Some(target));
     }
+    settle_emptied(map, &mut after, &moves);
     Some((Edit { after, commands }, SlotRange::new(first, last)))
 }
 
@@ -183,6 +185,7 @@ pub fn reshard(
     let moves = reshard::reshard_plan(map, &sources, target, n_slots)?;
     let mut after = map.clone();
     reshard::apply(&mut after, &moves);
+    settle_emptied(map, &mut after, &moves);
     let command = match &sources {
         Sources::All => reshard_all_line(map, target, n_slots),
         Sources::Masters(list) => sources_line(map, list, target, n_slots),
@@ -214,6 +217,7 @@ pub fn rebalance(map: &SlotMap, opts: &RebalanceOptions) -> Result<Rebalanced, R
     let edit = (!plan.moves().is_empty()).then(|| {
         let mut after = map.clone();
         reshard::apply(&mut after, plan.moves());
+        settle_emptied(map, &mut after, plan.moves());
         Edit {
             after,
             commands: vec![rebalance_line(map, opts)],
@@ -241,6 +245,11 @@ pub enum DrainError {
 /// removes a replica, and the drained master's replicas stay, as replicas of the master that
 /// took its last slot. A master that owned no slots is removed as [`remove_master`] removes it.
 pub fn drain_and_remove(map: &SlotMap, idx: usize) -> Result<(Edit, Master), DrainError> {
+    let Some(gone) = map.masters().get(idx).cloned() else {
+        return Err(DrainError::Topology(TopologyError::NoSuchMaster {
+            master_idx: idx,
+        }));
+    };
     if map.slot_counts().get(idx) == Some(&0) {
         return remove_master(map, idx).map_err(DrainError::Topology);
     }
@@ -253,25 +262,86 @@ pub fn drain_and_remove(map: &SlotMap, idx: usize) -> Result<(Edit, Master), Dra
     let plan = rebalance_plan(map, &order, &opts).map_err(DrainError::Reshard)?;
     let mut after = map.clone();
     reshard::apply(&mut after, plan.moves());
-    let receiver = plan
-        .moves()
-        .iter()
-        .rev()
-        .find(|m| m.from == idx)
-        .map(|m| m.to);
-    let mut gone = after.remove_master(idx).map_err(DrainError::Topology)?;
-    let followers = std::mem::take(&mut gone.replicas);
-    if let Some(m) = receiver
-        .map(|r| if r > idx { r - 1 } else { r })
-        .and_then(|r| after.master_mut(r))
-    {
-        m.replicas.extend(followers);
+    settle_emptied(map, &mut after, plan.moves());
+    let commands = vec![rebalance_line(map, &opts)];
+    let drained = Edit { after, commands };
+    // Now a replica (or, if the plan left it slots, still a master: then del-node refuses).
+    let (removed, _) = remove_node(&drained.after, &gone.id).map_err(DrainError::Topology)?;
+    let mut commands = drained.commands;
+    commands.extend(removed.commands);
+    Ok((
+        Edit {
+            after: removed.after,
+            commands,
+        },
+        gone,
+    ))
+}
+
+/// After `moves` took `before`'s slots to `after`: every master that owned slots and has none
+/// left (and has not failed) becomes a replica of the master that took its last slot, and its
+/// replicas follow that master too. Redis 7.0 does this on `CLUSTER SETSLOT <slot> NODE <other>`
+/// of a master's last slot, with `cluster-allow-replica-migration yes` (the default), and the
+/// replicas on hearing of it: `fixtures/failover/del_node` (files 05-07: 7200 and its replica
+/// 7203 both "Reconfiguring myself as a replica of" 7201, which took 7200's slots).
+fn settle_emptied(before: &SlotMap, after: &mut SlotMap, moves: &[SlotMove]) {
+    let had = before.slot_counts();
+    let has = after.slot_counts();
+    let mut emptied: Vec<(String, String)> = Vec::new();
+    for (i, m) in before.masters().iter().enumerate() {
+        if had[i] == 0 || has.get(i) != Some(&0) || m.is_failed() {
+            continue;
+        }
+        let receiver = moves.iter().rev().find(|mv| mv.from == i).map(|mv| mv.to);
+        if let Some(to) = receiver.and_then(|to| before.masters().get(to)) {
+            emptied.push((m.id.clone(), to.id.clone()));
+        }
     }
-    let commands = vec![
-        rebalance_line(map, &opts),
-        del_node_command(&after, &gone.id),
-    ];
-    Ok((Edit { after, commands }, gone))
+    for (id, to) in emptied {
+        let Some(i) = after.master_by_id(&id) else {
+            continue;
+        };
+        if after.master_by_id(&to).is_none() || after.remove_master(i).is_err() {
+            continue;
+        }
+        let Some(old) = before.masters().iter().find(|m| m.id == id) else {
+            continue;
+        };
+        let mut followers = vec![Replica {
+            addr: old.addr.clone(),
+            id: old.id.clone(),
+            flags: old.flags.clone(),
+        }];
+        followers.extend(old.replicas.iter().cloned());
+        if let Some(m) = after.master_by_id(&to).and_then(|t| after.master_mut(t)) {
+            m.replicas.extend(followers);
+        }
+    }
+}
+
+/// `redis-cli --cluster del-node <entry> <id>` of any node: a master as [`remove_master`]
+/// removes it, a replica simply leaves its master's list (`fixtures/failover/del_node`, files
+/// 12-13 and 16-17: nothing else changes; no replica migrates to the master left without one,
+/// file 19). Also the removed node's address.
+pub fn remove_node(map: &SlotMap, id: &str) -> Result<(Edit, String), TopologyError> {
+    if let Some(i) = map.master_by_id(id) {
+        let (edit, gone) = remove_master(map, i)?;
+        return Ok((edit, gone.addr));
+    }
+    let mut after = map.clone();
+    for i in 0..after.n_masters() {
+        let Some(m) = after.master_mut(i) else {
+            continue;
+        };
+        if let Some(r) = m.replicas.iter().position(|r| r.id == id) {
+            let gone = m.replicas.remove(r);
+            let commands = vec![del_node_command(&after, id)];
+            return Ok((Edit { after, commands }, gone.addr));
+        }
+    }
+    Err(TopologyError::NoSuchMaster {
+        master_idx: map.n_masters(),
+    })
 }
 
 /// Master `idx` fails and the cluster does what it does about it; a promotion comes with the
