@@ -933,7 +933,7 @@ pub const EN: Messages = Messages {
     node_no_slots: "no slots: it serves nothing until a reshard",
     node_replica_of: "replica of {0}",
     node_failover: "fail over",
-    node_failover_title: "Make {0} fail: its first replica takes over its slots",
+    node_failover_title: "Make {0} fail: its first replica takes over its slots with a new config epoch; with no replica, {0} keeps them and the cluster is down",
     node_remove: "remove",
     node_remove_title: "Remove {0} from the cluster (only once it owns no slots)",
     copy: "Copy",

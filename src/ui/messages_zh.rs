@@ -55,7 +55,7 @@ pub const ZH: Messages = Messages {
     node_no_slots: "没有槽：重新分片之前不提供任何服务",
     node_replica_of: "{0} 的副本",
     node_failover: "故障转移",
-    node_failover_title: "让 {0} 故障：由它的第一个副本接管其槽",
+    node_failover_title: "让 {0} 故障：由它的第一个副本以新的配置纪元接管其槽；若没有副本，{0} 仍保有这些槽，集群进入下线状态",
     node_remove: "移除",
     node_remove_title: "从集群中移除 {0}（仅当它不再负责任何槽时）",
     copy: "复制",

@@ -661,12 +661,14 @@ mod tests {
     }
 
     #[test]
-    fn a_master_without_replicas_failing_leaves_its_slots_uncovered() {
+    fn a_master_without_replicas_failing_keeps_its_slots_and_the_cluster_is_down() {
         let s = run(&[
             ClusterAction::CreateCluster("3".into()),
             ClusterAction::Failover(0),
         ]);
-        assert_eq!(s.map.n_unowned(), 5461);
+        // Redis keeps the slots with the FAIL master (fixtures/failover/majority_loss).
+        assert_eq!(s.map.n_unowned(), 0);
+        assert_eq!(s.map.slot_counts()[0], 5461);
         assert!(s.map.masters()[0].is_failed());
         assert!(s
             .change
@@ -674,8 +676,8 @@ mod tests {
             .unwrap()
             .label
             .text(&EN)
-            .contains("served by nobody"));
-        // With slots uncovered, redis-cli refuses to reshard or rebalance; so does the page.
+            .contains("CLUSTERDOWN The cluster is down"));
+        // With a failed master's slots unreachable, redis-cli refuses to reshard or rebalance; so does the page.
         let s = s.reduce(ClusterAction::Rebalance {
             use_empty_masters: false,
             threshold: "2".into(),
