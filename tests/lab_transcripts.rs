@@ -334,7 +334,11 @@ fn a_master_without_a_replica_keeps_its_slots_and_the_cluster_is_down() {
             slots: 5461
         }
     );
-    assert!(second.commands.is_empty());
+    // The failure itself is the command: 7004 stops.
+    assert_eq!(
+        second.commands,
+        ["redis-cli -h 127.0.0.1 -p 7004 SHUTDOWN NOSAVE"]
+    );
     assert_eq!(second.after.n_unowned(), 0);
     let line = export_nodes(&second.after)
         .lines()
@@ -459,4 +463,22 @@ fn drain_and_remove_leaves_the_replica_with_the_master_that_took_the_last_slot()
         .masters()
         .iter()
         .all(|m| m.replicas.iter().all(|r| r.id != id("7200"))));
+}
+
+#[test]
+fn a_share_link_keeps_the_epochs() {
+    use slotscope::persist::{decode, encode, Cluster, SharedState};
+    let (added, _) = lab::add_master(&SlotMap::fixture_cluster()).unwrap();
+    let (resharded, _) = lab::reshard(&added.after, &[], 3, 1000).unwrap();
+    let mut map = resharded.after;
+    // A current epoch above every master's (a node holding it was removed).
+    map.set_current_epoch(12);
+    let state = SharedState {
+        cluster: Cluster::from_map(&map),
+        ..SharedState::default()
+    };
+    let back = decode(&encode(&state).text).state.cluster.to_map().unwrap();
+    assert_eq!(back.current_epoch(), 12);
+    assert_eq!(export_nodes(&back), export_nodes(&map));
+    assert_eq!(back, map);
 }

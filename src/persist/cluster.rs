@@ -321,6 +321,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_cluster_written_before_epochs_gets_the_epochs_it_showed_then() {
+        let mut map = SlotMap::fixture_cluster();
+        map.assign(0, Some(2));
+        let mut body = cluster_body(&Cluster::Custom(map.clone()));
+        // The trailer is the current epoch, 8: one byte. Without it (and without the epoch
+        // bits, which old links never set, but which are read all the same) the masters are
+        // numbered 1, 2, 3 as the export numbered them then.
+        assert_eq!(body.pop(), Some(8));
+        let Ok(Cluster::Custom(old)) = read_cluster(&mut Reader::new(&body)) else {
+            panic!("the body without its trailer did not read");
+        };
+        let epochs: Vec<u64> = old.masters().iter().map(|m| m.epoch).collect();
+        assert_eq!(epochs, [1, 2, 3]);
+        assert_eq!(old.current_epoch(), 3);
+        // With it, the recorded 1, 8, 7.
+        body.push(8);
+        let Ok(Cluster::Custom(new)) = read_cluster(&mut Reader::new(&body)) else {
+            panic!("the body did not read");
+        };
+        assert_eq!(new, map);
+    }
+
+    #[test]
     fn addresses_share_their_host() {
         let mut out = Vec::new();
         let mut host = String::new();

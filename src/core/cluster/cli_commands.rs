@@ -88,6 +88,12 @@ pub fn del_node_line(after: &SlotMap, id: &str) -> String {
     format!("redis-cli --cluster del-node {} {}", entry(after), sh(id))
 }
 
+/// `redis-cli -h <host> -p <port> SHUTDOWN NOSAVE`: the node at `addr` stops.
+pub fn shutdown_line(addr: &str) -> String {
+    let (h, p) = host_port(addr);
+    format!("redis-cli -h {} -p {} SHUTDOWN NOSAVE", sh(h), sh(p))
+}
+
 /// The shell commands an engineer would paste to perform `moves` by hand, one string per step
 /// (a step can span several lines).
 ///

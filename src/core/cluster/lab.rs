@@ -3,7 +3,8 @@
 //! keeps history and words the outcome).
 
 use super::cli_commands::{
-    del_node_line, rebalance_line, redis_cli_commands, reshard_all_line, sources_line,
+    del_node_line, rebalance_line, redis_cli_commands, reshard_all_line, shutdown_line,
+    sources_line,
 };
 use super::failover::{self, FailoverOutcome};
 use super::rebalance::{rebalance_plan, RebalanceOptions};
@@ -344,20 +345,15 @@ pub fn remove_node(map: &SlotMap, id: &str) -> Result<(Edit, String), TopologyEr
     })
 }
 
-/// Master `idx` fails and the cluster does what it does about it; a promotion comes with the
-/// manual failover that makes the same handover without a real failure.
+/// Master `idx` fails and the cluster does what it does about it. The command shown is the
+/// failure itself: the master stops (`SHUTDOWN NOSAVE`; the recordings killed it, which the
+/// cluster sees the same way), and the rest is the cluster's doing. (`CLUSTER FAILOVER` sent to a
+/// replica is another story: the old master stays up and becomes a replica, not `fail`.)
 pub fn failover(map: &SlotMap, idx: usize) -> Result<(Edit, FailoverOutcome), ReshardError> {
     let mut after = map.clone();
     let outcome = failover::failover(&mut after, idx)?;
-    let commands = match &outcome {
-        FailoverOutcome::Promoted { promoted, .. } => {
-            let (host, port) = promoted.rsplit_once(':').unwrap_or((promoted, ""));
-            vec![format!(
-                "redis-cli -h {host} -p {port} CLUSTER FAILOVER   # graceful handover; a crashed master needs no command"
-            )]
-        }
-        FailoverOutcome::ClusterDown { .. } | FailoverOutcome::NoSlots { .. } => Vec::new(),
-    };
+    let addr = map.masters().get(idx).map_or("", |m| m.addr.as_str());
+    let commands = vec![shutdown_line(addr)];
     Ok((Edit { after, commands }, outcome))
 }
 
