@@ -59,7 +59,8 @@ pub fn failover(map: &mut SlotMap, master: usize) -> Result<FailoverOutcome, Res
     let mut failed_flags: Vec<String> = old
         .flags
         .iter()
-        .filter(|f| *f != "fail" && *f != "fail?")
+        // A failed node answers nobody, so the view shown is another node's: not `myself`.
+        .filter(|f| !matches!(f.as_str(), "fail" | "fail?" | "myself"))
         .cloned()
         .collect();
     failed_flags.push("fail".to_owned());
