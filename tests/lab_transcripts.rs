@@ -482,3 +482,29 @@ fn a_share_link_keeps_the_epochs() {
     assert_eq!(export_nodes(&back), export_nodes(&map));
     assert_eq!(back, map);
 }
+
+#[test]
+fn the_simulated_cluster_is_down_after_a_failover_without_replica() {
+    use slotscope::core::server::{Cluster, Reply, Session};
+    // 7004 took over from 7000, then fails with nobody to replace it.
+    let (first, _) = lab::failover(&SlotMap::fixture_cluster(), 0).unwrap();
+    let (second, _) = lab::failover(&first.after, 0).unwrap();
+    let mut cluster = Cluster::new(second.after);
+    let mut session = Session::new();
+    // Recorded (failover/majority_loss/20 and 21): every key, on a live master, whatever its
+    // slot, gets "(error) CLUSTERDOWN The cluster is down".
+    let recorded = read("failover/majority_loss/21_during_get_key_0_7200.txt");
+    let want = recorded
+        .lines()
+        .last()
+        .unwrap()
+        .strip_prefix("(error) ")
+        .unwrap();
+    for key in ["somekey", "key:0", "foo"] {
+        let args = vec![b"GET".to_vec(), key.as_bytes().to_vec()];
+        match cluster.exec("127.0.0.1:7001", &args, &mut session) {
+            Reply::Error(e) => assert_eq!(e.to_string(), want, "{key}"),
+            other => panic!("{key}: {other:?}"),
+        }
+    }
+}
