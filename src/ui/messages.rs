@@ -556,6 +556,8 @@ pub struct Messages {
     pub change_no_slots: &'static str,
     /// A change: a failover of another kind.
     pub change_failover: &'static str,
+    /// A notice: master `{0}` lost its last slot and became a replica of `{1}`.
+    pub notice_became_replica: &'static str,
     /// A change: back to the fixtures' cluster.
     pub change_fixture: &'static str,
     /// A change: a cluster created with `{0}` masters.
@@ -1138,6 +1140,7 @@ pub const EN: Messages = Messages {
     change_cluster_down: "{0} failed with no replica: it keeps its {1} slots, and every node answers \"CLUSTERDOWN The cluster is down\" until it comes back",
     change_no_slots: "{0} failed; it owned no slots, so no replica was promoted",
     change_failover: "Failover",
+    notice_became_replica: "{0} lost its last slot and became a replica of {1}, which took it; its replicas follow {1} too (Redis 7 does this with \"cluster-allow-replica-migration yes\", the default)",
     change_fixture: "The fixtures' cluster",
     change_created: "--cluster create, {0} masters",
     change_add_master: "Add master {0} (no slots yet)",

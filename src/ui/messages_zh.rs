@@ -260,6 +260,7 @@ pub const ZH: Messages = Messages {
     change_cluster_down: "{0} 故障且没有副本：它仍保有自己的 {1} 个槽，在它恢复之前，每个节点都回复 \"CLUSTERDOWN The cluster is down\"",
     change_no_slots: "{0} 故障；它不负责任何槽，因此没有副本被提升",
     change_failover: "故障转移",
+    notice_became_replica: "{0} 失去了最后一个槽，成为接手该槽的 {1} 的副本；它原来的副本也改为复制 {1}（Redis 7 在 \"cluster-allow-replica-migration yes\" 时如此，这是默认设置）",
     change_fixture: "示例集群",
     change_created: "--cluster create，{0} 个主节点",
     change_add_master: "添加主节点 {0}（尚无槽）",

@@ -284,7 +284,9 @@ impl ClusterState {
         match lab::reshard(&self.map, from, target, n) {
             Ok((edit, n_slots)) => {
                 let to = self.addr(target);
+                let became = became_replica(&self.map, &edit.after);
                 self.commit(edit, Note::Resharded { n_slots, to });
+                self.notice = became;
             }
             Err(e) => self.topology_error = Some(Note::Reshard(e)),
         }
@@ -357,6 +359,21 @@ impl ClusterState {
             Err(e) => self.topology_error = Some(Note::Reshard(e)),
         }
     }
+}
+
+/// The first master of `before` that is a replica in `after` (it lost its last slot), and the
+/// master it now replicates, as a notice.
+fn became_replica(before: &SlotMap, after: &SlotMap) -> Option<Note> {
+    before.masters().iter().find_map(|m| {
+        let of = after
+            .masters()
+            .iter()
+            .find(|a| a.replicas.iter().any(|r| r.id == m.id))?;
+        Some(Note::BecameReplica {
+            node: m.addr.clone(),
+            of: of.addr.clone(),
+        })
+    })
 }
 
 /// A weight list's error as the lab words it.
@@ -472,7 +489,9 @@ impl Reducible for ClusterState {
             } => match lab::move_range(&next.map, first, last, target) {
                 Some((edit, range)) => {
                     let to = next.addr(target);
+                    let became = became_replica(&next.map, &edit.after);
                     next.commit(edit, Note::Moved { range, to });
+                    next.notice = became;
                 }
                 None => next.topology_error = Some(Note::NoMasterNumber(target)),
             },
@@ -637,6 +656,28 @@ mod tests {
         assert_eq!(*s.map, SlotMap::fixture_cluster());
         // Colours follow node ids: 7001 keeps its colour throughout.
         assert_eq!(s.colours[1], run(&[]).colours[1]);
+    }
+
+    #[test]
+    fn a_master_resharded_empty_is_said_to_become_a_replica() {
+        // As fixtures/failover/del_node recorded: 7000 gives all 5461 slots to 7001.
+        let s = run(&[
+            ClusterAction::CreateCluster("3".into()),
+            ClusterAction::Reshard {
+                from: vec![0],
+                target: 1,
+                n_slots: "5461".into(),
+            },
+        ]);
+        assert_eq!(s.map.n_masters(), 2);
+        assert_eq!(s.map.masters()[0].replicas[0].addr, "127.0.0.1:7000");
+        assert_eq!(
+            s.notice,
+            Some(Note::BecameReplica {
+                node: "127.0.0.1:7000".into(),
+                of: "127.0.0.1:7001".into()
+            })
+        );
     }
 
     #[test]

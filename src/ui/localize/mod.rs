@@ -244,6 +244,14 @@ pub enum Note {
     FailedNoSlots(String),
     /// A change: a failover of another kind.
     FailedOver,
+    /// A notice: a master lost its last slot and became a replica of the master that took it,
+    /// its replicas following.
+    BecameReplica {
+        /// Its address.
+        node: String,
+        /// The address of the master it now replicates.
+        of: String,
+    },
     /// A change: back to the fixtures' cluster.
     Fixture,
     /// A change: a cluster created with this many masters.
@@ -316,6 +324,7 @@ impl Note {
             }
             Note::FailedNoSlots(addr) => fill(t.change_no_slots, &[addr]),
             Note::FailedOver => t.change_failover.to_string(),
+            Note::BecameReplica { node, of } => fill(t.notice_became_replica, &[node, of]),
             Note::Fixture => t.change_fixture.to_string(),
             Note::Created(n) => fill(t.change_created, &[n]),
             Note::AddedMaster(addr) => fill(t.change_add_master, &[addr]),

@@ -624,6 +624,7 @@ fn notes_word_as_the_reducer_did_in_english_and_differ_in_chinese() {
         (Note::FailedClusterDown { master: "a:1".into(), slots: 5461 }, "a:1 failed with no replica: it keeps its 5461 slots, and every node answers \"CLUSTERDOWN The cluster is down\" until it comes back"),
         (Note::FailedNoSlots("a:1".into()), "a:1 failed; it owned no slots, so no replica was promoted"),
         (Note::FailedOver, "Failover"),
+        (Note::BecameReplica { node: "a:1".into(), of: "b:2".into() }, "a:1 lost its last slot and became a replica of b:2, which took it; its replicas follow b:2 too (Redis 7 does this with \"cluster-allow-replica-migration yes\", the default)"),
         (Note::Fixture, "The fixtures' cluster"),
         (Note::Created(3), "--cluster create, 3 masters"),
         (Note::AddedMaster("a:1".into()), "Add master a:1 (no slots yet)"),
