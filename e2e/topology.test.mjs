@@ -117,6 +117,14 @@ test('removing a master that owns slots is refused, then offered as drain-and-re
   const rows = await masterRows(page);
   assert.deepEqual(rows.map((r) => r.addr), ['127.0.0.1:7001', '127.0.0.1:7002']);
   assert.equal(rows.reduce((n, r) => n + Number(r.slots), 0), 16384);
+  // 7000's replica stays, following the master that took 7000's last slot (failover/del_node).
+  assert.equal((await nodeRows(page)).find((r) => r.addr === '127.0.0.1:7004')?.role, 'replica');
+  const change = page.getByTestId('last-change');
+  await change.getByRole('button', { name: /redis-cli commands/ }).click();
+  assert.equal(await page.getByTestId('change-commands').inputValue(), [
+    'redis-cli --cluster rebalance 127.0.0.1:7000 --cluster-weight d3bede0cd4ba07708f552c2e44e8211e0d571a39=0 --cluster-use-empty-masters',
+    'redis-cli --cluster del-node 127.0.0.1:7001 d3bede0cd4ba07708f552c2e44e8211e0d571a39',
+  ].join('\n'));
   assert.deepEqual(problems, []);
   await context.close();
 });
