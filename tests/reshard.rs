@@ -750,38 +750,49 @@ fn del_node_message_is_redis_clis() {
 // ---------------------------------------------------------------------------------------------
 
 #[test]
-fn failover_promotes_the_first_replica_then_loses_the_slots() {
+fn failover_promotes_the_first_replica_then_the_cluster_is_down() {
     let mut map = SlotMap::fixture_cluster();
     let out = failover(&mut map, 0).unwrap();
+    // The fixtures' current epoch is 8 (transcript 10's CLUSTER INFO): the winner takes 9, as
+    // the recorded failovers' winners take currentEpoch + 1 (`fixtures/failover/summary.tsv`:
+    // 6 → 7 in the 6-node cases, 9 → 10 in the 9-node ones).
     assert_eq!(
         out,
         FailoverOutcome::Promoted {
             master: 0,
             promoted: "127.0.0.1:7004".into(),
-            failed: "127.0.0.1:7000".into()
+            failed: "127.0.0.1:7000".into(),
+            epoch: 9,
         }
     );
     let m = &map.masters()[0];
     assert_eq!(m.addr, "127.0.0.1:7004");
     assert_eq!(m.id, "71fd5a01708f5b5aeee008680022eaad63c28eec");
+    assert_eq!(m.epoch, 9);
     assert!(!m.is_failed());
-    assert_eq!(m.replicas.len(), 1);
-    assert_eq!(m.replicas[0].addr, "127.0.0.1:7000");
-    assert!(m.replicas[0].flags.iter().any(|f| f == "fail"));
+    assert!(m.replicas.is_empty());
+    // The old master stays a master of its own, failed, with no slots and its old epoch.
+    let old = &map.masters()[3];
+    assert_eq!(old.addr, "127.0.0.1:7000");
+    assert_eq!(old.flags, ["fail"]);
+    assert_eq!(old.epoch, 1);
+    assert_eq!(map.slot_counts(), [5461, 5462, 5461, 0]);
     assert_eq!(map.ranges_of(0), [SlotRange::new(0, 5460)]);
     assert_eq!(map.n_unowned(), 0);
+    assert_eq!(map.current_epoch(), 9);
 
-    // Its only replica is the failed old master: nobody can take over now.
+    // No replica is left to take over now: the failed master keeps its slots, and the cluster
+    // is down.
     assert_eq!(
         failover(&mut map, 0).unwrap(),
-        FailoverOutcome::Uncovered {
+        FailoverOutcome::ClusterDown {
             master: 0,
             slots: 5461
         }
     );
     assert!(map.masters()[0].is_failed());
-    assert_eq!(map.n_unowned(), 5461);
-    assert_eq!(map.owner(0), None);
+    assert_eq!(map.n_unowned(), 0);
+    assert_eq!(map.owner(0), Some(0));
     assert!(matches!(
         failover(&mut map, 0),
         Err(ReshardError::AlreadyFailed { .. })
@@ -822,20 +833,22 @@ fn failover_skips_failed_replicas_and_moves_the_others_along() {
     assert_eq!(m.addr, "127.0.0.1:7201");
     assert!(m.migrating.is_empty());
     let replicas: Vec<&str> = m.replicas.iter().map(|r| r.addr.as_str()).collect();
-    assert_eq!(
-        replicas,
-        ["127.0.0.1:7200", "127.0.0.1:7202", "127.0.0.1:7101"]
-    );
-    assert_eq!(map.slot_counts(), [5461, 5462, 5461]);
+    assert_eq!(replicas, ["127.0.0.1:7200", "127.0.0.1:7202"]);
+    // Created with epochs 1-3: the winner takes 4; the old master is listed last, failed.
+    assert_eq!(m.epoch, 4);
+    assert_eq!(map.masters()[3].addr, "127.0.0.1:7101");
+    assert!(map.masters()[3].is_failed());
+    assert_eq!(map.slot_counts(), [5461, 5462, 5461, 0]);
 
-    // A master without replicas: its slots are lost.
+    // A master without replicas: it keeps its slots, failed.
     assert_eq!(
         failover(&mut map, 2).unwrap(),
-        FailoverOutcome::Uncovered {
+        FailoverOutcome::ClusterDown {
             master: 2,
             slots: 5461
         }
     );
+    assert_eq!(map.slot_counts(), [5461, 5462, 5461, 0]);
     // A master without slots is only flagged.
     let empty = map.add_master(Master::new("127.0.0.1:7103", "e")).unwrap();
     assert_eq!(
@@ -1006,8 +1019,9 @@ proptest! {
                     let owned = if m < map.n_masters() { map.ranges_of(m) } else { Vec::new() };
                     match failover(&mut map, m) {
                         Ok(FailoverOutcome::Promoted { .. }) => prop_assert_eq!(map.ranges_of(m), owned),
-                        Ok(FailoverOutcome::Uncovered { slots, .. }) => {
-                            prop_assert_eq!(map.n_unowned(), before.n_unowned() + slots);
+                        Ok(FailoverOutcome::ClusterDown { slots, .. }) => {
+                            prop_assert_eq!(map.n_unowned(), before.n_unowned());
+                            prop_assert_eq!(map.slot_counts()[m], slots);
                             prop_assert!(map.masters()[m].is_failed());
                         }
                         Ok(_) => prop_assert_eq!(map.slot_counts(), before.slot_counts()),

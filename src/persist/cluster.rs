@@ -144,6 +144,10 @@ const HAS_FLAGS: u8 = 2;
 const HAS_REPLICAS: u8 = 4;
 const HAS_MIGRATING: u8 = 8;
 const HAS_IMPORTING: u8 = 16;
+/// A config epoch follows (a master without this bit has epoch 0). Links written before epochs
+/// were kept have no epoch trailer after the runs: their masters get 1, 2, … as the export
+/// showed them then.
+const HAS_EPOCH: u8 = 32;
 
 fn put_open_slots(out: &mut Vec<u8>, slots: &[(u16, String)], fixture: &[String]) {
     put_varint(out, slots.len() as u64);
@@ -180,6 +184,7 @@ pub(super) fn cluster_body(cluster: &Cluster) -> Vec<u8> {
                     (!m.replicas.is_empty(), HAS_REPLICAS),
                     (!m.migrating.is_empty(), HAS_MIGRATING),
                     (!m.importing.is_empty(), HAS_IMPORTING),
+                    (m.epoch != 0, HAS_EPOCH),
                 ]
                 .iter()
                 .filter(|(on, _)| *on)
@@ -207,6 +212,9 @@ pub(super) fn cluster_body(cluster: &Cluster) -> Vec<u8> {
                 if head & HAS_IMPORTING != 0 {
                     put_open_slots(&mut out, &m.importing, &fixture);
                 }
+                if head & HAS_EPOCH != 0 {
+                    put_varint(&mut out, m.epoch);
+                }
             }
             let runs: Vec<_> = map.runs().collect();
             put_varint(&mut out, runs.len() as u64);
@@ -214,6 +222,8 @@ pub(super) fn cluster_body(cluster: &Cluster) -> Vec<u8> {
                 put_varint(&mut out, run.range.len() as u64 - 1);
                 put_varint(&mut out, run.owner.map_or(0, |o| o as u64 + 1));
             }
+            // The epoch trailer: the current epoch (its presence says the epochs were written).
+            put_varint(&mut out, map.current_epoch());
         }
     }
     out
@@ -235,7 +245,7 @@ pub(super) fn read_cluster(r: &mut Reader) -> Result<Cluster, Bad> {
             let mut last_host = String::new();
             for _ in 0..n {
                 let head = r.byte().ok_or(Bad::Malformed)?;
-                if head >= 32 {
+                if head >= 64 {
                     return Err(Bad::Malformed);
                 }
                 let addr = read_addr(r, &mut last_host)?;
@@ -262,6 +272,9 @@ pub(super) fn read_cluster(r: &mut Reader) -> Result<Cluster, Bad> {
                 if head & HAS_IMPORTING != 0 {
                     m.importing = read_open_slots(r, &fixture)?;
                 }
+                if head & HAS_EPOCH != 0 {
+                    m.epoch = r.varint().ok_or(Bad::Malformed)?;
+                }
                 masters.push(m);
             }
             let n_runs = r.count()?;
@@ -285,9 +298,19 @@ pub(super) fn read_cluster(r: &mut Reader) -> Result<Cluster, Bad> {
             if first != N_SLOTS as u64 {
                 return Err(Bad::Malformed);
             }
-            SlotMap::from_ranges(masters, &ranges)
-                .map(Cluster::Custom)
-                .map_err(|_| Bad::Malformed)
+            let current = if r.left() > 0 {
+                Some(r.varint().ok_or(Bad::Malformed)?)
+            } else {
+                None
+            };
+            if current.is_none() {
+                for (i, m) in masters.iter_mut().enumerate() {
+                    m.epoch = i as u64 + 1;
+                }
+            }
+            let mut map = SlotMap::from_ranges(masters, &ranges).map_err(|_| Bad::Malformed)?;
+            map.set_current_epoch(current.unwrap_or(0));
+            Ok(Cluster::Custom(map))
         }
         _ => Err(Bad::Malformed),
     }
@@ -296,6 +319,29 @@ pub(super) fn read_cluster(r: &mut Reader) -> Result<Cluster, Bad> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cluster_written_before_epochs_gets_the_epochs_it_showed_then() {
+        let mut map = SlotMap::fixture_cluster();
+        map.assign(0, Some(2));
+        let mut body = cluster_body(&Cluster::Custom(map.clone()));
+        // The trailer is the current epoch, 8: one byte. Without it (and without the epoch
+        // bits, which old links never set, but which are read all the same) the masters are
+        // numbered 1, 2, 3 as the export numbered them then.
+        assert_eq!(body.pop(), Some(8));
+        let Ok(Cluster::Custom(old)) = read_cluster(&mut Reader::new(&body)) else {
+            panic!("the body without its trailer did not read");
+        };
+        let epochs: Vec<u64> = old.masters().iter().map(|m| m.epoch).collect();
+        assert_eq!(epochs, [1, 2, 3]);
+        assert_eq!(old.current_epoch(), 3);
+        // With it, the recorded 1, 8, 7.
+        body.push(8);
+        let Ok(Cluster::Custom(new)) = read_cluster(&mut Reader::new(&body)) else {
+            panic!("the body did not read");
+        };
+        assert_eq!(new, map);
+    }
 
     #[test]
     fn addresses_share_their_host() {

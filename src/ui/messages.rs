@@ -554,14 +554,16 @@ pub struct Messages {
     pub change_rebalance: &'static str,
     /// A change: master `{0}` drained and removed.
     pub change_drain: &'static str,
-    /// A change: `{0}` failed and replica `{1}` took over.
+    /// A change: `{0}` failed and replica `{1}` took over with config epoch `{2}`.
     pub change_promoted: &'static str,
-    /// A change: `{0}` failed without a replica, leaving `{1}` slots unserved.
-    pub change_uncovered: &'static str,
+    /// A change: `{0}` failed without a replica; it keeps its `{1}` slots and the cluster is down.
+    pub change_cluster_down: &'static str,
     /// A change: `{0}`, with no slots, failed.
     pub change_no_slots: &'static str,
     /// A change: a failover of another kind.
     pub change_failover: &'static str,
+    /// A notice: master `{0}` lost its last slot and became a replica of `{1}`.
+    pub notice_became_replica: &'static str,
     /// A change: back to the fixtures' cluster.
     pub change_fixture: &'static str,
     /// A change: a cluster created with `{0}` masters.
@@ -941,7 +943,7 @@ pub const EN: Messages = Messages {
     node_no_slots: "no slots: it serves nothing until a reshard",
     node_replica_of: "replica of {0}",
     node_failover: "fail over",
-    node_failover_title: "Make {0} fail: its first replica takes over its slots",
+    node_failover_title: "Make {0} fail: its first replica takes over its slots with a new config epoch; with no replica, {0} keeps them and the cluster is down",
     node_remove: "remove",
     node_remove_title: "Remove {0} from the cluster (only once it owns no slots)",
     copy: "Copy",
@@ -1145,10 +1147,11 @@ pub const EN: Messages = Messages {
     change_reshard: "Reshard {0} slots to {1}",
     change_rebalance: "Rebalance",
     change_drain: "Move every slot off {0}, then remove it",
-    change_promoted: "{0} failed: its replica {1} took over its slots",
-    change_uncovered: "{0} failed with no replica: its {1} slots are served by nobody (CLUSTERDOWN)",
+    change_promoted: "{0} failed: its replica {1} took over its slots with the new highest config epoch, {2}; {0} stays listed as a failed master with no slots",
+    change_cluster_down: "{0} failed with no replica: it keeps its {1} slots, and every node answers \"CLUSTERDOWN The cluster is down\" until it comes back",
     change_no_slots: "{0} failed; it owned no slots, so no replica was promoted",
     change_failover: "Failover",
+    notice_became_replica: "{0} lost its last slot and became a replica of {1}, which took it; its replicas follow {1} too (Redis 7 does this with \"cluster-allow-replica-migration yes\", the default)",
     change_fixture: "The fixtures' cluster",
     change_created: "--cluster create, {0} masters",
     change_add_master: "Add master {0} (no slots yet)",

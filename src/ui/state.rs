@@ -284,7 +284,9 @@ impl ClusterState {
         match lab::reshard(&self.map, from, target, n) {
             Ok((edit, n_slots)) => {
                 let to = self.addr(target);
+                let became = became_replica(&self.map, &edit.after);
                 self.commit(edit, Note::Resharded { n_slots, to });
+                self.notice = became;
             }
             Err(e) => self.topology_error = Some(Note::Reshard(e)),
         }
@@ -337,9 +339,16 @@ impl ClusterState {
             Ok((edit, outcome)) => {
                 let label = match outcome {
                     FailoverOutcome::Promoted {
-                        promoted, failed, ..
-                    } => Note::Promoted { failed, promoted },
-                    FailoverOutcome::Uncovered { master, slots } => Note::FailedUncovered {
+                        promoted,
+                        failed,
+                        epoch,
+                        ..
+                    } => Note::Promoted {
+                        failed,
+                        promoted,
+                        epoch,
+                    },
+                    FailoverOutcome::ClusterDown { master, slots } => Note::FailedClusterDown {
                         master: self.addr(master),
                         slots,
                     },
@@ -350,6 +359,21 @@ impl ClusterState {
             Err(e) => self.topology_error = Some(Note::Reshard(e)),
         }
     }
+}
+
+/// The first master of `before` that is a replica in `after` (it lost its last slot), and the
+/// master it now replicates, as a notice.
+fn became_replica(before: &SlotMap, after: &SlotMap) -> Option<Note> {
+    before.masters().iter().find_map(|m| {
+        let of = after
+            .masters()
+            .iter()
+            .find(|a| a.replicas.iter().any(|r| r.id == m.id))?;
+        Some(Note::BecameReplica {
+            node: m.addr.clone(),
+            of: of.addr.clone(),
+        })
+    })
 }
 
 /// A weight list's error as the lab words it.
@@ -403,7 +427,7 @@ pub enum ClusterAction {
     /// Move every slot of a master to the others (a rebalance with its weight at 0), then
     /// remove it: what the reader is offered when a removal is refused.
     DrainAndRemove(usize),
-    /// The master fails: its first replica takes over (or its slots go uncovered).
+    /// The master fails: its first replica takes over (or, with none, the cluster is down).
     Failover(usize),
     /// Show the cluster in a pasted CLUSTER NODES / SHARDS / SLOTS output.
     Import(String),
@@ -465,7 +489,9 @@ impl Reducible for ClusterState {
             } => match lab::move_range(&next.map, first, last, target) {
                 Some((edit, range)) => {
                     let to = next.addr(target);
+                    let became = became_replica(&next.map, &edit.after);
                     next.commit(edit, Note::Moved { range, to });
+                    next.notice = became;
                 }
                 None => next.topology_error = Some(Note::NoMasterNumber(target)),
             },
@@ -633,6 +659,28 @@ mod tests {
     }
 
     #[test]
+    fn a_master_resharded_empty_is_said_to_become_a_replica() {
+        // As fixtures/failover/del_node recorded: 7000 gives all 5461 slots to 7001.
+        let s = run(&[
+            ClusterAction::CreateCluster("3".into()),
+            ClusterAction::Reshard {
+                from: vec![0],
+                target: 1,
+                n_slots: "5461".into(),
+            },
+        ]);
+        assert_eq!(s.map.n_masters(), 2);
+        assert_eq!(s.map.masters()[0].replicas[0].addr, "127.0.0.1:7000");
+        assert_eq!(
+            s.notice,
+            Some(Note::BecameReplica {
+                node: "127.0.0.1:7000".into(),
+                of: "127.0.0.1:7001".into()
+            })
+        );
+    }
+
+    #[test]
     fn a_refused_removal_can_be_drained_first() {
         let s = run(&[
             ClusterAction::AddMaster,
@@ -654,12 +702,14 @@ mod tests {
     }
 
     #[test]
-    fn a_master_without_replicas_failing_leaves_its_slots_uncovered() {
+    fn a_master_without_replicas_failing_keeps_its_slots_and_the_cluster_is_down() {
         let s = run(&[
             ClusterAction::CreateCluster("3".into()),
             ClusterAction::Failover(0),
         ]);
-        assert_eq!(s.map.n_unowned(), 5461);
+        // Redis keeps the slots with the FAIL master (fixtures/failover/majority_loss).
+        assert_eq!(s.map.n_unowned(), 0);
+        assert_eq!(s.map.slot_counts()[0], 5461);
         assert!(s.map.masters()[0].is_failed());
         assert!(s
             .change
@@ -667,8 +717,8 @@ mod tests {
             .unwrap()
             .label
             .text(&EN)
-            .contains("served by nobody"));
-        // With slots uncovered, redis-cli refuses to reshard or rebalance; so does the page.
+            .contains("CLUSTERDOWN The cluster is down"));
+        // With a failed master's slots unreachable, redis-cli refuses to reshard or rebalance; so does the page.
         let s = s.reduce(ClusterAction::Rebalance {
             use_empty_masters: false,
             threshold: "2".into(),

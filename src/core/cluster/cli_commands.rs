@@ -1,8 +1,10 @@
-//! The shell commands that perform a set of slot moves by hand: one `redis-cli --cluster
-//! reshard` line where it reproduces the batch exactly, otherwise the per-slot SETSLOT /
-//! GETKEYSINSLOT / MIGRATE sequence redis-cli itself sends (`clusterManagerMoveSlot`).
+//! The shell commands the lab shows: the `redis-cli --cluster reshard / rebalance / del-node`
+//! line that was run, and for a set of slot moves by hand one `redis-cli --cluster reshard` line
+//! where it reproduces the batch exactly, otherwise the per-slot SETSLOT / GETKEYSINSLOT /
+//! MIGRATE sequence redis-cli itself sends (`clusterManagerMoveSlot`).
 
-use super::reshard::{apply, usable, SlotMove};
+use super::rebalance::RebalanceOptions;
+use super::reshard::{apply, entry_master, usable, SlotMove};
 use crate::core::cluster::topology::{Master, SlotMap};
 use crate::core::key::slot::N_SLOTS;
 
@@ -24,6 +26,72 @@ fn sh(word: &str) -> String {
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
     }
+}
+
+/// The entry node's address, shell-quoted (empty when there is no master).
+fn entry(map: &SlotMap) -> String {
+    entry_master(map)
+        .and_then(|m| map.masters().get(m))
+        .map_or_else(String::new, |m| sh(&m.addr))
+}
+
+/// A master's node id, shell-quoted (empty when there is no such master).
+fn id_of(map: &SlotMap, m: usize) -> String {
+    map.masters().get(m).map_or_else(String::new, |m| sh(&m.id))
+}
+
+/// `redis-cli --cluster reshard <entry> --cluster-from all --cluster-to <id> --cluster-slots <n>
+/// --cluster-yes`, as transcript 13 ran it.
+pub fn reshard_all_line(map: &SlotMap, target: usize, n_slots: usize) -> String {
+    format!(
+        "redis-cli --cluster reshard {} --cluster-from all --cluster-to {} --cluster-slots {n_slots} --cluster-yes",
+        entry(map),
+        id_of(map, target)
+    )
+}
+
+/// `redis-cli --cluster reshard <entry> --cluster-from <id>,<id> --cluster-to <id>
+/// --cluster-slots <n> --cluster-yes`, as `fixtures/failover/del_node` ran it with one source.
+pub fn sources_line(map: &SlotMap, sources: &[usize], target: usize, n_slots: usize) -> String {
+    let ids: Vec<String> = sources.iter().map(|&m| id_of(map, m)).collect();
+    format!(
+        "redis-cli --cluster reshard {} --cluster-from {} --cluster-to {} --cluster-slots {n_slots} --cluster-yes",
+        entry(map),
+        ids.join(","),
+        id_of(map, target)
+    )
+}
+
+/// `redis-cli --cluster rebalance <entry>` with the options given: `--cluster-weight <id>=<w> …`
+/// (one flag, the pairs space-separated, as redis-cli wants them), `--cluster-threshold <t>`
+/// when it is not the default 2, `--cluster-use-empty-masters`. Transcript 15 ran it bare.
+pub fn rebalance_line(map: &SlotMap, opts: &RebalanceOptions) -> String {
+    let mut line = format!("redis-cli --cluster rebalance {}", entry(map));
+    if !opts.weights.is_empty() {
+        line.push_str(" --cluster-weight");
+        for &(m, w) in &opts.weights {
+            line.push_str(&format!(" {}={w}", id_of(map, m)));
+        }
+    }
+    if opts.threshold != 2.0 {
+        line.push_str(&format!(" --cluster-threshold {}", opts.threshold));
+    }
+    if opts.use_empty_masters {
+        line.push_str(" --cluster-use-empty-masters");
+    }
+    line
+}
+
+/// `redis-cli --cluster del-node <entry> <id>` (`fixtures/failover/del_node`), entering at the
+/// first master of `after`, the cluster without the node, that has not failed.
+pub fn del_node_line(after: &SlotMap, id: &str) -> String {
+    format!("redis-cli --cluster del-node {} {}", entry(after), sh(id))
+}
+
+/// `redis-cli -h <host> -p <port> SHUTDOWN NOSAVE`: the node at `addr` stops.
+pub fn shutdown_line(addr: &str) -> String {
+    let (h, p) = host_port(addr);
+    format!("redis-cli -h {} -p {} SHUTDOWN NOSAVE", sh(h), sh(p))
 }
 
 /// The shell commands an engineer would paste to perform `moves` by hand, one string per step
@@ -92,17 +160,7 @@ pub fn redis_cli_commands(map: &SlotMap, moves: &[SlotMove]) -> Vec<String> {
 }
 
 fn reshard_line(map: &SlotMap, from: usize, to: usize, n: usize) -> String {
-    let masters = map.masters();
-    let entry = masters
-        .iter()
-        .find(|m| !m.is_failed())
-        .unwrap_or(&masters[to]);
-    format!(
-        "redis-cli --cluster reshard {} --cluster-from {} --cluster-to {} --cluster-slots {n} --cluster-yes",
-        sh(&entry.addr),
-        sh(&masters[from].id),
-        sh(&masters[to].id)
-    )
+    sources_line(map, &[from], to, n)
 }
 
 /// The per-slot sequence for slots `first..=last` from `from` to `to`.

@@ -1,10 +1,14 @@
 //! A slot map written back as `CLUSTER NODES` text, which [`super::import::import`] reads back.
 
+#[cfg(doc)]
+use crate::core::cluster::topology::Master;
 use crate::core::cluster::topology::SlotMap;
 
 /// The topology as `CLUSTER NODES` text: one line per master, each followed by its replicas'
-/// lines. Ping and pong times are 0, a master's config epoch is its index + 1 (its replicas show
-/// the same), every link is `connected`, the cluster bus port is the port + 10000 (0 for port 0,
+/// lines. Ping and pong times are 0, a master's config epoch is [`Master::epoch`] (its replicas
+/// show the same, as Redis writes a replica's master's epoch), a node flagged `fail` has its link
+/// `disconnected` (Redis drops the link to a node it cannot reach) and every other one
+/// `connected`, the cluster bus port is the port + 10000 (0 for port 0,
 /// as `noaddr` nodes show `:0@0`), and each master's line carries its own open slots
 /// (`[5712->-<id>]`, `[5712-<-<id>]`; real Redis shows them only on the answering node's line).
 /// Flags are written `myself` first, then the role, then the rest, as Redis orders them.
@@ -16,13 +20,13 @@ pub fn export_nodes(map: &SlotMap) -> String {
     let ranges = map.ranges_by_master();
     let mut out = String::new();
     for (i, master) in map.masters().iter().enumerate() {
-        let epoch = i + 1;
+        let epoch = master.epoch;
         out.push_str(&master.id);
         out.push(' ');
         out.push_str(&bus_address(&master.addr, master.hostname.as_deref()));
         out.push(' ');
         out.push_str(&flags_field(&master.flags, "master"));
-        out.push_str(&format!(" - 0 0 {epoch} connected"));
+        out.push_str(&format!(" - 0 0 {epoch} {}", link_state(&master.flags)));
         for range in ranges.get(i).into_iter().flatten() {
             out.push_str(&format!(" {range}"));
         }
@@ -35,15 +39,25 @@ pub fn export_nodes(map: &SlotMap) -> String {
         out.push('\n');
         for replica in &master.replicas {
             out.push_str(&format!(
-                "{} {} {} {} 0 0 {epoch} connected\n",
+                "{} {} {} {} 0 0 {epoch} {}\n",
                 replica.id,
                 bus_address(&replica.addr, None),
                 flags_field(&replica.flags, "slave"),
-                master.id
+                master.id,
+                link_state(&replica.flags)
             ));
         }
     }
     out
+}
+
+/// `disconnected` for a node flagged `fail`, else `connected`.
+fn link_state(flags: &[String]) -> &'static str {
+    if flags.iter().any(|f| f == "fail") {
+        "disconnected"
+    } else {
+        "connected"
+    }
 }
 
 /// `ip:port@cport[,hostname]` with the default bus port (port + 10000, or 0 for port 0).

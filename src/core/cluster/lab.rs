@@ -2,11 +2,14 @@
 //! redis-cli commands that would make the same change on a real one (the page's reducer only
 //! keeps history and words the outcome).
 
-use super::cli_commands::redis_cli_commands;
+use super::cli_commands::{
+    del_node_line, rebalance_line, redis_cli_commands, reshard_all_line, shutdown_line,
+    sources_line,
+};
 use super::failover::{self, FailoverOutcome};
 use super::rebalance::{rebalance_plan, RebalanceOptions};
-use super::reshard::{self, ReshardError, SlotMove, Sources};
-use super::topology::{Master, SlotMap, SlotRange, TopologyError};
+use super::reshard::{self, listing_order, ReshardError, SlotMove, Sources};
+use super::topology::{Master, Replica, SlotMap, SlotRange, TopologyError};
 use crate::core::key::slot::N_SLOTS;
 
 /// A cluster after an operation, and the redis-cli commands that would do the same.
@@ -18,9 +21,22 @@ pub struct Edit {
     pub commands: Vec<String>,
 }
 
+/// The id the fixtures' 127.0.0.1:7006 had when transcript 11 added it to the cluster.
+const FIXTURE_7006_ID: &str = "2d5df5ae37ad6494038d3c6164be00382e79eb5a";
+
 /// A made-up but stable 40-hex-digit node id for a node the page adds at `addr` (share links
-/// know it too, and write such an id in one byte).
+/// know it too, and write such an id in one byte). 127.0.0.1:7006, the master transcript 11 adds
+/// to the fixtures' cluster, gets the id it had there, so the lab's export after the
+/// transcripts' steps shows the recorded ids.
 pub fn made_up_id(addr: &str) -> String {
+    if addr == "127.0.0.1:7006" {
+        return FIXTURE_7006_ID.to_owned();
+    }
+    hashed_id(addr)
+}
+
+/// An id made from the address alone.
+fn hashed_id(addr: &str) -> String {
     // FNV-1a over the address, spread over 160 bits: unique enough for a page, and stable.
     let mut h: u64 = 0xcbf29ce484222325;
     for b in addr.bytes() {
@@ -64,7 +80,11 @@ pub fn add_master(map: &SlotMap) -> Result<(Edit, String), TopologyError> {
     let addr = next_addr(map);
     let mut after = map.clone();
     let entry = after.masters().first().map(|m| m.addr.clone());
-    after.add_master(Master::new(addr.clone(), made_up_id(&addr)))?;
+    let mut id = made_up_id(&addr);
+    if taken(map, &id) {
+        id = hashed_id(&addr);
+    }
+    after.add_master(Master::new(addr.clone(), id))?;
     let commands = match entry {
         Some(entry) => vec![format!("redis-cli --cluster add-node {addr} {entry}")],
         // No master to introduce it to: nothing redis-cli could do.
@@ -73,16 +93,45 @@ pub fn add_master(map: &SlotMap) -> Result<(Edit, String), TopologyError> {
     Ok((Edit { after, commands }, addr))
 }
 
+/// Whether some node of `map` already has node id `id`.
+fn taken(map: &SlotMap, id: &str) -> bool {
+    map.masters()
+        .iter()
+        .any(|m| m.id == id || m.replicas.iter().any(|r| r.id == id))
+}
+
 /// `redis-cli --cluster del-node <entry> <id>`, with the first remaining master as the entry.
 pub fn del_node_command(after: &SlotMap, id: &str) -> String {
-    let entry = after.masters().first().map_or("", |m| m.addr.as_str());
-    format!("redis-cli --cluster del-node {entry} {id}")
+    del_node_line(after, id)
 }
 
 /// Removes master `idx` (refused while it owns slots); also the master removed.
+///
+/// As `redis-cli --cluster del-node` does (`clusterManagerCommandDeleteNode`), each of its
+/// replicas is first told `CLUSTER REPLICATE` the master with the fewest replicas (the first
+/// such in redis-cli's listing order, [`listing_order`]; redis-cli's own count could name the
+/// node being removed, which the page skips).
 pub fn remove_master(map: &SlotMap, idx: usize) -> Result<(Edit, Master), TopologyError> {
     let mut after = map.clone();
     let gone = after.remove_master(idx)?;
+    let order: Vec<usize> = listing_order(map)
+        .into_iter()
+        .filter(|&m| m != idx && !map.masters()[m].is_failed())
+        .collect();
+    let least = order
+        .iter()
+        .copied()
+        .reduce(|best, m| {
+            if map.masters()[m].replicas.len() < map.masters()[best].replicas.len() {
+                m
+            } else {
+                best
+            }
+        })
+        .map(|m| if m > idx { m - 1 } else { m });
+    if let Some(m) = least.and_then(|m| after.master_mut(m)) {
+        m.replicas.extend(gone.replicas.iter().cloned());
+    }
     let commands = vec![del_node_command(&after, &gone.id)];
     Ok((Edit { after, commands }, gone))
 }
@@ -113,9 +162,11 @@ pub fn move_range(
         .collect();
     let commands = redis_cli_commands(map, &moves);
     let mut after = map.clone();
+    reshard::apply(&mut after, &moves);
     for slot in first..=last {
         after.assign(slot, Some(target));
     }
+    settle_emptied(map, &mut after, &moves);
     Some((Edit { after, commands }, SlotRange::new(first, last)))
 }
 
@@ -133,14 +184,20 @@ pub fn reshard(
         Sources::Masters(from.to_vec())
     };
     let moves = reshard::reshard_plan(map, &sources, target, n_slots)?;
-    Ok((apply(map, &moves), moves.len()))
-}
-
-fn apply(map: &SlotMap, moves: &[SlotMove]) -> Edit {
-    let commands = redis_cli_commands(map, moves);
     let mut after = map.clone();
-    reshard::apply(&mut after, moves);
-    Edit { after, commands }
+    reshard::apply(&mut after, &moves);
+    settle_emptied(map, &mut after, &moves);
+    let command = match &sources {
+        Sources::All => reshard_all_line(map, target, n_slots),
+        Sources::Masters(list) => sources_line(map, list, target, n_slots),
+    };
+    Ok((
+        Edit {
+            after,
+            commands: vec![command],
+        },
+        moves.len(),
+    ))
 }
 
 /// A rebalance as redis-cli plans it.
@@ -152,13 +209,21 @@ pub struct Rebalanced {
     pub lines: Vec<String>,
 }
 
-/// `redis-cli --cluster rebalance` with these options (the nodes in the list's order:
-/// redis-cli takes the entry node's, the page has only the list).
+/// `redis-cli --cluster rebalance` with these options, the nodes in redis-cli's listing order
+/// ([`listing_order`]); the command shown is the one rebalance line with those options.
 pub fn rebalance(map: &SlotMap, opts: &RebalanceOptions) -> Result<Rebalanced, ReshardError> {
-    let order: Vec<usize> = (0..map.n_masters()).collect();
+    let order = listing_order(map);
     let plan = rebalance_plan(map, &order, opts)?;
     let lines = plan.redis_cli_lines(map);
-    let edit = (!plan.moves().is_empty()).then(|| apply(map, plan.moves()));
+    let edit = (!plan.moves().is_empty()).then(|| {
+        let mut after = map.clone();
+        reshard::apply(&mut after, plan.moves());
+        settle_emptied(map, &mut after, plan.moves());
+        Edit {
+            after,
+            commands: vec![rebalance_line(map, opts)],
+        }
+    });
     Ok(Rebalanced { edit, lines })
 }
 
@@ -173,39 +238,122 @@ pub enum DrainError {
 
 /// Moves every slot off master `idx` (a rebalance with its weight at 0, empty masters used),
 /// then removes it; also the master removed.
+///
+/// What Redis 7.0 does in between is what `fixtures/failover/del_node` recorded: a master that
+/// loses its last slot becomes a replica of the node that took it (`CLUSTER SETSLOT … NODE`,
+/// `cluster-allow-replica-migration yes`, the default), and its replicas follow that node too
+/// ("Configuration change detected. Reconfiguring myself as a replica of …"). So del-node
+/// removes a replica, and the drained master's replicas stay, as replicas of the master that
+/// took its last slot. A master that owned no slots is removed as [`remove_master`] removes it.
 pub fn drain_and_remove(map: &SlotMap, idx: usize) -> Result<(Edit, Master), DrainError> {
+    let Some(gone) = map.masters().get(idx).cloned() else {
+        return Err(DrainError::Topology(TopologyError::NoSuchMaster {
+            master_idx: idx,
+        }));
+    };
+    if map.slot_counts().get(idx) == Some(&0) {
+        return remove_master(map, idx).map_err(DrainError::Topology);
+    }
     let opts = RebalanceOptions {
         weights: vec![(idx, 0.0)],
         use_empty_masters: true,
         ..Default::default()
     };
-    let drained = rebalance(map, &opts).map_err(DrainError::Reshard)?;
-    let Edit {
-        mut after,
-        mut commands,
-    } = drained.edit.unwrap_or_else(|| Edit {
-        after: map.clone(),
-        commands: Vec::new(),
-    });
-    let gone = after.remove_master(idx).map_err(DrainError::Topology)?;
-    commands.push(del_node_command(&after, &gone.id));
-    Ok((Edit { after, commands }, gone))
+    let order = listing_order(map);
+    let plan = rebalance_plan(map, &order, &opts).map_err(DrainError::Reshard)?;
+    let mut after = map.clone();
+    reshard::apply(&mut after, plan.moves());
+    settle_emptied(map, &mut after, plan.moves());
+    let commands = vec![rebalance_line(map, &opts)];
+    let drained = Edit { after, commands };
+    // Now a replica (or, if the plan left it slots, still a master: then del-node refuses).
+    let (removed, _) = remove_node(&drained.after, &gone.id).map_err(DrainError::Topology)?;
+    let mut commands = drained.commands;
+    commands.extend(removed.commands);
+    Ok((
+        Edit {
+            after: removed.after,
+            commands,
+        },
+        gone,
+    ))
 }
 
-/// Master `idx` fails and the cluster does what it does about it; a promotion comes with the
-/// manual failover that makes the same handover without a real failure.
+/// After `moves` took `before`'s slots to `after`: every master that owned slots and has none
+/// left (and has not failed) becomes a replica of the master that took its last slot, and its
+/// replicas follow that master too. Redis 7.0 does this on `CLUSTER SETSLOT <slot> NODE <other>`
+/// of a master's last slot, with `cluster-allow-replica-migration yes` (the default), and the
+/// replicas on hearing of it: `fixtures/failover/del_node` (files 05-07: 7200 and its replica
+/// 7203 both "Reconfiguring myself as a replica of" 7201, which took 7200's slots).
+fn settle_emptied(before: &SlotMap, after: &mut SlotMap, moves: &[SlotMove]) {
+    let had = before.slot_counts();
+    let has = after.slot_counts();
+    let mut emptied: Vec<(String, String)> = Vec::new();
+    for (i, m) in before.masters().iter().enumerate() {
+        if had[i] == 0 || has.get(i) != Some(&0) || m.is_failed() {
+            continue;
+        }
+        let receiver = moves.iter().rev().find(|mv| mv.from == i).map(|mv| mv.to);
+        if let Some(to) = receiver.and_then(|to| before.masters().get(to)) {
+            emptied.push((m.id.clone(), to.id.clone()));
+        }
+    }
+    for (id, to) in emptied {
+        let Some(i) = after.master_by_id(&id) else {
+            continue;
+        };
+        if after.master_by_id(&to).is_none() || after.remove_master(i).is_err() {
+            continue;
+        }
+        let Some(old) = before.masters().iter().find(|m| m.id == id) else {
+            continue;
+        };
+        let mut followers = vec![Replica {
+            addr: old.addr.clone(),
+            id: old.id.clone(),
+            flags: old.flags.clone(),
+        }];
+        followers.extend(old.replicas.iter().cloned());
+        if let Some(m) = after.master_by_id(&to).and_then(|t| after.master_mut(t)) {
+            m.replicas.extend(followers);
+        }
+    }
+}
+
+/// `redis-cli --cluster del-node <entry> <id>` of any node: a master as [`remove_master`]
+/// removes it, a replica simply leaves its master's list (`fixtures/failover/del_node`, files
+/// 12-13 and 16-17: nothing else changes; no replica migrates to the master left without one,
+/// file 19). Also the removed node's address.
+pub fn remove_node(map: &SlotMap, id: &str) -> Result<(Edit, String), TopologyError> {
+    if let Some(i) = map.master_by_id(id) {
+        let (edit, gone) = remove_master(map, i)?;
+        return Ok((edit, gone.addr));
+    }
+    let mut after = map.clone();
+    for i in 0..after.n_masters() {
+        let Some(m) = after.master_mut(i) else {
+            continue;
+        };
+        if let Some(r) = m.replicas.iter().position(|r| r.id == id) {
+            let gone = m.replicas.remove(r);
+            let commands = vec![del_node_command(&after, id)];
+            return Ok((Edit { after, commands }, gone.addr));
+        }
+    }
+    Err(TopologyError::NoSuchMaster {
+        master_idx: map.n_masters(),
+    })
+}
+
+/// Master `idx` fails and the cluster does what it does about it. The command shown is the
+/// failure itself: the master stops (`SHUTDOWN NOSAVE`; the recordings killed it, which the
+/// cluster sees the same way), and the rest is the cluster's doing. (`CLUSTER FAILOVER` sent to a
+/// replica is another story: the old master stays up and becomes a replica, not `fail`.)
 pub fn failover(map: &SlotMap, idx: usize) -> Result<(Edit, FailoverOutcome), ReshardError> {
     let mut after = map.clone();
     let outcome = failover::failover(&mut after, idx)?;
-    let commands = match &outcome {
-        FailoverOutcome::Promoted { promoted, .. } => {
-            let (host, port) = promoted.rsplit_once(':').unwrap_or((promoted, ""));
-            vec![format!(
-                "redis-cli -h {host} -p {port} CLUSTER FAILOVER   # graceful handover; a crashed master needs no command"
-            )]
-        }
-        FailoverOutcome::Uncovered { .. } | FailoverOutcome::NoSlots { .. } => Vec::new(),
-    };
+    let addr = map.masters().get(idx).map_or("", |m| m.addr.as_str());
+    let commands = vec![shutdown_line(addr)];
     Ok((Edit { after, commands }, outcome))
 }
 

@@ -33,10 +33,10 @@ pub struct SlotMove {
 /// Where a reshard takes its slots from (`--cluster-from`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sources {
-    /// `--cluster-from all`: every master but the target, in master index order (redis-cli uses
-    /// the entry node's listing order; it only matters for the order of sources with equal slot
-    /// counts, and index order puts the entry node first when it is master 0). Failed masters are
-    /// left out, as redis-cli cannot reach them.
+    /// `--cluster-from all`: every master but the target, in redis-cli's listing order
+    /// ([`listing_order`]: the entry node, master 0, first; it only matters for the order of
+    /// sources with equal slot counts). Failed masters are left out, as redis-cli cannot reach
+    /// them.
     All,
     /// `--cluster-from <id>,<id>,…`: these masters, in this order.
     Masters(Vec<usize>),
@@ -264,6 +264,51 @@ pub(super) fn cluster_check(map: &SlotMap, operation: Operation) -> Result<(), R
     Ok(())
 }
 
+/// Node ids of the fixtures' cluster in the order its entry node 127.0.0.1:7000 lists them in
+/// `CLUSTER NODES` (transcripts 10, 12, 14 and 16 agree; 2d5df5ae… is 7006, added in
+/// transcript 11).
+const FIXTURE_LISTING: [&str; 7] = [
+    "71fd5a01708f5b5aeee008680022eaad63c28eec",
+    "2d5df5ae37ad6494038d3c6164be00382e79eb5a",
+    "d3bede0cd4ba07708f552c2e44e8211e0d571a39",
+    "3e3df1281e2f65d6e94e784173572c1b4820eccb",
+    "44084a172411812451c56a0a3330ec6daa733083",
+    "bded1dae701c0590f42e07edd6c4f72dcd531d82",
+    "f7c6b5d608aefdd517b33641eb638ce56252d0b4",
+];
+
+/// The order redis-cli lists the masters in (`clusterManagerLoadInfoFromNode`): the entry node
+/// first (the lab enters at the first master that has not failed, [`entry_master`]), then every other node in the order the entry
+/// node's `CLUSTER NODES` lists them. That order is the iteration order of a hash table with a
+/// random seed, so the page cannot know it in general: for the fixtures' nodes it is the one
+/// recorded (7000, [7006,] 7002, 7001: why transcript 15's rebalance moves from 7001, then 7002,
+/// then 7000), and other masters follow in index order.
+pub fn listing_order(map: &SlotMap) -> Vec<usize> {
+    let rank = |i: usize| {
+        map.masters()
+            .get(i)
+            .and_then(|m| FIXTURE_LISTING.iter().position(|id| *id == m.id))
+            .unwrap_or(FIXTURE_LISTING.len())
+    };
+    let entry = entry_master(map);
+    let mut rest: Vec<usize> = (0..map.n_masters()).filter(|&i| Some(i) != entry).collect();
+    crate::core::sort::sort_by_key(&mut rest, |&i| rank(i));
+    let mut order = Vec::with_capacity(map.n_masters());
+    order.extend(entry);
+    order.extend(rest);
+    order
+}
+
+/// The master the lab's redis-cli commands enter the cluster by: the first that has not failed
+/// (master 0 unless it failed; the transcripts enter at 127.0.0.1:7000).
+pub fn entry_master(map: &SlotMap) -> Option<usize> {
+    let masters = map.masters();
+    masters
+        .iter()
+        .position(|m| !m.is_failed())
+        .or((!masters.is_empty()).then_some(0))
+}
+
 /// `clusterManagerComputeReshardTable`: up to `numslots` moves taken from `sources`.
 ///
 /// The sources are sorted by `counts` (their `slots_count`) in decreasing order. redis-cli uses
@@ -338,7 +383,8 @@ pub fn reshard_plan(
     }
     let target_master = check_index(map, target)?;
     let srcs: Vec<usize> = match sources {
-        Sources::All => (0..map.n_masters())
+        Sources::All => listing_order(map)
+            .into_iter()
             .filter(|&i| i != target && usable(map, i))
             .collect(),
         Sources::Masters(list) => {
@@ -386,6 +432,9 @@ pub fn reshard_plan(
 
 /// Performs `moves` in order: each slot gets its new owner, as `CLUSTER SETSLOT <slot> NODE <to>`
 /// does, and the slot's open states end (`migrating` on the giver, `importing` on the receiver).
+/// The receiver, which redis-cli set importing first, bumps its config epoch without consensus
+/// when it is 0 or not the cluster's greatest ([`SlotMap::bump_epoch_without_consensus`]): after
+/// transcript 13's reshard the new master 7006 shows epoch 9, the current epoch 8 plus one.
 ///
 /// The owner is not checked against `from`; moves naming a master or slot that does not exist
 /// are skipped.
@@ -395,6 +444,7 @@ pub fn apply(map: &mut SlotMap, moves: &[SlotMove]) {
             continue;
         }
         map.assign(mv.slot, Some(mv.to));
+        map.bump_epoch_without_consensus(mv.to);
         if let Some(m) = map.master_mut(mv.from) {
             m.migrating.retain(|(s, _)| *s != mv.slot);
         }

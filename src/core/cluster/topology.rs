@@ -45,10 +45,14 @@ pub struct Master {
     pub migrating: Vec<(u16, String)>,
     /// Slots this master is importing, with the id of the node they come from (`[slot-<-id]`).
     pub importing: Vec<(u16, String)>,
+    /// Its config epoch (`CLUSTER NODES` field 7; its replicas' lines show the same). A node
+    /// that has just joined has 0.
+    pub epoch: u64,
 }
 
 impl Master {
-    /// A master with no replicas, flags or open slots.
+    /// A master with no replicas, flags or open slots, and config epoch 0 (a node that has just
+    /// joined).
     pub fn new(addr: impl Into<String>, id: impl Into<String>) -> Self {
         Master {
             addr: addr.into(),
@@ -58,6 +62,7 @@ impl Master {
             replicas: Vec::new(),
             migrating: Vec::new(),
             importing: Vec::new(),
+            epoch: 0,
         }
     }
 
@@ -177,6 +182,9 @@ pub struct SlotMap {
     /// How many cells of `owner` are `UNOWNED`, kept by every write so that the engine's
     /// `cluster_state` check on each routed command does not scan 16384 slots.
     n_unowned: u16,
+    /// The cluster's `currentEpoch` (`cluster_current_epoch` of CLUSTER INFO): never below any
+    /// master's config epoch, and never lowered (a node that leaves keeps it where it was).
+    current_epoch: u64,
 }
 
 impl fmt::Debug for SlotMap {
@@ -225,15 +233,19 @@ impl SlotMap {
             }
         }
         let n_unowned = owner.iter().filter(|&&m| m == UNOWNED).count() as u16;
+        let current_epoch = masters.iter().map(|m| m.epoch).max().unwrap_or(0);
         Ok(SlotMap {
             masters,
             owner,
             n_unowned,
+            current_epoch,
         })
     }
 
     /// The cluster the fixtures were recorded on: `127.0.0.1:7000` 0-5460, `:7001` 5461-10922,
-    /// `:7002` 10923-16383, with replicas 7004, 7005 and 7003 (as `--cluster create` paired them).
+    /// `:7002` 10923-16383, with replicas 7004, 7005 and 7003 (as `--cluster create` paired them),
+    /// config epochs 1, 8 and 7 and current epoch 8 (transcripts 10 and 12: CLUSTER NODES and
+    /// CLUSTER INFO of 7000 before the add-node).
     pub fn fixture_cluster() -> SlotMap {
         let spec = [
             (
@@ -258,11 +270,15 @@ impl SlotMap {
             "3e3df1281e2f65d6e94e784173572c1b4820eccb",
             "bded1dae701c0590f42e07edd6c4f72dcd531d82",
         ];
+        // Config epochs as recorded (transcript 10): 7000 has 1, 7001 has 8, 7002 has 7.
+        let epochs = [1, 8, 7];
         let masters = spec
             .iter()
             .zip(replica_ids)
-            .map(|((addr, id, replica), replica_id)| Master {
+            .zip(epochs)
+            .map(|(((addr, id, replica), replica_id), epoch)| Master {
                 replicas: vec![Replica::new(*replica, replica_id)],
+                epoch,
                 ..Master::new(*addr, *id)
             })
             .collect();
@@ -275,7 +291,9 @@ impl SlotMap {
     }
 
     /// What `redis-cli --cluster create` builds from `n_masters` masters on `host`, ports
-    /// `first_port`, `first_port + 1`, …, with no replicas. Node ids are made up but stable.
+    /// `first_port`, `first_port + 1`, …, with no replicas. Node ids are made up but stable;
+    /// config epochs are 1, 2, … in order (redis-cli's "Assign a different config epoch to each
+    /// node", as `fixtures/failover/del_node` logs them).
     pub fn created(
         n_masters: usize,
         host: &str,
@@ -287,7 +305,10 @@ impl SlotMap {
         let masters = (0..n_masters)
             .map(|i| {
                 let port = first_port as usize + i;
-                Master::new(format!("{host}:{port}"), format!("{:040x}", i + 1))
+                Master {
+                    epoch: i as u64 + 1,
+                    ..Master::new(format!("{host}:{port}"), format!("{:040x}", i + 1))
+                }
             })
             .collect();
         let ranges: Vec<_> = create_allocation(n_masters)
@@ -321,6 +342,7 @@ impl SlotMap {
                 n_masters: self.masters.len() + 1,
             });
         }
+        self.current_epoch = self.current_epoch.max(master.epoch);
         self.masters.push(master);
         Ok(self.masters.len() - 1)
     }
@@ -346,8 +368,47 @@ impl SlotMap {
         Ok(self.masters.remove(master_idx))
     }
 
-    /// Mutable access to the masters' details (address, flags, replicas, open slots).
-    /// Slot ownership changes only through [`SlotMap::assign`].
+    /// The cluster's current epoch (`cluster_current_epoch`).
+    pub fn current_epoch(&self) -> u64 {
+        self.current_epoch
+    }
+
+    /// Sets the current epoch; it never goes below the masters' config epochs.
+    pub fn set_current_epoch(&mut self, epoch: u64) {
+        let max = self.masters.iter().map(|m| m.epoch).max().unwrap_or(0);
+        self.current_epoch = epoch.max(max);
+    }
+
+    /// Gives master `master_idx` a new config epoch, `currentEpoch + 1`, which becomes the
+    /// current epoch: what a replica that wins a failover election gets, and what a node bumps
+    /// to without consensus. Returns the new epoch (`None`: no such master).
+    pub fn new_epoch_for(&mut self, master_idx: usize) -> Option<u64> {
+        let next = self.current_epoch.saturating_add(1);
+        self.masters.get_mut(master_idx)?.epoch = next;
+        self.current_epoch = next;
+        Some(next)
+    }
+
+    /// Redis's `clusterBumpConfigEpochWithoutConsensus` on master `master_idx`, as the node that
+    /// has just imported a slot runs it (`CLUSTER SETSLOT <slot> NODE <myself>` while importing):
+    /// a node whose config epoch is 0 or not the greatest in the cluster (the current epoch
+    /// included) takes `currentEpoch + 1`; the greatest keeps its own. Whether it bumped.
+    pub fn bump_epoch_without_consensus(&mut self, master_idx: usize) -> bool {
+        // The current epoch is never below a master's (every constructor and epoch setter here
+        // keeps it so), which makes it the greatest: no scan per moved slot.
+        let max = self.current_epoch;
+        match self.masters.get(master_idx) {
+            Some(m) if m.epoch == 0 || m.epoch != max => {
+                self.new_epoch_for(master_idx);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Mutable access to the masters' details (address, flags, replicas, open slots, epoch).
+    /// Slot ownership changes only through [`SlotMap::assign`]; set an epoch above the current
+    /// one through [`SlotMap::new_epoch_for`] (or raise the current one after).
     pub fn master_mut(&mut self, master_idx: usize) -> Option<&mut Master> {
         self.masters.get_mut(master_idx)
     }

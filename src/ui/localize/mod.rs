@@ -230,18 +230,28 @@ pub enum Note {
         failed: String,
         /// The promoted replica's address.
         promoted: String,
+        /// Its new config epoch.
+        epoch: u64,
     },
-    /// A change: a master with no replica failed.
-    FailedUncovered {
+    /// A change: a master with no replica failed; it keeps its slots and the cluster is down.
+    FailedClusterDown {
         /// Its address.
         master: String,
-        /// The slots now unserved.
+        /// The slots it keeps, unserved.
         slots: usize,
     },
     /// A change: a master with no slots failed (its address).
     FailedNoSlots(String),
     /// A change: a failover of another kind.
     FailedOver,
+    /// A notice: a master lost its last slot and became a replica of the master that took it,
+    /// its replicas following.
+    BecameReplica {
+        /// Its address.
+        node: String,
+        /// The address of the master it now replicates.
+        of: String,
+    },
     /// A change: back to the fixtures' cluster.
     Fixture,
     /// A change: a cluster created with this many masters.
@@ -304,10 +314,17 @@ impl Note {
             Note::Resharded { n_slots, to } => fill(t.change_reshard, &[n_slots, to]),
             Note::Rebalanced => t.change_rebalance.to_string(),
             Note::Drained(addr) => fill(t.change_drain, &[addr]),
-            Note::Promoted { failed, promoted } => fill(t.change_promoted, &[failed, promoted]),
-            Note::FailedUncovered { master, slots } => fill(t.change_uncovered, &[master, slots]),
+            Note::Promoted {
+                failed,
+                promoted,
+                epoch,
+            } => fill(t.change_promoted, &[failed, promoted, epoch]),
+            Note::FailedClusterDown { master, slots } => {
+                fill(t.change_cluster_down, &[master, slots])
+            }
             Note::FailedNoSlots(addr) => fill(t.change_no_slots, &[addr]),
             Note::FailedOver => t.change_failover.to_string(),
+            Note::BecameReplica { node, of } => fill(t.notice_became_replica, &[node, of]),
             Note::Fixture => t.change_fixture.to_string(),
             Note::Created(n) => fill(t.change_created, &[n]),
             Note::AddedMaster(addr) => fill(t.change_add_master, &[addr]),

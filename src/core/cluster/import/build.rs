@@ -28,6 +28,8 @@ pub(super) struct NodeInfo {
     pub(super) slots: Vec<(usize, SlotRange)>,
     pub(super) migrating: Vec<(u16, String)>,
     pub(super) importing: Vec<(u16, String)>,
+    /// The config epoch, where the format shows one (CLUSTER NODES).
+    pub(super) epoch: Option<u64>,
 }
 
 impl NodeInfo {
@@ -48,6 +50,7 @@ impl NodeInfo {
             slots: Vec::new(),
             migrating: Vec::new(),
             importing: Vec::new(),
+            epoch: None,
         }
     }
 }
@@ -78,9 +81,12 @@ pub(super) fn build(nodes: Vec<NodeInfo>, format: Format) -> Result<Imported, Im
         .enumerate()
         .map(|(i, m)| (m.id.clone(), i))
         .collect();
+    // Formats without epochs (SHARDS, SLOTS) get 1, 2, … in address order, as a created
+    // cluster's masters have them.
     let mut model: Vec<Master> = masters
         .iter()
-        .map(|m| Master {
+        .enumerate()
+        .map(|(i, m)| Master {
             addr: m.addr.clone(),
             id: m.id.clone(),
             hostname: m.hostname.clone(),
@@ -88,6 +94,7 @@ pub(super) fn build(nodes: Vec<NodeInfo>, format: Format) -> Result<Imported, Im
             replicas: Vec::new(),
             migrating: m.migrating.clone(),
             importing: m.importing.clone(),
+            epoch: m.epoch.unwrap_or(i as u64 + 1),
         })
         .collect();
     for r in replicas {

@@ -86,6 +86,8 @@ fn node_line(no: usize, line: &str) -> Result<NodeInfo, ImportError> {
     };
     let mut node = NodeInfo::new(no, field(0).to_owned(), addr, hostname, role);
     node.flags = flags;
+    // Up to 20 digits (checked above): a u64 holds every config epoch Redis writes.
+    node.epoch = field(6).parse::<u64>().ok();
     for &f in fields.get(8..).unwrap_or_default() {
         if is_replica {
             return Err(expected(no, E::NoSlotsOnReplica, text(f)));
