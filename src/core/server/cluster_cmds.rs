@@ -137,6 +137,11 @@ impl Cluster {
                 if owner == Some(me) && target != me && keys_here != 0 {
                     return err(SetSlotError::StillHoldsKeys { slot });
                 }
+                let was_importing = self
+                    .map
+                    .masters()
+                    .get(me)
+                    .is_some_and(|m| m.importing.iter().any(|(s, _)| *s == slot));
                 self.map.assign(slot, Some(target));
                 if let Some(m) = self.map.master_mut(me) {
                     if keys_here == 0 {
@@ -145,6 +150,11 @@ impl Cluster {
                     if target == me {
                         m.importing.retain(|(s, _)| *s != slot);
                     }
+                }
+                // Redis 7.0.15 `clusterCommand` SETSLOT NODE: the node that has just imported
+                // the slot bumps its config epoch without consensus, so the new owner wins.
+                if target == me && was_importing {
+                    self.map.bump_epoch_without_consensus(me);
                 }
             }
             _ => return err(SetSlotError::BadAction),
@@ -258,9 +268,9 @@ impl Cluster {
     }
 
     /// `CLUSTER NODES` as the node at index `node` prints it: every node, `myself` on its own
-    /// line, its open slots (`[slot->-id]`, `[slot-<-id]`) after its ranges. Ping and pong
-    /// times are 0 and the config epoch is the master's position plus one: the real ones
-    /// change from run to run, so compare the output field by field, not byte for byte.
+    /// line, its open slots (`[slot->-id]`, `[slot-<-id]`) after its ranges, each master's and
+    /// its replicas' config epoch. Ping and pong times are 0: the real ones change from run to
+    /// run, so compare the output field by field, not byte for byte.
     pub fn cluster_nodes_of(&self, node_addr: &str) -> Option<String> {
         self.node_index(node_addr).map(|n| self.cluster_nodes(n))
     }
@@ -289,18 +299,27 @@ impl Cluster {
             );
             words.join(",")
         };
+        // A node others see as failed has no link to them (Redis prints `disconnected`).
+        let link = |flags: &[String]| {
+            if flags.iter().any(|f| f == "fail") {
+                "disconnected"
+            } else {
+                "connected"
+            }
+        };
         let ranges = self.map.ranges_by_master();
         let mut out = String::new();
         for (i, m) in self.map.masters().iter().enumerate() {
-            let epoch = i + 1;
+            let epoch = m.epoch;
             let addr = match &m.hostname {
                 Some(h) => format!("{},{h}", bus(&m.addr)),
                 None => bus(&m.addr),
             };
             out.push_str(&format!(
-                "{} {addr} {} - 0 0 {epoch} connected",
+                "{} {addr} {} - 0 0 {epoch} {}",
                 m.id,
-                flags(&m.addr, &m.flags, "master")
+                flags(&m.addr, &m.flags, "master"),
+                link(&m.flags)
             ));
             for r in ranges.get(i).into_iter().flatten() {
                 out.push_str(&format!(" {r}"));
@@ -326,11 +345,12 @@ impl Cluster {
             out.push('\n');
             for r in &m.replicas {
                 out.push_str(&format!(
-                    "{} {} {} {} 0 0 {epoch} connected\n",
+                    "{} {} {} {} 0 0 {epoch} {}\n",
                     r.id,
                     bus(&r.addr),
                     flags(&r.addr, &r.flags, "slave"),
-                    m.id
+                    m.id,
+                    link(&r.flags)
                 ));
             }
         }
