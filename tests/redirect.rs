@@ -701,7 +701,7 @@ proptest! {
     }
 }
 
-/// A smart client hashing with cluster-key-slot 1.1.x's rule: `foo{}{bar}` is slot 4015 to it
+/// A client hashing with cluster-key-slot 1.1.x's rule (ioredis's dependency), redirected as ioredis is: `foo{}{bar}` is slot 4015 to it
 /// (7000's) and 8363 to Redis (7001's), so every GET pays a MOVED, and the table update for
 /// 8363 never helps.
 #[test]
