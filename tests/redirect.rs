@@ -565,6 +565,15 @@ fn library() -> impl Strategy<Value = ClientLibrary> {
     prop::sample::select(LIBRARIES.to_vec())
 }
 
+/// An arrow of a whole-map refresh: its requests, their replies, the table replaced.
+fn is_refresh(e: &Event) -> bool {
+    matches!(e.kind, EventKind::TableRefresh { .. })
+        || matches!(
+            e.narration,
+            Narration::RefreshSends { .. } | Narration::MapReply { .. }
+        )
+}
+
 /// The client's table as the events show it: the start, every one-entry rewrite and every
 /// whole-table refresh applied in order; checked at each request after a MOVED.
 fn replay(before: &Client, events: &[Event]) -> Result<Client, TestCaseError> {
@@ -649,9 +658,7 @@ proptest! {
                 if r.ask {
                     let next = events[i + 1..]
                         .iter()
-                        .find(|e| !matches!(e.kind, EventKind::TableRefresh { .. })
-                            && !(matches!(e.kind, EventKind::Request { .. } | EventKind::Reply { .. })
-                                && matches!(e.narration, Narration::RefreshSends { .. } | Narration::MapReply { .. })))
+                        .find(|e| !is_refresh(e))
                         .map(|e| &e.kind);
                     let asking_next = matches!(next, Some(EventKind::Asking) | Some(EventKind::GiveUp { .. }));
                     prop_assert!(asking_next, "{:?}", next);

@@ -124,6 +124,16 @@ fn command_name(args: &[Vec<u8>]) -> String {
         .unwrap_or_default()
 }
 
+/// One part of a command split by slot.
+struct Part {
+    /// The slot.
+    slot: u16,
+    /// Its arguments, name first.
+    args: Vec<Vec<u8>>,
+    /// The indices of the keys it carries among the command's keys.
+    keys: Vec<usize>,
+}
+
 /// Commands a library splits whose arguments after the name are key-value pairs.
 const PAIRS: &[&str] = &["MSET", "MSETNX"];
 
@@ -192,34 +202,33 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
 /// `args` split by slot, keys in order of first appearance within each part and parts in
 /// order of their first key; `None` when the arguments do not fit the command's shape (the
 /// node is left to answer).
-fn split_parts(
-    client: &Client,
-    args: &[Vec<u8>],
-    name: &str,
-) -> Option<Vec<(u16, Vec<Vec<u8>>, Vec<usize>)>> {
+fn split_parts(client: &Client, args: &[Vec<u8>], name: &str) -> Option<Vec<Part>> {
     let rest = args.get(1..)?;
     let step = if PAIRS.contains(&name) { 2 } else { 1 };
     if rest.is_empty() || rest.len() % step != 0 {
         return None;
     }
     let head = args.first()?.clone();
-    // (slot, arguments, the key indices it carries)
-    let mut parts: Vec<(u16, Vec<Vec<u8>>, Vec<usize>)> = Vec::new();
+    let mut parts: Vec<Part> = Vec::new();
     for (i, chunk) in rest.chunks(step).enumerate() {
         let key = chunk.first()?;
         let slot = client
             .rule
             .route_slot(key)
             .unwrap_or_else(|| crate::core::key::slot::key_slot(key));
-        match parts.iter_mut().find(|(s, ..)| *s == slot) {
-            Some((_, a, idx)) => {
-                a.extend(chunk.iter().cloned());
-                idx.push(i);
+        match parts.iter_mut().find(|p| p.slot == slot) {
+            Some(p) => {
+                p.args.extend(chunk.iter().cloned());
+                p.keys.push(i);
             }
             None => {
-                let mut a = vec![head.clone()];
-                a.extend(chunk.iter().cloned());
-                parts.push((slot, a, vec![i]));
+                let mut args = vec![head.clone()];
+                args.extend(chunk.iter().cloned());
+                parts.push(Part {
+                    slot,
+                    args,
+                    keys: vec![i],
+                });
             }
         }
     }
@@ -235,29 +244,29 @@ fn split(
     args: &[Vec<u8>],
     name: &str,
     lib: ClientLibrary,
-    parts: Vec<(u16, Vec<Vec<u8>>, Vec<usize>)>,
+    parts: Vec<Part>,
     events: &mut Vec<Event>,
 ) {
     events.push(self_event(
         EventKind::Split {
-            parts: parts.iter().map(|(_, a, _)| a.clone()).collect(),
+            parts: parts.iter().map(|p| p.args.clone()).collect(),
         },
         Narration::Split {
             library: lib,
             command: name.to_owned(),
-            slots: parts.iter().map(|(s, ..)| *s).collect(),
+            slots: parts.iter().map(|p| p.slot).collect(),
         },
     ));
-    let n_keys: usize = parts.iter().map(|(.., idx)| idx.len()).sum();
+    let n_keys: usize = parts.iter().map(|p| p.keys.len()).sum();
     let mut values: Vec<Reply> = vec![Reply::Bulk(None); n_keys];
     let mut total: i64 = 0;
     let mut all_set = true;
     let mut error: Option<Reply> = None;
-    for (_, part, idx) in &parts {
-        let reply = run_one(cluster, client, part, events);
+    for part in &parts {
+        let reply = run_one(cluster, client, &part.args, events);
         match reply {
             Some(Reply::Array(items)) => {
-                for (i, item) in idx.iter().zip(items) {
+                for (i, item) in part.keys.iter().zip(items) {
                     if let Some(cell) = values.get_mut(*i) {
                         *cell = item;
                     }
@@ -300,7 +309,6 @@ fn split(
 
 /// A full refresh of the client's slot map, as its library sends it: the request(s), the
 /// reply(s), and the table replaced.
-#[allow(clippy::too_many_arguments)]
 fn refresh(
     cluster: &mut Cluster,
     client: &mut Client,
@@ -518,7 +526,7 @@ fn run_one(
                         OnMoved::Refresh => (false, Some(RefreshCause::Moved)),
                         OnMoved::PatchOrEveryNthRefresh { every } => {
                             client.moved_seen = client.moved_seen.saturating_add(1);
-                            if every > 0 && client.moved_seen % every == 0 {
+                            if every > 0 && client.moved_seen.is_multiple_of(every) {
                                 (false, Some(RefreshCause::NthMoved { every }))
                             } else {
                                 (true, None)
