@@ -23,6 +23,9 @@ const ALLOWED = [
   /ERR unknown command '[^']*', with args beginning with:/g,
   /ERR wrong number of arguments for '[^']*' command/g,
   /Invalid argument\(s\)/g,
+  // Client libraries' own exception messages (redis-py, Jedis), quoted as they print them.
+  /all keys must map to the same key slot/g,
+  /Keys must belong to same hashslot\./g,
   /\bRedis Cluster\b/g,
   /\bslotscope\b/g,
   /\bcluster-key-slot\b/g,

@@ -1,6 +1,7 @@
 //! The redirections view as a reader uses it: step through a live migration to the ASK, its
 //! value and the MOVED; watch the client's table change on MOVED and not on ASK; TRYAGAIN;
-//! a deep link; the keyboard. Reply texts are compared with the transcripts.
+//! a deep link; the keyboard; the table of client libraries and free mode with a chosen
+//! library (a whole-map refresh, a split MGET). Reply texts are compared with the transcripts.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -109,7 +110,7 @@ test('a deep link opens a scenario at a step; keys step and play', async () => {
   await context.close();
 });
 
-test('free mode: set up a migration by hand and watch a smart client follow ASK', async () => {
+test('free mode: set up a migration by hand and watch ioredis follow ASK', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   const input = page.getByTestId('free-command-input');
   const send = async (line) => {
@@ -128,6 +129,82 @@ test('free mode: set up a migration by hand and watch a smart client follow ASK'
   await input.fill('GET "unclosed');
   await input.press('Enter');
   await page.locator('.redir__free [role=alert]').waitFor();
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the table of client libraries: each library with the redirect limit its source sets, in both languages', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const rows = page.locator('[data-testid=client-table] tbody tr');
+  // Budgets read from the libraries' source (docs/clients.md): ioredis maxRedirections 16,
+  // go-redis MaxRedirects 3, Lettuce maxRedirects 5, Jedis maxAttempts 5 (4 followed),
+  // redis-py RedisClusterRequestTTL 16 (15 followed), redis-rs retries 16.
+  const got = await rows.evaluateAll((rs) => rs.map((r) => [r.dataset.library, Number(r.dataset.maxRedirects)]));
+  assert.deepEqual(got, [['ioredis', 16], ['go-redis', 3], ['lettuce', 5], ['jedis', 4], ['redis-py', 15], ['redis-rs', 16]]);
+  const en = await page.locator('[data-testid=client-table]').textContent();
+  assert.match(en, /CLUSTER SLOTS/);
+  assert.match(en, /CLUSTER NODES/);
+  assert.match(en, /Keys must belong to same hashslot\./);
+  assert.match(en, /v5\.11\.1/);
+  await page.getByTestId('lang-select').selectOption('zh');
+  await page.waitForFunction(() => /客户端库/.test(document.querySelector('[data-testid=client-table]')?.textContent ?? ''));
+  const zh = await page.locator('[data-testid=client-table]').textContent();
+  // Names, numbers, commands and the libraries' own messages stay as they are.
+  for (const kept of ['ioredis v5.11.1', 'Lettuce 7.7.0.RELEASE', 'maxRedirections = 16', 'CLUSTER SLOTS', 'Keys must belong to same hashslot.']) {
+    assert.ok(zh.includes(kept), kept);
+  }
+  assert.notEqual(zh, en);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('free mode: go-redis reloads its whole map after the ASK; Lettuce splits an MGET across slots', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const input = page.getByTestId('free-command-input');
+  const send = async (line) => {
+    await input.fill(line);
+    await input.press('Enter');
+    await page.waitForFunction(() => document.querySelector('[data-testid=free-command-input]').value === '');
+  };
+  await page.getByTestId('free-policy').selectOption('go-redis');
+  await send('@127.0.0.1:7002 SET foo 1');
+  await send('@127.0.0.1:7000 CLUSTER SETSLOT 12182 IMPORTING 44084a172411812451c56a0a3330ec6daa733083');
+  await send('@127.0.0.1:7002 CLUSTER SETSLOT 12182 MIGRATING d3bede0cd4ba07708f552c2e44e8211e0d571a39');
+  await send('@127.0.0.1:7002 MIGRATE 127.0.0.1 7000 foo 0 5000');
+  await send('GET foo');
+  const replies = await page.getByTestId('free-replies').locator('li').allTextContents();
+  const ask = replies.indexOf('(error) ASK 12182 127.0.0.1:7000');
+  assert.ok(ask >= 0, replies.join(' | '));
+  // The lazy reload: a CLUSTER SLOTS reply (the first range is 0-5460, as the fixtures' map).
+  assert.match(replies[ask + 1], /^1\) 1\) \(integer\) 0\n/);
+  assert.deepEqual(replies.slice(-2), ['OK', '"1"']);
+  assert.match(await page.locator('.redir__free .redir__narration').textContent(), /\S/);
+  // Lettuce: MGET over two slots, split and reassembled (transcript 04's keys).
+  await page.getByTestId('free-policy').selectOption('lettuce');
+  await send('@127.0.0.1:7000 SET hello 1');
+  await send('@127.0.0.1:7000 SET bar 2');
+  await send('MGET hello bar');
+  const after = await page.getByTestId('free-replies').locator('li').allTextContents();
+  assert.deepEqual(after.slice(-2), ['1) "1"', '1) "2"']);
+  assert.ok(await page.locator('.redir__free svg').getByText('split by slot into 2 commands').count() > 0);
+  // redis-py refuses it before sending: no reply at all.
+  await page.getByTestId('free-policy').selectOption('redis-py');
+  await send('MGET hello bar');
+  assert.match(await page.locator('.redir__free .redir__narration').textContent(), /redis-py refuses MGET before sending anything/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the lettuce-splits scenario ends with the reassembled reply; ASK never claims the key is already on the target', async () => {
+  const { page, context, problems } = await openPage(env.browser, `${env.server.url}#redirect=lettuce-splits:6`);
+  assert.equal(await page.getByTestId('scenario-select').inputValue(), 'lettuce-splits');
+  const ls = await lines(page);
+  assert.equal(ls.at(-1), '1) "1"\n2) "2"');
+  await page.getByTestId('scenario-select').selectOption('live-migration');
+  await stepUntil(page, (l) => l.some((x) => /^\(error\) ASK /.test(x)), 'ASK');
+  const said = await page.getByTestId('narration').textContent();
+  assert.match(said, /never written/);
+  assert.doesNotMatch(said, /already on the target|no longer there/);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -1,14 +1,15 @@
 //! Client policies and the Redirections scenarios against the recorded redis-cli transcripts
 //! (02, 03, 04, 07): replies read from the files, not retyped; and properties of the policies
-//! (termination, ASK never touches the table, MOVED always does, MOVED-only gives up on time).
+//! (termination, ASK never moves a slot's entry, after MOVED the table names the node it
+//! named, MOVED-only gives up on time). Each library's own behaviour is in tests/libraries.rs.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
 use proptest::prelude::*;
 use slotscope::core::client::{
-    run, scenarios, Client, Endpoint, Event, EventKind, Narration, Policy, Scenario, SendReason,
-    PRESETS,
+    run, scenarios, Client, ClientLibrary, Endpoint, Event, EventKind, Narration, Policy, Scenario,
+    SendReason, LIBRARIES,
 };
 use slotscope::core::key::args::split_args;
 use slotscope::core::server::{Cluster, Redirect, Reply, Session};
@@ -93,15 +94,30 @@ fn gave_up(events: &[Event]) -> bool {
     )
 }
 
+/// Each library's redirect budget as its source counts it (the numbers read at the tags in
+/// core/client/library.rs): ioredis `maxRedirections: 16` (lib/cluster/ClusterOptions.ts:243,
+/// the 17th error is returned), go-redis `MaxRedirects = 3` (osscluster.go:217), Lettuce
+/// `DEFAULT_MAX_REDIRECTS = 5` (ClusterClientOptions.java:48), Jedis `DEFAULT_MAX_ATTEMPTS = 5`
+/// sends (JedisCluster.java:42), redis-py `RedisClusterRequestTTL = 16` sends
+/// (redis/cluster.py:396), redis-rs `DEFAULT_RETRIES: u32 = 16` (client.rs:94).
 #[test]
-fn presets_are_the_libraries_defaults() {
+fn budgets_are_the_libraries_defaults() {
+    let got: Vec<(&str, &str, u32, u32)> = LIBRARIES
+        .iter()
+        .map(|l| {
+            let b = l.behaviour();
+            (b.name, b.limit_option.0, b.limit_option.1, b.max_redirects)
+        })
+        .collect();
     assert_eq!(
-        PRESETS,
-        &[
-            ("ioredis", 16),
-            ("redis-rs", 16),
-            ("Lettuce", 5),
-            ("go-redis", 3)
+        got,
+        vec![
+            ("ioredis", "maxRedirections", 16, 16),
+            ("go-redis", "MaxRedirects", 3, 3),
+            ("Lettuce", "maxRedirects", 5, 5),
+            ("Jedis", "maxAttempts", 5, 4),
+            ("redis-py", "RedisClusterRequestTTL", 16, 15),
+            ("redis-rs", "retries", 16, 16),
         ]
     );
 }
@@ -137,10 +153,17 @@ fn a_stale_route_is_moved_then_direct() {
             .map(|(_, a)| a.as_str()),
         Some(M0)
     );
+    // ioredis: the MOVED's slot rewritten (lib/cluster/index.ts:543), then CLUSTER SLOTS to
+    // a node (index.ts:551, 931) and the whole table replaced, then the retry.
+    assert_eq!(s.policy, Policy::Library(ClientLibrary::Ioredis));
     let first = &s.steps[0].events;
     let r = replies(first);
-    assert_eq!(r.len(), 2);
+    assert_eq!(r.len(), 3);
     assert_eq!(r[0].from, Endpoint::Node(M0.into()));
+    assert!(
+        matches!(&first[3].kind, EventKind::Request { args } if args == &split_args("CLUSTER SLOTS").unwrap())
+    );
+    assert!(matches!(first[5].kind, EventKind::TableRefresh { .. }));
     assert_eq!(
         r[0].cli,
         expected("02_moved.txt", "redis-cli -p 7000 GET user:1002", 0)
@@ -149,9 +172,9 @@ fn a_stale_route_is_moved_then_direct() {
         table_updates(first),
         vec![(9779, Some(M0.to_owned()), M1.to_owned())]
     );
-    assert_eq!(r[1].from, Endpoint::Node(M1.into()));
+    assert_eq!(r[2].from, Endpoint::Node(M1.into()));
     assert_eq!(
-        r[1].cli,
+        r[2].cli,
         expected("03_cli_c_redirect.txt", "> GET user:1002", 0)
     );
     // The retry follows the MOVED, which the table now agrees with: it is told as the table's.
@@ -172,7 +195,7 @@ fn a_stale_route_is_moved_then_direct() {
     let second = &s.steps[1].events;
     assert_eq!(second.len(), 2);
     assert_eq!(second[0].to, Endpoint::Node(M1.into()));
-    assert_eq!(second[1].cli, r[1].cli);
+    assert_eq!(second[1].cli, r[2].cli);
 }
 
 #[test]
@@ -326,10 +349,25 @@ fn the_end_of_a_migration_is_moved_and_updates_the_table() {
         get[1].cli,
         expected(T, "redis-cli -p 7001 GET {user:1001}:profile", 2)
     );
-    assert_eq!(
-        table_updates(get),
-        vec![(5712, Some(M1.to_owned()), M2.to_owned())]
+    // Jedis renews its whole slot cache with CLUSTER SLOTS on the connection that answered
+    // MOVED, before following it (ClusterCommandExecutor.java:142, JedisClusterInfoCache.java:199):
+    // no one-entry rewrite, and the refreshed table already names 7002.
+    assert!(table_updates(get).is_empty());
+    assert_eq!(get[2].to, Endpoint::Node(M1.into()));
+    assert!(
+        matches!(&get[2].kind, EventKind::Request { args } if args == &split_args("CLUSTER SLOTS").unwrap())
     );
+    match &get[4].kind {
+        EventKind::TableRefresh { table } => assert_eq!(
+            table
+                .iter()
+                .find(|(r, _)| r.contains(5712))
+                .map(|(_, a)| a.as_str()),
+            Some(M2)
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(get[5].to, Endpoint::Node(M2.into()));
     assert_eq!(
         replies(get).last().map(|e| e.cli.clone()),
         Some(expected(T, "redis-cli -p 7002 GET {user:1001}:profile", 1))
@@ -518,7 +556,60 @@ fn command() -> impl Strategy<Value = &'static str> {
 }
 
 fn policy() -> impl Strategy<Value = Policy> {
-    prop::sample::select(vec![Policy::Smart, Policy::RedisCliC, Policy::MovedOnly])
+    let mut all: Vec<Policy> = LIBRARIES.iter().map(|l| Policy::Library(*l)).collect();
+    all.extend([Policy::RedisCliC, Policy::MovedOnly]);
+    prop::sample::select(all)
+}
+
+fn library() -> impl Strategy<Value = ClientLibrary> {
+    prop::sample::select(LIBRARIES.to_vec())
+}
+
+/// An arrow of a whole-map refresh: its requests, their replies, the table replaced.
+fn is_refresh(e: &Event) -> bool {
+    matches!(e.kind, EventKind::TableRefresh { .. })
+        || matches!(
+            e.narration,
+            Narration::RefreshSends { .. } | Narration::MapReply { .. }
+        )
+}
+
+/// The client's table as the events show it: the start, every one-entry rewrite and every
+/// whole-table refresh applied in order; checked at each request after a MOVED.
+fn replay(before: &Client, events: &[Event]) -> Result<Client, TestCaseError> {
+    let mut table = before.clone();
+    let mut pending: Option<(u16, String)> = None;
+    for e in events {
+        match &e.kind {
+            EventKind::TableUpdate { slot, new, .. } => table.set_route(*slot, new),
+            EventKind::TableRefresh { table: fresh } => {
+                for (range, addr) in fresh {
+                    for s in range.first..=range.last {
+                        table.set_route(s, addr);
+                    }
+                }
+            }
+            EventKind::Reply { reply } => {
+                if let Some(r) = Redirect::of(reply).filter(|r| !r.ask) {
+                    pending = Some((r.slot, r.addr));
+                }
+            }
+            EventKind::Request { args } if e.from == Endpoint::Client && !args.is_empty() => {
+                if let Some((slot, addr)) = pending.take() {
+                    // Not a refresh request: the retry the MOVED caused.
+                    if args != &split_args("CLUSTER SLOTS").unwrap()
+                        && args != &split_args("CLUSTER NODES").unwrap()
+                    {
+                        prop_assert_eq!(table.route(slot), Some(addr.as_str()));
+                    } else {
+                        pending = Some((slot, addr));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(table)
 }
 
 proptest! {
@@ -531,52 +622,65 @@ proptest! {
         let mut cluster = build(&st);
         let mut client = client_for(&st, &cluster, policy, max);
         let events = run(&mut cluster, &mut client, &split_args(cmd).unwrap());
+        // A library that splits a command by slot gives each part its own budget.
+        let parts = match events.first().map(|e| &e.kind) {
+            Some(EventKind::Split { parts }) => parts.len() as u32,
+            _ => 1,
+        };
         let redirects = replies(&events)
             .iter()
             .filter(|e| matches!(&e.kind, EventKind::Reply { reply } if Redirect::of(reply).is_some()))
             .count() as u32;
-        prop_assert!(redirects <= max + 1);
-        prop_assert!(events.len() <= 8 * (max as usize + 1) + 8 * 4);
+        prop_assert!(redirects <= parts * (max + 1));
+        // Per send at most: ASKING and its reply, the request, its reply, a rewrite, a
+        // refresh from every node (three here) and the table replaced, a back-off.
+        prop_assert!(events.len() <= parts as usize * 14 * (max as usize + 1) + 2);
         let last = events.last().unwrap();
         let ends_in_reply_to_client = matches!(last.kind, EventKind::Reply { .. }) && last.to == Endpoint::Client;
-        prop_assert!(ends_in_reply_to_client || gave_up(&events));
+        let reassembled = matches!(last.kind, EventKind::Reassembled { .. });
+        prop_assert!(ends_in_reply_to_client || reassembled || gave_up(&events));
     }
 
-    /// ASK never changes a smart client's table; every MOVED it follows does, to the named node;
-    /// nothing else does.
+    /// ASK never rewrites a library's entry (a library that refreshes on ASK replaces its table
+    /// with the cluster's own map, in which the source still owns the slot), and `ASKING` or a
+    /// give-up comes next once any refresh is done; after every MOVED a library follows, its
+    /// table names the node the MOVED named before the retry goes out (rewritten or refreshed);
+    /// the client's table is what the events say.
     #[test]
-    fn ask_keeps_the_table_and_moved_changes_it(st in state(), cmd in command(), max in 0u32..20) {
+    fn ask_keeps_the_table_and_moved_changes_it(st in state(), cmd in command(), max in 0u32..20, lib in library()) {
         let mut cluster = build(&st);
-        let mut client = client_for(&st, &cluster, Policy::Smart, max);
+        let mut client = client_for(&st, &cluster, Policy::Library(lib), max);
         let before = client.clone();
         let events = run(&mut cluster, &mut client, &split_args(cmd).unwrap());
         for (i, e) in events.iter().enumerate() {
             if let EventKind::Reply { reply } = &e.kind {
                 let Some(r) = Redirect::of(reply) else { continue };
-                let next = events.get(i + 1).map(|e| &e.kind);
                 if r.ask {
+                    let next = events[i + 1..]
+                        .iter()
+                        .find(|e| !is_refresh(e))
+                        .map(|e| &e.kind);
                     let asking_next = matches!(next, Some(EventKind::Asking) | Some(EventKind::GiveUp { .. }));
-                    prop_assert!(asking_next);
-                } else if !matches!(next, Some(EventKind::GiveUp { .. })) {
-                    let ok = matches!(next, Some(EventKind::TableUpdate { slot, new, .. }) if *slot == r.slot && *new == r.addr);
-                    prop_assert!(ok, "MOVED not followed by its table update: {:?}", next);
+                    prop_assert!(asking_next, "{:?}", next);
+                    let rewrites = events[i + 1..]
+                        .iter()
+                        .take_while(|e| !matches!(e.kind, EventKind::Asking))
+                        .any(|e| matches!(e.kind, EventKind::TableUpdate { .. }));
+                    prop_assert!(!rewrites);
                 }
             }
         }
-        let mut expected = before.clone();
-        for (slot, _, new) in table_updates(&events) {
-            expected.set_route(slot, &new);
-        }
-        prop_assert_eq!(client.table(), expected.table());
+        let replayed = replay(&before, &events)?;
+        prop_assert_eq!(client.table(), replayed.table());
     }
 
-    /// On a consistent migration (both sides open, or neither), a smart client with a budget of
+    /// On a consistent migration (both sides open, or neither), every library with a budget of
     /// 2 always reaches the key's holder: it never gives up on a single-key command.
     #[test]
-    fn a_smart_client_reaches_the_holder(st in state(), key in prop::sample::select(vec!["a", "b", "c"])) {
+    fn a_library_reaches_the_holder(st in state(), key in prop::sample::select(vec!["a", "b", "c"]), lib in library()) {
         let st = State { importing: st.migrating, ..st };
         let mut cluster = build(&st);
-        let mut client = client_for(&st, &cluster, Policy::Smart, 2);
+        let mut client = client_for(&st, &cluster, Policy::Library(lib), 2);
         let events = run(&mut cluster, &mut client, &split_args(&format!("GET {{user:1001}}:{key}")).unwrap());
         prop_assert!(!gave_up(&events));
         // Stable slot: the owner (7001) answers. Open slot: the source if it still has the
@@ -604,7 +708,7 @@ proptest! {
     }
 }
 
-/// A smart client hashing with cluster-key-slot 1.1.x's rule: `foo{}{bar}` is slot 4015 to it
+/// A client hashing with cluster-key-slot 1.1.x's rule (ioredis's dependency), redirected as ioredis is: `foo{}{bar}` is slot 4015 to it
 /// (7000's) and 8363 to Redis (7001's), so every GET pays a MOVED, and the table update for
 /// 8363 never helps.
 #[test]
@@ -656,13 +760,15 @@ fn a_client_that_disagrees_pays_a_moved_on_every_command() {
             .replace("9779", &slot.to_string())
             .replace(M1, owner);
         let s = scenario(id);
-        assert_eq!(s.policy, Policy::Smart);
+        // Each follows redirections as ioredis does: the MOVED's entry rewritten, the whole
+        // map refreshed with CLUSTER SLOTS (lib/cluster/index.ts:543, 551), then the retry.
+        assert_eq!(s.policy, Policy::Library(ClientLibrary::Ioredis));
         assert_eq!(s.rule, rule);
         assert!(s.steps.len() >= 3);
         for (i, step) in s.steps.iter().enumerate() {
             let ev = &step.events;
             let kinds: Vec<String> = ev.iter().map(|e| format!("{:?}", e.kind)).collect();
-            assert_eq!(ev.len(), 5, "{id} step {i}: {kinds:?}");
+            assert_eq!(ev.len(), 8, "{id} step {i}: {kinds:?}");
             assert_eq!(
                 ev[0].to,
                 Endpoint::Node(wrong.into()),
@@ -679,11 +785,15 @@ fn a_client_that_disagrees_pays_a_moved_on_every_command() {
                 table_updates(ev),
                 vec![(slot, Some(owner.to_owned()), owner.to_owned())]
             );
-            assert_eq!(ev[3].to, Endpoint::Node(owner.into()));
+            assert!(
+                matches!(ev[5].kind, EventKind::TableRefresh { .. }),
+                "{id} step {i}"
+            );
+            assert_eq!(ev[6].to, Endpoint::Node(owner.into()));
             // It goes there because the MOVED said so: its table still says `wrong` for its
             // own slot.
             assert_eq!(
-                ev[3].narration,
+                ev[6].narration,
                 Narration::ClientSends {
                     command: "GET".into(),
                     addr: owner.into(),
@@ -701,7 +811,7 @@ fn a_client_that_disagrees_pays_a_moved_on_every_command() {
                 "{id} step {i}"
             );
             assert_eq!(
-                ev[4].kind,
+                ev[7].kind,
                 EventKind::Reply {
                     reply: Reply::Bulk(Some(b"hello".to_vec()))
                 }
@@ -721,7 +831,7 @@ fn a_client_that_disagrees_pays_a_moved_on_every_command() {
     let mut cluster = Cluster::new(SlotMap::fixture_cluster());
     let set = split_args("SET foo{}{bar} hello").unwrap();
     cluster.exec(M1, &set, &mut Session::new());
-    let mut client = Client::new(Policy::Smart, 16, &SlotMap::fixture_cluster())
+    let mut client = Client::library(ClientLibrary::Ioredis, &SlotMap::fixture_cluster())
         .with_rule(ClientRule::ClusterKeySlot);
     for _ in 0..4 {
         let events = run(&mut cluster, &mut client, &get);
@@ -730,7 +840,7 @@ fn a_client_that_disagrees_pays_a_moved_on_every_command() {
     assert_eq!(client.route(8363), Some(M1));
     assert_eq!(client.route(4015), Some(M0));
     // With Redis's rule the same client goes straight to 7001.
-    let mut redis = Client::new(Policy::Smart, 16, &SlotMap::fixture_cluster());
+    let mut redis = Client::library(ClientLibrary::Ioredis, &SlotMap::fixture_cluster());
     let events = run(&mut cluster, &mut redis, &get);
     assert_eq!(events.len(), 2);
     assert_eq!(events[0].to, Endpoint::Node(M1.into()));
@@ -743,10 +853,12 @@ fn a_client_that_disagrees_pays_a_moved_on_every_command() {
 fn every_narration_of_the_table_is_what_the_table_says() {
     for s in scenarios() {
         let mut updates: BTreeMap<u16, String> = BTreeMap::new();
-        let says = |updates: &BTreeMap<u16, String>, slot: u16| {
+        let mut base = s.start_table.clone();
+        let says = |base: &[(slotscope::core::SlotRange, String)],
+                    updates: &BTreeMap<u16, String>,
+                    slot: u16| {
             updates.get(&slot).cloned().or_else(|| {
-                s.start_table
-                    .iter()
+                base.iter()
                     .find(|(r, _)| r.contains(slot))
                     .map(|(_, a)| a.clone())
             })
@@ -757,21 +869,29 @@ fn every_narration_of_the_table_is_what_the_table_says() {
                 match &e.narration {
                     Narration::ClientSends { addr, why, .. } => match why {
                         SendReason::SlotTable { slot } => {
-                            assert_eq!(says(&updates, *slot).as_ref(), Some(addr), "{at}")
+                            assert_eq!(says(&base, &updates, *slot).as_ref(), Some(addr), "{at}")
                         }
                         SendReason::NoRoute { slot } => {
-                            assert_eq!(says(&updates, *slot), None, "{at}")
+                            assert_eq!(says(&base, &updates, *slot), None, "{at}")
                         }
                         _ => {}
                     },
                     Narration::TableUpdateInVain {
                         own_slot, own_addr, ..
-                    } => assert_eq!(says(&updates, *own_slot).as_ref(), Some(own_addr), "{at}"),
+                    } => assert_eq!(
+                        says(&base, &updates, *own_slot).as_ref(),
+                        Some(own_addr),
+                        "{at}"
+                    ),
                     _ => {}
                 }
                 if let EventKind::TableUpdate { slot, old, new } = &e.kind {
-                    assert_eq!(&says(&updates, *slot), old, "{at}");
+                    assert_eq!(&says(&base, &updates, *slot), old, "{at}");
                     updates.insert(*slot, new.clone());
+                }
+                if let EventKind::TableRefresh { table } = &e.kind {
+                    base = table.clone();
+                    updates.clear();
                 }
             }
         }

@@ -6,16 +6,17 @@
 //! Nothing may panic and every command must return.
 //!
 //! Input: byte 0 = map (bits 0-1), entry node (bits 2-4), `-c` (bit 5), interactive (bit 6),
-//! redis-cli or free mode (bit 7); byte 1 = policy (bits 0-1: smart, -c, MOVED-only, or smart
-//! with every action in one `play`, as the scenarios run), max redirects (bits 2-4), stale
-//! route (bit 5), max TRYAGAIN (bits 6-7); the rest is the lines typed.
+//! redis-cli or free mode (bit 7); byte 1 = policy (bits 0-1: a library, -c, MOVED-only, or a
+//! library with every action in one `play`, as the scenarios run), max redirects (bits 2-4),
+//! stale route (bit 5), which library (bits 6-7 and bit 4 of byte 0: one of six); the rest is
+//! the lines typed.
 #![no_main]
 
 mod common;
 
 use libfuzzer_sys::fuzz_target;
 use slotscope::core::client::{
-    parse_action, play, request_resp, typed_form, Action, Client, Policy, Step,
+    parse_action, play, request_resp, typed_form, Action, Client, Policy, Step, LIBRARIES,
 };
 use slotscope::core::server::{Cli, Cluster, Typed};
 
@@ -55,14 +56,14 @@ fuzz_target!(|data: &[u8]| {
         }
     } else {
         // The free mode's client.
+        let library = LIBRARIES[usize::from((b >> 6) | (a >> 2 & 4)) % LIBRARIES.len()];
         let policy = match b & 3 {
             1 => Policy::RedisCliC,
             2 => Policy::MovedOnly,
-            _ => Policy::Smart,
+            _ => Policy::Library(library),
         };
         let one_play = b & 3 == 3;
         let mut client = Client::new(policy, MAX_REDIRECTS[usize::from(b >> 2 & 7)], map)
-            .with_max_tryagain(u32::from(b >> 6))
             .connected_to(entry.clone());
         if b & 0x20 != 0 {
             // A stale table: user:1002's slot 9779 and {user:1001}'s 5712 point elsewhere.

@@ -404,12 +404,8 @@ pub struct Messages {
     pub free_help: &'static str,
     /// Client select.
     pub free_client: &'static str,
-    /// Smart client.
-    pub free_smart: &'static str,
-    /// MOVED-only client.
+    /// MOVED-only teaching client: `{0}` its redirect budget.
     pub free_moved_only: &'static str,
-    /// Preset select.
-    pub free_preset: &'static str,
     /// Command box.
     pub free_input: &'static str,
     /// Send button.
@@ -1067,14 +1063,12 @@ pub const EN: Messages = Messages {
     redir_step: "step {0} of {1}",
     redir_table: "Client's slot table",
     redir_table_node: "node",
-    redir_table_help: "Only the slots this scenario touches. A smart client rewrites an entry on MOVED; on ASK it does not.",
+    redir_table_help: "Only the slots this scenario touches. On MOVED a library rewrites the entry or refreshes its whole map (the table of clients below says which); an entry holds until the next reshard or failover. On ASK no library changes it.",
     redir_replies: "Replies so far, as redis-cli prints them",
     free_title: "Try it yourself",
     free_help: "Type a command for the client and press Enter; it runs against the cluster above, including any migration the topology lab set up. Start a line with @host:port to send it straight to that node, as an operator would (CLUSTER SETSLOT, MIGRATE).",
     free_client: "client",
-    free_smart: "smart client (MOVED updates the table, ASK does not)",
-    free_moved_only: "MOVED-only client (treats ASK as MOVED)",
-    free_preset: "redirect limit",
+    free_moved_only: "MOVED-only teaching client (treats ASK as MOVED) ({0})",
     free_input: "A command for the client, or @host:port and a command for one node",
     free_send: "Send",
     cluster_label: "Cluster",

@@ -3,14 +3,14 @@
 //! themselves are the core's `redirect_steps`).
 
 use crate::core::client::steps::{scenario_steps, Table};
-use crate::core::client::{scenarios, Endpoint, Event, EventKind, Scenario};
+use crate::core::client::{scenarios, Endpoint, Event, EventKind, Narration, Scenario};
 use crate::core::key::client_rules::ClientRule;
 use crate::core::key::escape::format_key;
 use crate::core::SlotMap;
 use crate::ui::components::sequence::Arrow;
 use crate::ui::messages::fill;
 use crate::ui::narration::{
-    give_up_reason, narrate, policy_name, rule_name, scenario_title, NarrationText,
+    give_up_reason, narrate, policy_name, rule_name, scenario_title, wait, NarrationText,
 };
 use crate::ui::palette::ColourBook;
 
@@ -63,9 +63,33 @@ fn arrow_of(e: &Event, lane: impl Fn(&Endpoint) -> usize, t: &NarrationText) -> 
             note: true,
             ..base
         },
-        EventKind::Backoff { attempt } => Arrow {
-            label: fill(t.label_backoff, &[attempt]),
+        EventKind::Backoff {
+            attempt,
+            min_ms,
+            max_ms,
+        } => Arrow {
+            label: fill(t.label_backoff, &[attempt, &wait(*min_ms, *max_ms, t)]),
             note: true,
+            ..base
+        },
+        EventKind::TableRefresh { .. } => Arrow {
+            label: match &e.narration {
+                Narration::TableRefreshed { changed } => fill(t.label_refresh, &[changed]),
+                _ => fill(t.label_refresh, &[&0]),
+            },
+            note: true,
+            ..base
+        },
+        EventKind::Split { parts } => Arrow {
+            label: fill(t.label_split, &[&parts.len()]),
+            note: true,
+            ..base
+        },
+        // The reply the application gets, as redis-cli would print it.
+        EventKind::Reassembled { reply } => Arrow {
+            reply: true,
+            note: true,
+            error: reply.is_error(),
             ..base
         },
         EventKind::GiveUp { reason } => Arrow {

@@ -39,11 +39,33 @@ pub enum EventKind {
         /// The address it holds now.
         new: String,
     },
+    /// The client replaced its whole slot table with what a refresh (`CLUSTER SLOTS` /
+    /// `CLUSTER NODES`, the requests just before) reported (`from` and `to` are the client).
+    TableRefresh {
+        /// The table afterwards, as runs of slots with the same entry.
+        table: Vec<(SlotRange, String)>,
+    },
     /// The client waits before retrying after TRYAGAIN (`from` and `to` are the client). No
     /// time passes in the simulator: this is one step of the diagram.
     Backoff {
         /// Which retry this is (1 for the first).
         attempt: u32,
+        /// The shortest wait the library can pick, in milliseconds.
+        min_ms: u32,
+        /// The longest.
+        max_ms: u32,
+    },
+    /// The client splits a multi-key command into one command per slot (Lettuce, redis-rs,
+    /// redis-py's DEL/EXISTS/TOUCH/UNLINK); each part's arrows follow.
+    Split {
+        /// Each part's arguments, name first, in the order sent.
+        parts: Vec<Vec<Vec<u8>>>,
+    },
+    /// The client puts the parts' replies back together into the one reply the application
+    /// gets (`cli` and `resp` are that reply's).
+    Reassembled {
+        /// The reply.
+        reply: Reply,
     },
     /// The client stops and hands an error to the application (`from` and `to` are the
     /// client).
@@ -67,6 +89,14 @@ pub enum GiveUpReason {
     StillSplit {
         /// Retries made.
         retries: u32,
+    },
+    /// The library refused to send a multi-key command whose keys are in several slots
+    /// (Jedis, redis-py): nothing went on the wire.
+    KeysInSeveralSlots {
+        /// The exception's class (`RedisClusterException`), the library's own word.
+        exception: &'static str,
+        /// Its message, as the library builds it.
+        message: String,
     },
 }
 
@@ -97,8 +127,26 @@ pub enum SendReason {
     },
     /// The command has no key.
     NoKey,
+    /// A retry after TRYAGAIN to the node that answered it (redis-py).
+    SameNode,
+    /// A retry after TRYAGAIN to a master picked at random (ioredis).
+    RandomMaster,
     /// The client takes the empty key for no key ([`ClientRule::EmptyKeyRandom`]).
     EmptyKey,
+}
+
+/// What started a refresh of the whole slot map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefreshCause {
+    /// A MOVED.
+    Moved,
+    /// An ASK (go-redis's lazy reload, Lettuce's adaptive trigger).
+    Ask,
+    /// The `every`-th MOVED the client has seen (redis-py).
+    NthMoved {
+        /// How many MOVED replies per refresh.
+        every: u32,
+    },
 }
 
 /// What an arrow means, as data (addresses, slots, commands): the page words it in the
@@ -204,6 +252,30 @@ pub enum Narration {
         /// What its table says for that slot.
         own_addr: String,
     },
+    /// The client asks `addr` for the whole slot map (`command`, as typed).
+    RefreshSends {
+        /// The library, if the client is one.
+        library: Option<ClientLibrary>,
+        /// `CLUSTER SLOTS` or `CLUSTER NODES`.
+        command: String,
+        /// The node.
+        addr: String,
+        /// It does so in the background while the retry goes out (ioredis, go-redis,
+        /// Lettuce), or before the retry (Jedis, redis-py, redis-rs).
+        background: bool,
+        /// What started it.
+        after: RefreshCause,
+    },
+    /// `addr` answers with its view of the slot map.
+    MapReply {
+        /// The node.
+        addr: String,
+    },
+    /// The client replaced its whole table with the map it was sent.
+    TableRefreshed {
+        /// How many slots now point at another node than before.
+        changed: u32,
+    },
     /// The client gives up after `followed` redirections.
     GiveUpRedirects {
         /// Redirections followed.
@@ -213,6 +285,35 @@ pub enum Narration {
     Backoff {
         /// Which retry (1 for the first).
         attempt: u32,
+        /// The shortest wait, in milliseconds.
+        min_ms: u32,
+        /// The longest.
+        max_ms: u32,
+    },
+    /// The library refuses a multi-key command across slots before sending it.
+    Refused {
+        /// The library.
+        library: ClientLibrary,
+        /// The command's name.
+        command: String,
+        /// The slots its keys are in, in order of first appearance.
+        slots: Vec<u16>,
+    },
+    /// The library splits `command` into one command per slot.
+    Split {
+        /// The library.
+        library: ClientLibrary,
+        /// The command's name.
+        command: String,
+        /// The slots, in the order the parts are sent.
+        slots: Vec<u16>,
+    },
+    /// The library puts `parts` replies back together.
+    Reassembled {
+        /// The command's name.
+        command: String,
+        /// How many parts.
+        parts: u32,
     },
     /// The client gives up after `retries` TRYAGAIN retries.
     GiveUpTryAgain {

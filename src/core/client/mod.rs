@@ -1,9 +1,13 @@
-//! Cluster clients as deterministic step machines: what a smart client, `redis-cli -c` and a
-//! MOVED-only client send and receive while slots move, as arrows of a sequence diagram.
+//! Cluster clients as deterministic step machines: what six real libraries (ioredis,
+//! go-redis, Lettuce, Jedis, redis-py, redis-rs, as their source at a named tag behaves:
+//! [`library`]), `redis-cli -c` and a MOVED-only teaching client send and receive while slots
+//! move, as arrows of a sequence diagram.
 //!
 //! [`run`] sends one command through a [`Client`] to a [`Cluster`] and returns every arrow it
-//! caused, in order: requests, replies, `ASKING`, changes to the client's slot table, back-offs
-//! after `TRYAGAIN` (a step, not a clock) and giving up. [`scenarios`] builds the page's
+//! caused, in order: requests, replies, `ASKING`, a one-entry rewrite or a whole-map refresh
+//! (`CLUSTER SLOTS` / `CLUSTER NODES` sent to a node) of the client's slot table, back-offs
+//! after `TRYAGAIN` (a step with the library's delay as numbers, not a clock), a multi-key
+//! command split by slot or refused, and giving up. [`scenarios`] builds the page's
 //! ready-made stories (a stale route, a live migration, TRYAGAIN, CROSSSLOT, the end of a
 //! migration, a MOVED-only client bouncing, an uncovered slot, clients whose slot rule
 //! disagrees with Redis's) from operator actions and client commands, run on the fixtures'
@@ -11,11 +15,13 @@
 //! the same input gives the same events.
 
 mod events;
+pub mod library;
 mod run;
 mod scenarios;
 pub mod steps;
 
 pub use events::*;
+pub use library::{ClientLibrary, LIBRARIES};
 pub use run::*;
 pub use scenarios::*;
 
@@ -33,30 +39,22 @@ use std::collections::BTreeMap;
 /// How a client reacts to MOVED, ASK and TRYAGAIN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Policy {
-    /// A smart cluster client (ioredis, redis-rs, Lettuce, go-redis): on MOVED it updates its
-    /// slot table and retries at the new owner; on ASK it sends `ASKING` and the command to the
-    /// named node once, leaving its table alone; on TRYAGAIN it backs off and retries.
-    Smart,
+    /// A real library, as its source at a named tag behaves ([`ClientLibrary::behaviour`]):
+    /// whether MOVED rewrites one entry or refreshes the whole map, whether ASK refreshes too,
+    /// what TRYAGAIN does, its redirect budget and how it treats keys across slots.
+    Library(ClientLibrary),
     /// `redis-cli -c`: no slot table, one connection; on MOVED or ASK it prints
     /// `-> Redirected to slot [N] located at ADDR`, reconnects there (sending `ASKING` first
     /// after an ASK) and stays connected to that node. TRYAGAIN is printed as an error.
     RedisCliC,
-    /// A client that only understands MOVED: it treats ASK as MOVED (updating its table, never
-    /// sending `ASKING`), so during a migration it bounces between source and target until its
-    /// redirect budget runs out.
+    /// A teaching client that only understands MOVED: it treats ASK as MOVED (rewriting one
+    /// entry, never sending `ASKING`), so during a migration it bounces between source and
+    /// target until its redirect budget runs out. TRYAGAIN goes to the application.
     MovedOnly,
 }
 
-/// Max-redirect presets named after the libraries whose defaults they are.
-pub const PRESETS: &[(&str, u32)] = &[
-    ("ioredis", 16),
-    ("redis-rs", 16),
-    ("Lettuce", 5),
-    ("go-redis", 3),
-];
-
-/// How many times a smart client retries after TRYAGAIN before it gives up.
-pub const DEFAULT_MAX_TRYAGAIN: u32 = 3;
+/// The MOVED-only teaching client's redirect budget (go-redis's default `MaxRedirects`).
+pub const MOVED_ONLY_BUDGET: u32 = 3;
 
 const NO_ENTRY: u16 = u16::MAX;
 
@@ -67,7 +65,8 @@ pub struct Client {
     /// How it computes a key's slot.
     rule: ClientRule,
     max_redirects: u32,
-    max_tryagain: u32,
+    /// MOVED replies seen over the client's life (redis-py refreshes every fifth).
+    moved_seen: u32,
     /// Node addresses the table refers to, in the order first seen.
     addrs: Vec<String>,
     /// One entry per slot: an index into `addrs`, or `NO_ENTRY`.
@@ -100,7 +99,7 @@ impl Client {
             policy,
             rule: ClientRule::Redis,
             max_redirects,
-            max_tryagain: DEFAULT_MAX_TRYAGAIN,
+            moved_seen: 0,
             addrs,
             table,
             connected,
@@ -119,10 +118,13 @@ impl Client {
         self
     }
 
-    /// The same client with another TRYAGAIN budget.
-    pub fn with_max_tryagain(mut self, max_tryagain: u32) -> Client {
-        self.max_tryagain = max_tryagain;
-        self
+    /// A client of `library` with its default budget, its table read from `map`.
+    pub fn library(library: ClientLibrary, map: &SlotMap) -> Client {
+        Client::new(
+            Policy::Library(library),
+            library.behaviour().max_redirects,
+            map,
+        )
     }
 
     /// The same client, computing slots with `rule` (Redis's by default).
@@ -146,9 +148,44 @@ impl Client {
         self.max_redirects
     }
 
-    /// How many TRYAGAIN retries one command may make.
-    pub fn max_tryagain(&self) -> u32 {
-        self.max_tryagain
+    /// The library it behaves as, if it is one.
+    pub fn library_of(&self) -> Option<ClientLibrary> {
+        match self.policy {
+            Policy::Library(l) => Some(l),
+            Policy::RedisCliC | Policy::MovedOnly => None,
+        }
+    }
+
+    /// Every slot's entry read again from `map`, as a full refresh (`CLUSTER SLOTS`) does:
+    /// each slot points at its owner, and an uncovered slot has no entry.
+    pub fn replace_table(&mut self, map: &SlotMap) {
+        let mut fresh = Client::new(self.policy, self.max_redirects, map);
+        // Keep the addresses known so far (and their indices); add the new ones.
+        for cell in fresh.table.iter_mut() {
+            let Some(addr) = fresh.addrs.get(usize::from(*cell)) else {
+                *cell = NO_ENTRY;
+                continue;
+            };
+            let i = match self.addrs.iter().position(|a| a == addr) {
+                Some(i) => i,
+                None if self.addrs.len() < usize::from(NO_ENTRY) => {
+                    self.addrs.push(addr.clone());
+                    self.addrs.len() - 1
+                }
+                None => {
+                    *cell = NO_ENTRY;
+                    continue;
+                }
+            };
+            *cell = u16::try_from(i).unwrap_or(NO_ENTRY);
+        }
+        fresh.addrs = Vec::new();
+        self.table = fresh.table;
+    }
+
+    /// The nodes it knows, in the order first seen (a refresh from every node asks these).
+    pub fn known_nodes(&self) -> &[String] {
+        &self.addrs
     }
 
     /// Where redis-cli is connected now (it moves with every redirection it follows).

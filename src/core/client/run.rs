@@ -117,14 +117,279 @@ pub(super) fn first_key(args: &[Vec<u8>]) -> Option<&[u8]> {
     spec.keys(args).first().copied()
 }
 
+/// The command's name in capitals (`MGET`), as the libraries compare it.
+fn command_name(args: &[Vec<u8>]) -> String {
+    args.first()
+        .map(|a| String::from_utf8_lossy(a).to_ascii_uppercase())
+        .unwrap_or_default()
+}
+
+/// One part of a command split by slot.
+struct Part {
+    /// The slot.
+    slot: u16,
+    /// Its arguments, name first.
+    args: Vec<Vec<u8>>,
+    /// The indices of the keys it carries among the command's keys.
+    keys: Vec<usize>,
+}
+
+/// Commands a library splits whose arguments after the name are key-value pairs.
+const PAIRS: &[&str] = &["MSET", "MSETNX"];
+
 /// Sends `args` through `client` to `cluster` and returns every arrow it caused, in order.
 ///
-/// The client picks the node from its slot table (redis-cli -c: the node it is connected to),
-/// then follows its [`Policy`]. It always stops: after a reply that is not a redirection or
-/// TRYAGAIN, after `max_redirects` followed redirections (the next one makes it give up), or
-/// after `max_tryagain` retries.
+/// A library first looks at the command's keys: keys in several slots are refused before
+/// sending (Jedis, redis-py), or split into one command per slot whose replies are put back
+/// together (Lettuce, redis-rs, redis-py's DEL/EXISTS/TOUCH/UNLINK), or sent as they are.
+/// Then the client picks the node from its slot table (redis-cli -c: the node it is connected
+/// to) and follows its [`Policy`]. It always stops: after a reply that is not a redirection
+/// or a TRYAGAIN it retries, or when its budget is spent (the next redirection or TRYAGAIN is
+/// handed to the application).
 pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<Event> {
     let mut events = Vec::new();
+    if let Some(lib) = client.library_of() {
+        let b = lib.behaviour();
+        let keys = crate::core::server::command::key_positions(args)
+            .map(|spec| spec.keys(args).into_iter().map(<[u8]>::to_vec).collect())
+            .unwrap_or_else(|_| Vec::<Vec<u8>>::new());
+        let mut slots: Vec<u16> = Vec::new();
+        for k in &keys {
+            let s = client
+                .rule
+                .route_slot(k)
+                .unwrap_or_else(|| crate::core::key::slot::key_slot(k));
+            if !slots.contains(&s) {
+                slots.push(s);
+            }
+        }
+        if slots.len() > 1 {
+            let name = command_name(args);
+            if b.cross_slot.splits.contains(&name.as_str()) {
+                if let Some(parts) = split_parts(client, args, &name) {
+                    split(cluster, client, args, &name, lib, parts, &mut events);
+                    return events;
+                }
+            } else if let library::CrossSlotOther::Refused {
+                exception,
+                message,
+                with_command,
+            } = b.cross_slot.others
+            {
+                let message = if with_command {
+                    format!("{name} - {message}")
+                } else {
+                    message.to_owned()
+                };
+                events.push(self_event(
+                    EventKind::GiveUp {
+                        reason: GiveUpReason::KeysInSeveralSlots { exception, message },
+                    },
+                    Narration::Refused {
+                        library: lib,
+                        command: name,
+                        slots,
+                    },
+                ));
+                return events;
+            }
+        }
+    }
+    run_one(cluster, client, args, &mut events);
+    events
+}
+
+/// `args` split by slot, keys in order of first appearance within each part and parts in
+/// order of their first key; `None` when the arguments do not fit the command's shape (the
+/// node is left to answer).
+fn split_parts(client: &Client, args: &[Vec<u8>], name: &str) -> Option<Vec<Part>> {
+    let rest = args.get(1..)?;
+    let step = if PAIRS.contains(&name) { 2 } else { 1 };
+    if rest.is_empty() || rest.len() % step != 0 {
+        return None;
+    }
+    let head = args.first()?.clone();
+    let mut parts: Vec<Part> = Vec::new();
+    for (i, chunk) in rest.chunks(step).enumerate() {
+        let key = chunk.first()?;
+        let slot = client
+            .rule
+            .route_slot(key)
+            .unwrap_or_else(|| crate::core::key::slot::key_slot(key));
+        match parts.iter_mut().find(|p| p.slot == slot) {
+            Some(p) => {
+                p.args.extend(chunk.iter().cloned());
+                p.keys.push(i);
+            }
+            None => {
+                let mut args = vec![head.clone()];
+                args.extend(chunk.iter().cloned());
+                parts.push(Part {
+                    slot,
+                    args,
+                    keys: vec![i],
+                });
+            }
+        }
+    }
+    Some(parts)
+}
+
+/// Sends each part as its own command, then puts the replies back together as the library
+/// does: MGET's values in the keys' order, DEL/EXISTS/UNLINK/TOUCH's counts summed, MSETNX 1
+/// only if every part set its keys, MSET/WATCH `OK`; the first error wins.
+fn split(
+    cluster: &mut Cluster,
+    client: &mut Client,
+    args: &[Vec<u8>],
+    name: &str,
+    lib: ClientLibrary,
+    parts: Vec<Part>,
+    events: &mut Vec<Event>,
+) {
+    events.push(self_event(
+        EventKind::Split {
+            parts: parts.iter().map(|p| p.args.clone()).collect(),
+        },
+        Narration::Split {
+            library: lib,
+            command: name.to_owned(),
+            slots: parts.iter().map(|p| p.slot).collect(),
+        },
+    ));
+    let n_keys: usize = parts.iter().map(|p| p.keys.len()).sum();
+    let mut values: Vec<Reply> = vec![Reply::Bulk(None); n_keys];
+    let mut total: i64 = 0;
+    let mut all_set = true;
+    let mut error: Option<Reply> = None;
+    for part in &parts {
+        let reply = run_one(cluster, client, &part.args, events);
+        match reply {
+            Some(Reply::Array(items)) => {
+                for (i, item) in part.keys.iter().zip(items) {
+                    if let Some(cell) = values.get_mut(*i) {
+                        *cell = item;
+                    }
+                }
+            }
+            Some(Reply::Int(n)) => {
+                total = total.saturating_add(n);
+                all_set &= n == 1;
+            }
+            Some(Reply::Ok) | Some(Reply::Status(_)) => {}
+            Some(e @ Reply::Error(_)) => {
+                error.get_or_insert(e);
+            }
+            Some(Reply::Bulk(_)) => {}
+            None => {
+                // The part gave up: the application gets that failure.
+                return;
+            }
+        }
+    }
+    let reply = match (error, name) {
+        (Some(e), _) => e,
+        (None, "MGET") => Reply::Array(values),
+        (None, "MSETNX") => Reply::Int(i64::from(all_set)),
+        (None, "MSET" | "WATCH") => Reply::Ok,
+        (None, _) => Reply::Int(total),
+    };
+    events.push(Event {
+        cli: cli_text(args, &reply),
+        resp: reply.to_resp(),
+        ..self_event(
+            EventKind::Reassembled { reply },
+            Narration::Reassembled {
+                command: name.to_owned(),
+                parts: u32::try_from(parts.len()).unwrap_or(u32::MAX),
+            },
+        )
+    })
+}
+
+/// A full refresh of the client's slot map, as its library sends it: the request(s), the
+/// reply(s), and the table replaced.
+fn refresh(
+    cluster: &mut Cluster,
+    client: &mut Client,
+    b: &library::Behaviour,
+    answering: &str,
+    named: &str,
+    after: RefreshCause,
+    events: &mut Vec<Event>,
+) {
+    use library::RefreshFrom;
+    let args = b.refresh.command.args();
+    let nodes: Vec<String> = match b.refresh.from {
+        RefreshFrom::Random => vec![named.to_owned()],
+        RefreshFrom::Answering => vec![answering.to_owned()],
+        RefreshFrom::Startup => vec![client
+            .known_nodes()
+            .first()
+            .cloned()
+            .unwrap_or_else(|| named.to_owned())],
+        RefreshFrom::Every => client.known_nodes().to_vec(),
+    };
+    for addr in &nodes {
+        events.push(request(
+            Endpoint::Client,
+            addr,
+            &args,
+            Narration::RefreshSends {
+                library: Some(b.library),
+                command: typed_form(&args),
+                addr: addr.clone(),
+                background: b.refresh.background,
+                after,
+            },
+        ));
+        // A connection of its own (ioredis duplicates one; the others use a pooled one that
+        // carries no ASKING).
+        let reply = cluster.exec(addr, &args, &mut Session::new());
+        events.push(reply_event(
+            addr,
+            Endpoint::Client,
+            &args,
+            reply,
+            Narration::MapReply { addr: addr.clone() },
+        ));
+    }
+    let before: Vec<Option<String>> = (0..N_SLOTS)
+        .map(|s| {
+            u16::try_from(s)
+                .ok()
+                .and_then(|s| client.route(s).map(str::to_owned))
+        })
+        .collect();
+    client.replace_table(cluster.map());
+    let changed = before
+        .iter()
+        .enumerate()
+        .filter(|(s, old)| {
+            let now = u16::try_from(*s).ok().and_then(|s| client.route(s));
+            now != old.as_deref()
+        })
+        .count();
+    events.push(self_event(
+        EventKind::TableRefresh {
+            table: client.table(),
+        },
+        Narration::TableRefreshed {
+            changed: u32::try_from(changed).unwrap_or(u32::MAX),
+        },
+    ));
+}
+
+/// One command (or one part of a split one) through the client's redirect handling; the
+/// reply the application gets, or `None` when the client gave up.
+fn run_one(
+    cluster: &mut Cluster,
+    client: &mut Client,
+    args: &[Vec<u8>],
+    events: &mut Vec<Event>,
+) -> Option<Reply> {
+    use library::{OnMoved, OnTryAgain, RetryAt};
+    let behaviour = client.library_of().map(ClientLibrary::behaviour);
     let key = first_key(args);
     // The slot the client computes, by its own rule (`None`: it sends to any node).
     let slot = key.and_then(|k| client.rule.route_slot(k));
@@ -141,8 +406,13 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
     let mut asking = false;
     // The slot of the MOVED the client is following, if it is following one.
     let mut moved: Option<u16> = None;
-    let mut redirects = 0u32;
+    // Why a TRYAGAIN retry goes where it goes, if this send is one.
+    let mut retry_why: Option<SendReason> = None;
+    // Redirections and TRYAGAIN retries followed (one budget in every library).
+    let mut followed = 0u32;
     let mut tryagains = 0u32;
+    let mut sends = 0u32;
+    let mut refreshed = false;
     let name = typed_form(args.get(..1).unwrap_or(&[]));
     loop {
         if asking {
@@ -172,6 +442,7 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
         }
         let why = match (client.policy, slot, moved) {
             _ if asking => SendReason::Ask,
+            _ if retry_why.is_some() => retry_why.clone().unwrap_or(SendReason::NoKey),
             (Policy::RedisCliC, ..) => SendReason::Connected,
             // Following a MOVED to a node its table does not name for the slot it computed.
             (_, Some(s), Some(m)) if client.route(s) != Some(target.as_str()) => {
@@ -192,9 +463,11 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
                 why,
             },
         ));
+        sends = sends.saturating_add(1);
         let reply = cluster.exec(&target, args, client.session(&target));
         asking = false;
         moved = None;
+        retry_why = None;
         let mut ev = reply_event(
             &target,
             Endpoint::Client,
@@ -203,24 +476,22 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
             explain_reply(&reply, &target),
         );
         if let Some(r) = Redirect::of(&reply) {
-            if redirects >= client.max_redirects {
+            if followed >= client.max_redirects {
                 events.push(ev);
                 events.push(self_event(
                     EventKind::GiveUp {
                         reason: GiveUpReason::TooManyRedirects {
-                            followed: redirects,
+                            followed,
                             limit: client.max_redirects,
                         },
                     },
-                    Narration::GiveUpRedirects {
-                        followed: redirects,
-                    },
+                    Narration::GiveUpRedirects { followed },
                 ));
-                return events;
+                return None;
             }
-            redirects += 1;
-            match client.policy {
-                Policy::RedisCliC => {
+            followed += 1;
+            match (client.policy, behaviour) {
+                (Policy::RedisCliC, _) => {
                     ev.cli = format!("-> Redirected to slot [{}] located at {}\n", r.slot, r.addr);
                     events.push(ev);
                     client.connected = r.addr.clone();
@@ -229,45 +500,53 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
                     asking = r.ask;
                     target = r.addr;
                 }
-                Policy::Smart if r.ask => {
+                (Policy::Library(_), Some(b)) if r.ask => {
                     events.push(ev);
+                    if b.refresh_on_ask && !refreshed {
+                        refreshed = true;
+                        let answering = target.clone();
+                        refresh(
+                            cluster,
+                            client,
+                            b,
+                            &answering,
+                            &r.addr,
+                            RefreshCause::Ask,
+                            events,
+                        );
+                    }
                     asking = true;
                     target = r.addr;
                 }
-                Policy::Smart | Policy::MovedOnly => {
+                (Policy::Library(_), Some(b)) => {
                     events.push(ev);
-                    let old = client.route(r.slot).map(str::to_owned);
-                    client.set_route(r.slot, &r.addr);
-                    // A client whose rule gives another slot than the MOVED's keeps looking
-                    // the key up there: this update does not help its next command.
-                    let own = slot
-                        .filter(|s| *s != r.slot && !r.ask)
-                        .and_then(|s| client.route(s).map(|a| (s, a.to_owned())));
-                    let narration = match own {
-                        Some((own_slot, own_addr)) if own_addr != r.addr => {
-                            Narration::TableUpdateInVain {
-                                slot: r.slot,
-                                addr: r.addr.clone(),
-                                old: old.clone(),
-                                own_slot,
-                                own_addr,
+                    let answering = target.clone();
+                    let (patch, cause) = match b.on_moved {
+                        OnMoved::PatchAndRefresh => (true, Some(RefreshCause::Moved)),
+                        OnMoved::Refresh => (false, Some(RefreshCause::Moved)),
+                        OnMoved::PatchOrEveryNthRefresh { every } => {
+                            client.moved_seen = client.moved_seen.saturating_add(1);
+                            if every > 0 && client.moved_seen.is_multiple_of(every) {
+                                (false, Some(RefreshCause::NthMoved { every }))
+                            } else {
+                                (true, None)
                             }
                         }
-                        _ => Narration::TableUpdate {
-                            slot: r.slot,
-                            addr: r.addr.clone(),
-                            old: old.clone(),
-                            ask_as_moved: r.ask,
-                        },
                     };
-                    events.push(self_event(
-                        EventKind::TableUpdate {
-                            slot: r.slot,
-                            old,
-                            new: r.addr.clone(),
-                        },
-                        narration,
-                    ));
+                    if patch {
+                        patch_entry(client, &r, slot, events);
+                    }
+                    if let Some(cause) = cause.filter(|_| !refreshed) {
+                        refreshed = true;
+                        refresh(cluster, client, b, &answering, &r.addr, cause, events);
+                    }
+                    moved = Some(r.slot);
+                    target = r.addr;
+                }
+                _ => {
+                    // The MOVED-only teaching client: ASK taken for MOVED.
+                    events.push(ev);
+                    patch_entry(client, &r, slot, events);
                     moved = Some(r.slot);
                     target = r.addr;
                 }
@@ -276,24 +555,86 @@ pub fn run(cluster: &mut Cluster, client: &mut Client, args: &[Vec<u8>]) -> Vec<
         }
         let tryagain = matches!(&reply, Reply::Error(ErrorReply::TryAgain));
         events.push(ev);
-        if tryagain && client.policy != Policy::RedisCliC {
-            if tryagains >= client.max_tryagain {
+        let retry = match behaviour.map(|b| b.on_tryagain) {
+            Some(OnTryAgain::Retry { at, delay }) if tryagain => Some((at, delay)),
+            _ => None,
+        };
+        if let Some((at, delay)) = retry {
+            if followed >= client.max_redirects {
                 events.push(self_event(
                     EventKind::GiveUp {
                         reason: GiveUpReason::StillSplit { retries: tryagains },
                     },
                     Narration::GiveUpTryAgain { retries: tryagains },
                 ));
-                return events;
+                return None;
             }
+            followed += 1;
             tryagains += 1;
+            let (min_ms, max_ms) = delay.range_ms(tryagains, sends);
             events.push(self_event(
-                EventKind::Backoff { attempt: tryagains },
-                Narration::Backoff { attempt: tryagains },
+                EventKind::Backoff {
+                    attempt: tryagains,
+                    min_ms,
+                    max_ms,
+                },
+                Narration::Backoff {
+                    attempt: tryagains,
+                    min_ms,
+                    max_ms,
+                },
             ));
-            target = route_of(client);
+            match at {
+                RetryAt::SlotTable => target = route_of(client),
+                RetryAt::SameNode => retry_why = Some(SendReason::SameNode),
+                RetryAt::RandomMaster => {
+                    // No random numbers here: the masters in turn.
+                    let nodes = client.known_nodes();
+                    if let Some(n) =
+                        nodes.get(usize::try_from(tryagains - 1).unwrap_or(0) % nodes.len().max(1))
+                    {
+                        target = n.clone();
+                    }
+                    retry_why = Some(SendReason::RandomMaster);
+                }
+            }
             continue;
         }
-        return events;
+        return Some(reply);
     }
+}
+
+/// Rewrites the one entry a MOVED (or an ASK a MOVED-only client takes for one) names, with
+/// its arrow.
+fn patch_entry(client: &mut Client, r: &Redirect, slot: Option<u16>, events: &mut Vec<Event>) {
+    let old = client.route(r.slot).map(str::to_owned);
+    client.set_route(r.slot, &r.addr);
+    // A client whose rule gives another slot than the MOVED's keeps looking the key up
+    // there: this update does not help its next command.
+    let own = slot
+        .filter(|s| *s != r.slot && !r.ask)
+        .and_then(|s| client.route(s).map(|a| (s, a.to_owned())));
+    let narration = match own {
+        Some((own_slot, own_addr)) if own_addr != r.addr => Narration::TableUpdateInVain {
+            slot: r.slot,
+            addr: r.addr.clone(),
+            old: old.clone(),
+            own_slot,
+            own_addr,
+        },
+        _ => Narration::TableUpdate {
+            slot: r.slot,
+            addr: r.addr.clone(),
+            old: old.clone(),
+            ask_as_moved: r.ask,
+        },
+    };
+    events.push(self_event(
+        EventKind::TableUpdate {
+            slot: r.slot,
+            old,
+            new: r.addr.clone(),
+        },
+        narration,
+    ));
 }

@@ -189,18 +189,16 @@ pub fn moved_loop_scenario(rule: ClientRule) -> Option<&'static str> {
         .map(|&(_, id, ..)| id)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn scenario(
     id: &'static str,
     title: &'static str,
-    policy: Policy,
-    max_redirects: u32,
     mut cluster: Cluster,
     mut client: Client,
     actions: Vec<Action>,
 ) -> Scenario {
     let start_table = client.table();
     let rule = client.rule();
+    let (policy, max_redirects) = (client.policy(), client.max_redirects());
     let steps = play(&mut cluster, &mut client, actions);
     Scenario {
         id,
@@ -217,29 +215,29 @@ fn scenario(
 /// from transcripts 02-07.
 pub fn scenarios() -> Vec<Scenario> {
     let fixture = SlotMap::fixture_cluster();
-    let smart = |map: &SlotMap| Client::new(Policy::Smart, 16, map);
+    let lib = |l: ClientLibrary, map: &SlotMap| Client::library(l, map);
     let mut out = Vec::new();
 
     // (a) A stale route: the client's table still says 7000 serves slot 9779 (as before a
-    // reshard moved it); 7001 owns it and holds user:1002.
+    // reshard moved it); 7001 owns it and holds user:1002. ioredis rewrites the one entry,
+    // retries, and refreshes its whole map with CLUSTER SLOTS (lib/cluster/index.ts:543, 551).
     {
         let mut cluster = Cluster::new(fixture.clone());
         let mut session = Session::new();
         cluster.exec(M1, &words("SET user:1002 alice"), &mut session);
-        let mut client = smart(&fixture);
+        let mut client = lib(ClientLibrary::Ioredis, &fixture);
         client.set_route(9779, M0);
         out.push(scenario(
             "stale-route",
-            "Stale route after a reshard: MOVED, table updated, then direct",
-            Policy::Smart,
-            16,
+            "Stale route after a reshard: ioredis rewrites the entry, refreshes its map, then goes direct",
             cluster,
             client,
             vec![cl("GET user:1002"), cl("GET user:1002")],
         ));
     }
 
-    // (b) A live migration of slot 5712 from 7001 to 7002, key by key.
+    // (b) A live migration of slot 5712 from 7001 to 7002, key by key, seen by ioredis (ASK:
+    // ASKING and the command, the table untouched, no refresh: index.ts:659).
     {
         let mut actions = migration_start();
         actions.extend([
@@ -253,16 +251,15 @@ pub fn scenarios() -> Vec<Scenario> {
         out.push(scenario(
             "live-migration",
             "A live migration: ASK, ASKING, the source still serving, MOVED back from the target",
-            Policy::Smart,
-            16,
             Cluster::new(fixture.clone()),
-            smart(&fixture),
+            lib(ClientLibrary::Ioredis, &fixture),
             actions,
         ));
     }
 
     // (c) TRYAGAIN: an MGET whose keys are split between source and target, until the last
-    // key moves.
+    // key moves, seen by go-redis (three retries with a back-off, then the error:
+    // osscluster.go:1299, 1379).
     {
         let mut actions = migration_start();
         actions.extend([
@@ -275,11 +272,9 @@ pub fn scenarios() -> Vec<Scenario> {
         ]);
         out.push(scenario(
             "tryagain",
-            "TRYAGAIN: a multi-key command split across source and target",
-            Policy::Smart,
-            16,
+            "TRYAGAIN: go-redis retries a multi-key command split across source and target",
             Cluster::new(fixture.clone()),
-            smart(&fixture),
+            lib(ClientLibrary::GoRedis, &fixture),
             actions,
         ));
     }
@@ -288,14 +283,14 @@ pub fn scenarios() -> Vec<Scenario> {
     out.push(scenario(
         "crossslot",
         "CROSSSLOT: keys in different slots",
-        Policy::Smart,
-        16,
         Cluster::new(fixture.clone()),
-        smart(&fixture),
+        lib(ClientLibrary::Ioredis, &fixture),
         vec![cl("MSET hello 1 bar 2"), cl("MGET hello bar")],
     ));
 
-    // (e) The end of the migration: SETSLOT NODE everywhere, then the old owner answers MOVED.
+    // (e) The end of the migration: SETSLOT NODE everywhere, then the old owner answers MOVED;
+    // Jedis renews its whole slot cache on that connection before following it
+    // (ClusterCommandExecutor.java:142).
     {
         let mut actions = migration_start();
         actions.extend([
@@ -311,28 +306,21 @@ pub fn scenarios() -> Vec<Scenario> {
         ]);
         out.push(scenario(
             "end-of-migration",
-            "The end of a migration: SETSLOT NODE, MOVED from the old owner, table updated",
-            Policy::Smart,
-            16,
+            "The end of a migration: SETSLOT NODE, MOVED from the old owner, Jedis renews its whole map",
             Cluster::new(fixture.clone()),
-            smart(&fixture),
+            lib(ClientLibrary::Jedis, &fixture),
             actions,
         ));
     }
 
     // (f) A MOVED-only client (go-redis's budget of 3) during the same migration.
     {
-        let budget = PRESETS
-            .iter()
-            .find(|(name, _)| *name == "go-redis")
-            .map_or(3, |(_, n)| *n);
+        let budget = MOVED_ONLY_BUDGET;
         let mut actions = migration_start();
         actions.push(cl("GET {user:1001}:profile"));
         out.push(scenario(
             "moved-only-client",
             "A MOVED-only client during a migration bounces until its redirects run out",
-            Policy::MovedOnly,
-            budget,
             Cluster::new(fixture.clone()),
             Client::new(Policy::MovedOnly, budget, &fixture),
             actions,
@@ -343,12 +331,12 @@ pub fn scenarios() -> Vec<Scenario> {
     {
         let mut map = fixture.clone();
         map.assign(866, None);
-        let client = smart(&map);
+        // Jedis hands CLUSTERDOWN to the application (it retries only redirections and
+        // connection errors: ClusterCommandExecutor.java:120-143).
+        let client = lib(ClientLibrary::Jedis, &map);
         out.push(scenario(
             "uncovered-slot",
             "An uncovered slot: CLUSTERDOWN Hash slot not served",
-            Policy::Smart,
-            16,
             Cluster::new(map),
             client,
             vec![cl("GET hello")],
@@ -373,11 +361,33 @@ pub fn scenarios() -> Vec<Scenario> {
         out.push(scenario(
             id,
             title,
-            Policy::Smart,
-            16,
             cluster,
-            smart(&fixture).with_rule(rule),
+            lib(ClientLibrary::Ioredis, &fixture).with_rule(rule),
             vec![cl(&get), cl(&get), cl(&get)],
+        ));
+    }
+    // (i) Keys in two slots, as two libraries treat them: Lettuce splits the MGET by slot and
+    // puts the values back in order (RedisAdvancedClusterAsyncCommandsImpl.java:414); redis-py
+    // refuses before sending (redis/cluster.py:1494). Transcript 04's keys: hello (866, 7000)
+    // and bar (5061, 7000).
+    {
+        let mut cluster = Cluster::new(fixture.clone());
+        let mut session = Session::new();
+        cluster.exec(M0, &words("SET hello 1"), &mut session);
+        cluster.exec(M0, &words("SET bar 2"), &mut session);
+        out.push(scenario(
+            "lettuce-splits",
+            "Keys in two slots: Lettuce splits the MGET by slot and puts the replies back together",
+            cluster,
+            lib(ClientLibrary::Lettuce, &fixture),
+            vec![cl("MGET hello bar"), cl("DEL hello bar")],
+        ));
+        out.push(scenario(
+            "redis-py-refuses",
+            "Keys in two slots: redis-py refuses the MGET before sending it",
+            Cluster::new(fixture.clone()),
+            lib(ClientLibrary::RedisPy, &fixture),
+            vec![cl("MGET hello bar")],
         ));
     }
     out

@@ -113,6 +113,18 @@ pub fn scenario_steps(sc: &Scenario) -> ScenarioSteps {
             }
             hit = Some(*slot);
         }
+        if let EventKind::TableRefresh { table: fresh } = &e.kind {
+            for row in table.iter_mut() {
+                let now = fresh
+                    .iter()
+                    .find(|(r, _)| r.contains(row.0))
+                    .map(|(_, a)| a.clone());
+                if row.1 != now {
+                    hit.get_or_insert(row.0);
+                    row.1 = now;
+                }
+            }
+        }
         tables.push(table.clone());
         changed.push(hit);
     }

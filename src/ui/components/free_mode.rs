@@ -1,10 +1,11 @@
 //! Free mode of the redirections view: the reader types commands and watches a chosen client
-//! (smart, redis-cli -c, MOVED-only; library redirect limits) run them against the current
+//! (one of six libraries as its source behaves, redis-cli -c, MOVED-only) run them against the current
 //! cluster, migrations set up in the topology lab included; `@addr CMD` goes straight to a
 //! node as an operator would, to set up a migration by hand.
 
 use crate::core::client::{
-    parse_action, play, ActionError, Client, EventKind, Policy, Scenario, Step, PRESETS,
+    parse_action, play, ActionError, Client, ClientLibrary, EventKind, Policy, Scenario, Step,
+    LIBRARIES, MOVED_ONLY_BUDGET,
 };
 use crate::core::server::{Cluster, Reply};
 use crate::core::SlotMap;
@@ -12,12 +13,11 @@ use crate::ui::components::sequence::Sequence;
 use crate::ui::forms::{bind_input, bind_select};
 use crate::ui::localize::action_error;
 use crate::ui::messages::{fill, use_messages};
-use crate::ui::narration::use_narration_text;
+use crate::ui::narration::{library_name, use_narration_text};
 use crate::ui::redirect_view::view_of;
 use crate::ui::reply_words::{note_of, note_text, reply_text};
 use std::cell::RefCell;
 use std::rc::Rc;
-use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 /// Steps kept (older ones scroll away), so a long session stays light.
@@ -41,11 +41,18 @@ enum FreeError {
     Action(ActionError),
 }
 
-fn policy_of(s: &str) -> Policy {
+/// redis-cli -c's redirect budget here.
+const CLI_BUDGET: u32 = 16;
+
+/// The client chosen in the select, by its value: a library's id, `cli` or `moved-only`.
+fn client_of(s: &str, map: &SlotMap) -> Client {
     match s {
-        "cli" => Policy::RedisCliC,
-        "moved-only" => Policy::MovedOnly,
-        _ => Policy::Smart,
+        "cli" => Client::new(Policy::RedisCliC, CLI_BUDGET, map),
+        "moved-only" => Client::new(Policy::MovedOnly, MOVED_ONLY_BUDGET, map),
+        id => Client::library(
+            ClientLibrary::by_id(id).unwrap_or(ClientLibrary::Ioredis),
+            map,
+        ),
     }
 }
 
@@ -54,22 +61,20 @@ fn policy_of(s: &str) -> Policy {
 pub fn free_mode(props: &FreeModeProps) -> Html {
     let t = use_messages();
     let words = use_narration_text();
-    let policy = use_state(|| "smart".to_string());
-    let preset = use_state(|| 0usize);
+    let policy = use_state(|| ClientLibrary::Ioredis.id().to_string());
     let line = use_state(String::new);
     let error = use_state(|| None::<FreeError>);
     // Shared, so a keystroke in the command field neither copies nor re-narrates them.
     let steps = use_state(|| Rc::new(Vec::<Step>::new()));
     // The cluster and the client live across commands; they start again when the topology,
-    // the policy or the preset changes.
+    // or the client changes.
     let world = use_mut_ref(|| None::<(Cluster, Client, Vec<(crate::core::SlotRange, String)>)>);
     {
         let (world, steps) = (world.clone(), steps.clone());
         use_effect_with(
-            (props.map.clone(), (*policy).clone(), *preset),
-            move |(map, policy, preset)| {
-                let max = PRESETS.get(*preset).map_or(16, |p| p.1);
-                let client = Client::new(policy_of(policy), max, map);
+            (props.map.clone(), (*policy).clone()),
+            move |(map, policy)| {
+                let client = client_of(policy, map);
                 let table = client.table();
                 *world.borrow_mut() = Some((Cluster::new((**map).clone()), client, table));
                 steps.set(Rc::new(Vec::new()));
@@ -113,7 +118,6 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
             words.lang,
             props.map.clone(),
             (*policy).clone(),
-            *preset,
         ),
         {
             let world = world.clone();
@@ -165,16 +169,14 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
             <p class="section-help">{ t.free_help }</p>
             <div class="lab__row lab__form">
                 <label for="free-policy">{ t.free_client }</label>
-                <select id="free-policy" onchange={bind_select(&policy)}>
-                    <option value="smart" selected={*policy == "smart"}>{ t.free_smart }</option>
-                    <option value="cli" selected={*policy == "cli"}>{ "redis-cli -c" }</option>
-                    <option value="moved-only" selected={*policy == "moved-only"}>{ t.free_moved_only }</option>
-                </select>
-                <label for="free-preset">{ t.free_preset }</label>
-                <select id="free-preset" onchange={ let s = preset.clone(); Callback::from(move |e: Event| s.set(e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or(0))) }>
-                    { for PRESETS.iter().enumerate().map(|(i, (name, max))| html! {
-                        <option value={i.to_string()} selected={*preset == i}>{ format!("{name} ({max})") }</option>
+                <select id="free-policy" data-testid="free-policy" onchange={bind_select(&policy)}>
+                    { for LIBRARIES.iter().map(|l| html! {
+                        <option value={l.id()} selected={*policy == l.id()}>
+                            { format!("{} ({})", library_name(*l), l.behaviour().max_redirects) }
+                        </option>
                     }) }
+                    <option value="cli" selected={*policy == "cli"}>{ "redis-cli -c" }</option>
+                    <option value="moved-only" selected={*policy == "moved-only"}>{ fill(t.free_moved_only, &[&MOVED_ONLY_BUDGET]) }</option>
                 </select>
             </div>
             <div class="lab__row lab__form">

@@ -1,6 +1,7 @@
 //! The page's components, one per file; each reads props and dispatches, none computes a slot.
 
 pub mod client_rules;
+pub mod client_table;
 pub mod cluster_picker;
 pub mod compare_view;
 pub mod export_buttons;

@@ -2,6 +2,7 @@
 //! a sequence diagram, with the client's slot table beside it, step by step, forward and back.
 
 use crate::core::SlotMap;
+use crate::ui::components::client_table::ClientTable;
 use crate::ui::components::export_buttons::SeqExport;
 use crate::ui::components::free_mode::FreeMode;
 use crate::ui::components::sequence::{Arrow, Sequence};
@@ -229,6 +230,7 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
                 <h3 class="lab__title">{ t.redir_replies }</h3>
                 <ol class="redir__wire">{ for wire_lines }</ol>
             </div>
+            <ClientTable />
             <FreeMode map={props.map.clone()} />
         </section>
     }

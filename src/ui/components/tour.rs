@@ -200,7 +200,7 @@ pub const EN: TourText = TourText {
         ),
         (
             "MOVED or ASK",
-            "MOVED means the slot lives elsewhere for good: a smart client updates its slot table and retries. ASK means the slot is being migrated and this key is already on the target: the client sends ASKING and then the command there, for that one command, and keeps its table. Choose the live-migration scenario and step through it.",
+            "MOVED means the slot lives elsewhere until the next reshard or failover: a client library rewrites that entry or refreshes its whole slot map, then retries (the table of clients says which). ASK means the slot is being migrated and the source does not hold the command's keys: moved already, or never written, as a new key is. The client sends ASKING and then the command to the target, for that one command, and keeps its table. Choose the live-migration scenario and step through it.",
         ),
     ],
     node_timeout: "(ms)",
@@ -242,7 +242,7 @@ pub const ZH: TourText = TourText {
         ),
         (
             "MOVED 还是 ASK",
-            "MOVED 表示槽已永久迁到别处：智能客户端会更新槽表并重试。ASK 表示槽正在迁移、这个键已在目标节点上：客户端先向目标发送 ASKING，再发送命令，只对这一条命令有效，且不更新槽表。选择“在线迁移”场景，逐步查看。",
+            "MOVED 表示槽已迁到别处，直到下一次重新分片或故障转移：客户端库会改写该表项或刷新整张槽位映射，然后重试（客户端表说明了各库的做法）。ASK 表示槽正在迁移，而源节点没有这条命令的键：可能已经迁走，也可能从未写入（比如一个新键）。客户端先向目标发送 ASKING，再发送命令，只对这一条命令有效，且不更新槽表。选择“在线迁移”场景，逐步查看。",
         ),
     ],
     node_timeout: "（毫秒）",
