@@ -280,7 +280,7 @@ fn split(
             Some(e @ Reply::Error(_)) => {
                 error.get_or_insert(e);
             }
-            Some(Reply::Bulk(_)) => {}
+            Some(Reply::Bulk(_) | Reply::NilArray) => {}
             None => {
                 // The part gave up: the application gets that failure.
                 return;
