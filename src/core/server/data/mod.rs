@@ -15,6 +15,7 @@ mod geo;
 mod hash;
 mod hll;
 mod keyspace;
+mod ld;
 mod list;
 mod set;
 mod sort;
