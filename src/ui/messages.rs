@@ -722,6 +722,12 @@ pub struct Messages {
     pub note_script_argument: &'static str,
     /// A command sent to an address where no node listens: `{0}` = the address.
     pub note_no_node: &'static str,
+    /// Note: a blocking pop with timeout 0 and nothing to pop ({0} = command).
+    pub note_blocks_forever: &'static str,
+    /// Note: a command whose reply is Redis's serialized value ({0} = command).
+    pub note_not_simulated: &'static str,
+    /// Note: a value too large for the page ({0} = command).
+    pub note_too_large: &'static str,
     /// What the script reader found wrong: no `return` first, text after the returned
     /// expression, no `,`, no `(` after redis.call, no `]`, no expression, no integer, nesting
     /// too deep, a string not closed, an escape above 255, an unknown escape.
@@ -1223,6 +1229,9 @@ pub const EN: Messages = Messages {
     note_script_nil: "slotscope does not run this script: element {0} of a returned table is nil, and Lua tables stop at nil.",
     note_script_argument: "slotscope does not run this script: argument {0} of redis.call on line {1} is not a string or an integer.",
     note_no_node: "no node listens at {0}.",
+    note_blocks_forever: "{0} with timeout 0 waits until another client pushes; nothing here ever will, so a real client would block for ever. slotscope does not run it.",
+    note_not_simulated: "slotscope does not simulate {0}: it does not keep Redis's serialized (RDB) form of values.",
+    note_too_large: "{0} would make a value too large for this page to hold (Redis would run it), so slotscope does not run it.",
     script_problems: [
         "the script must start with `return`",
         "there is text after the returned expression",

@@ -345,6 +345,9 @@ pub const ZH: Messages = Messages {
     note_script_nil: "slotscope 不运行这个脚本：返回的表的第 {0} 个元素是 nil，而 Lua 表在 nil 处结束。",
     note_script_argument: "slotscope 不运行这个脚本：第 {1} 行 redis.call 的第 {0} 个参数既不是字符串也不是整数。",
     note_no_node: "{0} 上没有节点在监听。",
+    note_blocks_forever: "超时为 0 的 {0} 会一直等到另一个客户端推入数据；这里不会有，所以真实客户端会永远阻塞。slotscope 不运行它。",
+    note_not_simulated: "slotscope 不模拟 {0}：它不保存 Redis 对值的序列化（RDB）形式。",
+    note_too_large: "{0} 产生的值太大，本页面无法容纳（Redis 会执行它），所以 slotscope 不运行它。",
     script_problems: [
         "脚本必须以 `return` 开头",
         "返回的表达式之后还有文本",

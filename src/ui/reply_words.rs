@@ -31,6 +31,9 @@ pub fn note_text(t: &Messages, note: &NotRun) -> String {
         NotRun::OnlyStrings { name } => fill(t.note_only_strings, &[&command_name(name)]),
         NotRun::Script(why) => script_text(t, why),
         NotRun::NoSuchNode { addr } => fill(t.note_no_node, &[addr]),
+        NotRun::BlocksForever { name } => fill(t.note_blocks_forever, &[&command_name(name)]),
+        NotRun::NotSimulated { name } => fill(t.note_not_simulated, &[&command_name(name)]),
+        NotRun::TooLarge { name } => fill(t.note_too_large, &[&command_name(name)]),
     }
 }
 

@@ -16,8 +16,7 @@
 //! itself, with and without `-c`, one-shot or interactive.
 //!
 //! Its parts: [`reply`] (replies and their errors as data), [`command`] and `table` (the
-//! command table), [`route`] (sessions and `getNodeByQuery`), `strings` (string commands),
-//! `cluster_cmds` (SETSLOT, MIGRATE, NODES, SLOTS), `script` (the Lua subset), [`sha1`] and
+//! command table), [`route`] (sessions and `getNodeByQuery`), `cluster_cmds` (SETSLOT, MIGRATE, NODES, SLOTS), `script` (the Lua subset), [`sha1`] and
 //! [`cli`] (redis-cli). This module holds the cluster's key spaces and `processCommand`.
 
 pub mod cli;
@@ -28,7 +27,6 @@ pub mod reply;
 pub mod route;
 mod script;
 pub mod sha1;
-mod strings;
 mod table;
 
 use crate::core::cluster::topology::SlotMap;
@@ -190,13 +188,6 @@ impl Cluster {
         self.nodes.get(node).map(|n| &n.db)
     }
 
-    fn get(&self, node: usize, key: &[u8]) -> Option<&[u8]> {
-        match self.db(node)?.value(key, self.now)? {
-            Value::Str(v) => Some(v),
-            _ => None,
-        }
-    }
-
     /// The node itself and, for a master, its replicas: where a write lands.
     fn write_targets(&self, node: usize) -> Vec<usize> {
         let mut out = vec![node];
@@ -211,16 +202,6 @@ impl Cluster {
             );
         }
         out
-    }
-
-    fn set(&mut self, node: usize, key: &[u8], value: Vec<u8>) {
-        for n in self.write_targets(node) {
-            if let Some(target) = self.nodes.get_mut(n) {
-                target
-                    .db
-                    .insert(key, Value::Str(value.clone()), self.now, true);
-            }
-        }
     }
 
     /// The live entry (any type) at `key` on `node`.
@@ -328,7 +309,8 @@ impl Cluster {
         }
         if let Some(queue) = session.multi.as_mut() {
             use CommandId::{Discard, Exec, Multi, Quit};
-            if !matches!(info.id, Exec | Discard | Multi | Quit) {
+            // WATCH is not queued: it refuses itself inside MULTI.
+            if !matches!(info.id, Exec | Discard | Multi | Quit) && info.name != "watch" {
                 queue.push(args.to_vec());
                 return Reply::Status("QUEUED".to_owned());
             }
@@ -347,8 +329,14 @@ impl Cluster {
         use CommandId as C;
         let arg = |i: usize| args.get(i).map(Vec::as_slice).unwrap_or(&[]);
         let err = |e: ErrorReply| Reply::Error(e);
-        let bulk = |v: Option<&[u8]>| Reply::Bulk(v.map(<[u8]>::to_vec));
-        let key = arg(1);
+        match info.name {
+            "watch" => return self.watch(node, args, session),
+            "unwatch" => {
+                session.watched.clear();
+                return Reply::Ok;
+            }
+            _ => {}
+        }
         match info.id {
             C::Multi => {
                 if session.in_multi() {
@@ -363,8 +351,14 @@ impl Cluster {
                     return err(ErrorReply::ExecWithoutMulti);
                 };
                 if std::mem::take(&mut session.dirty) {
+                    session.watched.clear();
                     return err(ErrorReply::ExecAbort);
                 }
+                if self.watched_changed(session) {
+                    session.watched.clear();
+                    return Reply::NilArray;
+                }
+                session.watched.clear();
                 let replies = queue
                     .iter()
                     .map(|q| match engine_lookup(q) {
@@ -429,68 +423,28 @@ impl Cluster {
                 name: info.name.to_owned(),
             }
             .into(),
-            C::Expire => NotRun::NoClock {
-                name: info.name.to_owned(),
-            }
-            .into(),
-            C::Get => bulk(self.get(node, key)),
-            C::Set => self.set_command(node, args),
-            C::GetSet => {
-                let old = bulk(self.get(node, key));
-                self.set(node, key, arg(2).to_vec());
-                old
-            }
-            C::Incr => self.incr_by(node, key, Ok(1)),
-            C::Decr => self.incr_by(node, key, Ok(-1)),
-            C::IncrBy => self.incr_by(node, key, parse_i64(arg(2)).ok_or(ErrorReply::NotInteger)),
-            C::DecrBy => {
-                let by = match parse_i64(arg(2)) {
-                    None => Err(ErrorReply::NotInteger),
-                    Some(i64::MIN) => Err(ErrorReply::DecrementOverflow),
-                    Some(n) => Ok(-n),
-                };
-                self.incr_by(node, key, by)
-            }
-            C::Append => self.append(node, key, arg(2)),
-            C::Strlen => Reply::Int(self.get(node, key).map_or(0, <[u8]>::len) as i64),
-            C::Mget => Reply::Array(
-                args.iter()
-                    .skip(1)
-                    .map(|k| bulk(self.get(node, k)))
-                    .collect(),
-            ),
-            C::Mset => self.mset(node, info, args, false),
-            C::MsetNx => self.mset(node, info, args, true),
-            C::Del | C::Unlink => {
-                let mut n = 0;
-                for k in args.iter().skip(1) {
-                    if self.del(node, k) {
-                        n += 1;
-                    }
-                }
-                Reply::Int(n)
-            }
-            C::Exists | C::Touch => Reply::Int(
-                args.iter()
-                    .skip(1)
-                    .filter(|k| self.get(node, k).is_some())
-                    .count() as i64,
-            ),
-            C::Ttl => Reply::Int(if self.get(node, key).is_some() {
-                -1
-            } else {
-                -2
-            }),
-            C::Type => Reply::Status(
-                if self.get(node, key).is_some() {
-                    "string"
-                } else {
-                    "none"
-                }
-                .to_owned(),
-            ),
-            C::Rename => self.rename(node, key, arg(2), false),
-            C::RenameNx => self.rename(node, key, arg(2), true),
+            // Strings and keyspace commands run in the node's typed key space (data/).
+            C::Expire
+            | C::Get
+            | C::Set
+            | C::GetSet
+            | C::Incr
+            | C::Decr
+            | C::IncrBy
+            | C::DecrBy
+            | C::Append
+            | C::Strlen
+            | C::Mget
+            | C::Mset
+            | C::MsetNx
+            | C::Del
+            | C::Unlink
+            | C::Exists
+            | C::Touch
+            | C::Ttl
+            | C::Type
+            | C::Rename
+            | C::RenameNx => self.data_command(node, info, args),
             // The container itself never reaches here: a lookup returns its subcommand, or
             // refuses it for arity.
             C::Cluster | C::Routed => self.data_command(node, info, args),
@@ -499,6 +453,53 @@ impl Cluster {
 }
 
 impl Cluster {
+    /// WATCH key …: remembers each key's write count on this node (and whether it had already
+    /// expired); refused inside MULTI.
+    fn watch(&mut self, node: usize, args: &[Vec<u8>], session: &mut Session) -> Reply {
+        if session.in_multi() {
+            return ErrorReply::Data(data::DataError::WatchInMulti).into();
+        }
+        let now = self.now;
+        let Some(n) = self.nodes.get(node) else {
+            return Reply::Ok;
+        };
+        for key in args.iter().skip(1) {
+            if session
+                .watched
+                .iter()
+                .any(|w| w.addr == n.addr && &w.key == key)
+            {
+                continue;
+            }
+            session.watched.push(route::Watched {
+                addr: n.addr.clone(),
+                key: key.clone(),
+                version: n.db.version(key),
+                expired: n.db.is_expired_here(key, now),
+            });
+        }
+        Reply::Ok
+    }
+
+    /// Whether a key the session watches was written, or expired, since WATCH (EXEC then
+    /// answers the nil array).
+    fn watched_changed(&self, session: &Session) -> bool {
+        session.watched.iter().any(|w| {
+            let Some(n) = self.nodes.iter().find(|n| n.addr == w.addr) else {
+                return true;
+            };
+            let version = n.db.version(&w.key);
+            let expired_now = n.db.is_expired_here(&w.key, self.now);
+            if w.expired {
+                // Deleting a key that had already expired is no change (Redis's touchWatchedKey).
+                version > w.version + 1
+                    || (version == w.version + 1 && n.db.raw_entry(&w.key).is_some())
+            } else {
+                version != w.version || expired_now
+            }
+        })
+    }
+
     /// Runs a data command on `node`'s key space ([`Db::exec`]) and copies every key it wrote
     /// to the node's replicas, as replication would; a command no module runs gets the page's
     /// note.

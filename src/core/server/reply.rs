@@ -122,6 +122,9 @@ pub enum ErrorReply {
     NotRun(NotRun),
     /// Any other error text (the rare rest).
     Other(String),
+    // --- data ---
+    /// An error of a data command (strings, keyspace, expiry, hashes, lists, bitmaps, WATCH).
+    Data(super::data::DataError),
 }
 
 /// The two ways a cluster refuses keyed commands as a whole.
@@ -214,6 +217,25 @@ pub enum NotRun {
     NoSuchNode {
         /// The address.
         addr: String,
+    },
+    // --- data ---
+    /// A blocking command (BLPOP … 0) with nothing to pop and no timeout: a real client would
+    /// wait for ever, and no other client of the page will ever push.
+    BlocksForever {
+        /// Redis's name of the command (`blpop`).
+        name: String,
+    },
+    /// A command whose reply depends on what the page does not keep (DUMP's RDB payload,
+    /// RESTORE of one).
+    NotSimulated {
+        /// Redis's name of the command (`dump`).
+        name: String,
+    },
+    /// The command would make a value too large for the page to hold (SETRANGE or SETBIT at a
+    /// huge offset, LCS of long strings); Redis would run it.
+    TooLarge {
+        /// Redis's name of the command (`setrange`).
+        name: String,
     },
 }
 
@@ -392,6 +414,19 @@ impl fmt::Display for NotRun {
             }
             NotRun::Script(why) => why.fmt(f),
             NotRun::NoSuchNode { addr } => write!(f, "ERR slotscope: no node listens at {addr}"),
+            // --- data ---
+            NotRun::BlocksForever { name } => write!(
+                f,
+                "ERR slotscope does not run '{name}' with timeout 0 on empty keys: it would block for ever"
+            ),
+            NotRun::NotSimulated { name } => write!(
+                f,
+                "ERR slotscope does not simulate '{name}': it does not keep Redis's serialized values"
+            ),
+            NotRun::TooLarge { name } => write!(
+                f,
+                "ERR slotscope does not run '{name}' here: the value would be too large for the page"
+            ),
         }
     }
 }
@@ -454,6 +489,8 @@ impl fmt::Display for ErrorReply {
             }
             ErrorReply::NotRun(note) => note.fmt(f),
             ErrorReply::Other(s) => f.write_str(s),
+            // --- data ---
+            ErrorReply::Data(e) => e.fmt(f),
         }
     }
 }

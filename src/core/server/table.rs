@@ -103,6 +103,13 @@ pub(super) static COMMANDS: &[CommandInfo] = &[
     cmd(Routed, "keys", 2, 0, NONE),
     cmd(Routed, "scan", -2, 0, NONE),
     cmd(Routed, "randomkey", 1, 0, NONE),
+    // data: added for the typed key space (the generated table replaces these lines).
+    cmd(Routed, "watch", -2, NS, ALL),
+    cmd(Routed, "unwatch", 1, NS, NONE),
+    cmd(Routed, "lcs", -3, 0, TWO),
+    cmd(Routed, "substr", 4, 0, ONE),
+    cmd(Routed, "bitfield", -2, W, ONE),
+    cmd(Routed, "bitfield_ro", -2, 0, ONE),
     // Hashes, sets, sorted sets, lists, streams, HyperLogLog, geo: routed, not run.
     cmd(Routed, "hset", -4, W, ONE),
     cmd(Routed, "hsetnx", 4, W, ONE),

@@ -13,4 +13,18 @@ pub(super) fn run(_db: &mut Db, _now: i64, _name: &str, _args: &[Vec<u8>]) -> Op
 pub struct Hash {
     /// Field–value pairs.
     pub fields: Vec<(Vec<u8>, Vec<u8>)>,
+    /// Whether it became a `hashtable` (more than 128 fields, or a field or value longer than
+    /// 64 bytes); Redis never converts back.
+    pub big: bool,
+}
+
+impl Hash {
+    /// `listpack`, or `hashtable` once it outgrew 7.0's `hash-max-listpack-*` thresholds.
+    pub fn encoding(&self) -> &'static str {
+        if self.big {
+            "hashtable"
+        } else {
+            "listpack"
+        }
+    }
 }

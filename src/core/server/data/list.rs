@@ -14,3 +14,10 @@ pub struct List {
     /// The elements, head first.
     pub items: std::collections::VecDeque<Vec<u8>>,
 }
+
+impl List {
+    /// Redis 7.0 keeps every list as a `quicklist` (checked on redis-server 7.0.15).
+    pub fn encoding(&self) -> &'static str {
+        "quicklist"
+    }
+}

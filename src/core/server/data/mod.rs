@@ -10,6 +10,8 @@
 //! master's replicas and WATCH can tell that it changed.
 
 mod bitmap;
+mod encoding_stubs;
+mod errors;
 mod expire;
 mod geo;
 mod hash;
@@ -21,8 +23,10 @@ mod set;
 mod sort;
 mod stream;
 mod strings;
+mod util;
 mod zset;
 
+pub use errors::DataError;
 pub use hash::Hash;
 pub use list::List;
 pub use set::Set;
@@ -88,6 +92,11 @@ pub struct Db {
     next_seq: u64,
     /// Keys written since the last [`Db::take_touched`], in order, possibly repeated.
     touched: Vec<Vec<u8>>,
+    /// How many times each key was written (WATCH compares them).
+    versions: BTreeMap<Vec<u8>, u64>,
+    /// Strings whose encoding is not the one their bytes suggest (`raw` after APPEND or
+    /// SETRANGE, `embstr` after INCRBYFLOAT); cleared whenever the key is set anew.
+    str_enc: BTreeMap<Vec<u8>, &'static str>,
 }
 
 impl Db {
@@ -135,6 +144,7 @@ impl Db {
     pub fn expire_if_needed(&mut self, key: &[u8], now: i64) -> bool {
         if self.keys.get(key).is_some_and(|e| e.is_expired(now)) {
             self.keys.remove(key);
+            self.str_enc.remove(key);
             self.touch(key);
             true
         } else {
@@ -146,6 +156,7 @@ impl Db {
     /// (as Redis's `setKey` does) unless `keep_ttl`.
     pub fn insert(&mut self, key: &[u8], value: Value, now: i64, keep_ttl: bool) {
         self.expire_if_needed(key, now);
+        self.str_enc.remove(key);
         if let Some(entry) = self.keys.get_mut(key) {
             entry.value = value;
             if !keep_ttl {
@@ -168,6 +179,7 @@ impl Db {
 
     /// Puts a whole entry at `key` (RESTORE-like: MIGRATE, COPY, replication), as a new key.
     pub fn put_entry(&mut self, key: &[u8], mut entry: Entry) {
+        self.str_enc.remove(key);
         entry.seq = self.next_seq;
         self.next_seq += 1;
         self.keys.insert(key.to_vec(), entry);
@@ -178,6 +190,7 @@ impl Db {
     pub fn remove(&mut self, key: &[u8], now: i64) -> Option<Entry> {
         self.expire_if_needed(key, now);
         let removed = self.keys.remove(key);
+        self.str_enc.remove(key);
         if removed.is_some() {
             self.touch(key);
         }
@@ -187,6 +200,42 @@ impl Db {
     /// Records that `key` was written (for replication and WATCH).
     pub fn touch(&mut self, key: &[u8]) {
         self.touched.push(key.to_vec());
+        *self.versions.entry(key.to_vec()).or_insert(0) += 1;
+    }
+
+    /// How many times `key` was written (WATCH remembers it and EXEC compares).
+    pub fn version(&self, key: &[u8]) -> u64 {
+        self.versions.get(key).copied().unwrap_or(0)
+    }
+
+    /// Whether `key` holds an entry that has expired at `now` and was not yet removed.
+    pub fn is_expired_here(&self, key: &[u8], now: i64) -> bool {
+        self.keys.get(key).is_some_and(|e| e.is_expired(now))
+    }
+
+    /// Fixes the `OBJECT ENCODING` of the string at `key` (`raw`, `embstr`) until it is set anew.
+    pub fn set_str_encoding(&mut self, key: &[u8], encoding: &'static str) {
+        self.str_enc.insert(key.to_vec(), encoding);
+    }
+
+    /// The `OBJECT ENCODING` of the string at `key` as Redis 7.0 keeps it: `int` for a
+    /// canonical 64-bit integer of up to 20 bytes, `embstr` up to 44 bytes, `raw` above, unless
+    /// the command that wrote it left another one (APPEND and SETRANGE make `raw`).
+    pub fn str_encoding(&self, key: &[u8], value: &[u8]) -> &'static str {
+        if let Some(e) = self.str_enc.get(key) {
+            return if *e == "embstr" && value.len() > 44 {
+                "raw"
+            } else {
+                e
+            };
+        }
+        if value.len() <= 20 && crate::core::server::command::parse_i64(value).is_some() {
+            "int"
+        } else if value.len() <= 44 {
+            "embstr"
+        } else {
+            "raw"
+        }
     }
 
     /// The keys written since the last call.
@@ -232,6 +281,9 @@ impl Db {
     pub fn clear(&mut self) {
         let keys: Vec<Vec<u8>> = self.keys.keys().cloned().collect();
         self.keys.clear();
-        self.touched.extend(keys);
+        self.str_enc.clear();
+        for k in keys {
+            self.touch(&k);
+        }
     }
 }
