@@ -31,7 +31,7 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
         "copy" => copy(db, now, args),
         "keys" => Reply::Array(
             db.iter()
-                .filter(|(k, e)| !e.is_expired(now) && glob_match(arg(args, 1), k, false))
+                .filter(|(k, e)| !e.is_expired(now) && matches(arg(args, 1), k))
                 .map(|(k, _)| bulk(k))
                 .collect(),
         ),
@@ -49,6 +49,11 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
             object(db, now, sub, args)
         }
     })
+}
+
+/// KEYS and SCAN's MATCH: a lone `*` matches every key (even the empty one) without matching.
+fn matches(pattern: &[u8], key: &[u8]) -> bool {
+    pattern == b"*" || glob_match(pattern, key, false)
 }
 
 fn rename(db: &mut Db, now: i64, key: &[u8], dest: &[u8], nx: bool) -> Reply {
@@ -176,7 +181,7 @@ fn scan(db: &Db, now: i64, args: &[Vec<u8>]) -> Reply {
         .unwrap_or(&[])
         .iter()
         .filter(|(k, e)| {
-            pattern.is_none_or(|p| glob_match(p, k, false))
+            pattern.is_none_or(|p| matches(p, k))
                 && typ.as_deref().is_none_or(|t| e.value.type_name() == t)
         })
         .map(|(k, _)| bulk(k))

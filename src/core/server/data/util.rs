@@ -212,7 +212,9 @@ mod tests {
         assert!(glob_match(b"h[ae]llo", b"hallo", false));
         assert!(!glob_match(b"h[^e]llo", b"hello", false));
         assert!(glob_match(b"h[a-b]llo", b"hbllo", false));
-        assert!(glob_match(b"*", b"", false));
+        // stringmatchlen("*", "") is 0: KEYS and SCAN skip matching for a lone `*`.
+        assert!(!glob_match(b"*", b"", false));
+        assert!(glob_match(b"*", b"x", false));
         assert!(glob_match(b"a\\*", b"a*", false));
         assert!(!glob_match(b"a\\*", b"ab", false));
         assert!(glob_match(b"user:*", b"user:1", false));
