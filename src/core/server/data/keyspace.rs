@@ -40,6 +40,7 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
             .find(|(_, e)| !e.is_expired(now))
             .map_or(nil(), |(k, _)| bulk(k)),
         "scan" => scan(db, now, args),
+        "dump" if db.entry(key, now).is_none() => nil(),
         "dump" | "restore" => err(ErrorReply::NotRun(NotRun::NotSimulated {
             name: name.to_owned(),
         })),
