@@ -211,7 +211,7 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
                 Err(e) => return Some(e),
             };
             match lmove(db, now, key, arg(args, 2), from_left, to_left) {
-                Ok(Reply::Bulk(None)) => blocked(name, forever, Reply::Bulk(None)),
+                Ok(Reply::Bulk(None)) => blocked(name, forever, Reply::NilArray),
                 Ok(r) | Err(r) => r,
             }
         }
