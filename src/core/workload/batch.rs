@@ -189,13 +189,9 @@ mod tests {
             verdicts[5],
             "ERR wrong number of arguments for 'zadd' command"
         );
-        assert!(
-            verdicts[6].starts_with("ERR slotscope does not run"),
-            "{}",
-            verdicts[6]
-        );
-        // KEYS runs on the node's key space (empty here).
-        assert_eq!(verdicts[7], "(empty array)");
+        // HSET and KEYS run on the node's typed key space (empty before).
+        assert_eq!(verdicts[6], "(integer) 1");
+        assert_eq!(verdicts[7], "1) \"hello\"");
     }
 
     /// A command the engine does not run is answered with the page's note as data (so the page
@@ -225,12 +221,10 @@ mod tests {
                 Some(NotRun::Unsimulated {
                     name: named("cluster|info")
                 }),
-                // EXPIRE and SET … EX run on the simulated clock.
+                // EXPIRE and SET … EX run on the simulated clock; HSET runs.
                 None,
                 None,
-                Some(NotRun::OnlyStrings {
-                    name: named("hset")
-                }),
+                None,
                 None,
             ]
         );
