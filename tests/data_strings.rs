@@ -24,7 +24,9 @@ mod common_data {
                 String::from_utf8_lossy(&got),
                 String::from_utf8_lossy(want),
                 "{:?}",
-                args.iter().map(|a| String::from_utf8_lossy(a).into_owned()).collect::<Vec<_>>()
+                args.iter()
+                    .map(|a| String::from_utf8_lossy(a).into_owned())
+                    .collect::<Vec<_>>()
             );
         }
     }
