@@ -14,35 +14,50 @@ const MAX_LISTPACK_VALUE: usize = 64;
 
 /// Runs `name` if this module owns it (`None` otherwise).
 pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option<Reply> {
-    if !name.starts_with('h') {
+    const HASH_CMDS: &[&str] = &[
+        "hset",
+        "hmset",
+        "hsetnx",
+        "hget",
+        "hmget",
+        "hdel",
+        "hlen",
+        "hgetall",
+        "hkeys",
+        "hvals",
+        "hexists",
+        "hincrby",
+        "hincrbyfloat",
+        "hstrlen",
+        "hrandfield",
+        "hscan",
+    ];
+    if !HASH_CMDS.contains(&name) {
         return None;
     }
     let key = arg(args, 1);
+    // Arguments Redis reads before it looks the key up.
+    let early = match name {
+        "hset" | "hmset" if args.len() % 2 == 1 => Some(wrong_args(name)),
+        "hincrby" => int_arg(arg(args, 3)).err(),
+        "hincrbyfloat" => match LongDouble::parse(arg(args, 3)) {
+            None => Some(err(ErrorReply::NotFloat)),
+            Some(l) if l.is_inf() => Some(derr(DataError::Text("ERR value is NaN or Infinity"))),
+            Some(_) => None,
+        },
+        "hrandfield" if args.len() >= 3 => hrandfield_args(args).err(),
+        "hscan" if parse_u64(arg(args, 2)).is_none() => {
+            Some(derr(DataError::Text("ERR invalid cursor")))
+        }
+        _ => None,
+    };
+    if let Some(e) = early {
+        return Some(e);
+    }
     let read = match db.value(key, now) {
         None => None,
         Some(Value::Hash(h)) => Some(h),
-        Some(_) => {
-            return matches!(
-                name,
-                "hset"
-                    | "hmset"
-                    | "hsetnx"
-                    | "hget"
-                    | "hmget"
-                    | "hdel"
-                    | "hlen"
-                    | "hgetall"
-                    | "hkeys"
-                    | "hvals"
-                    | "hexists"
-                    | "hincrby"
-                    | "hincrbyfloat"
-                    | "hstrlen"
-                    | "hrandfield"
-                    | "hscan"
-            )
-            .then(|| err(ErrorReply::WrongType));
-        }
+        Some(_) => return Some(err(ErrorReply::WrongType)),
     };
     let field = arg(args, 2);
     Some(match name {
@@ -77,9 +92,6 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
         "hrandfield" => hrandfield(read, args),
         "hscan" => hscan(read, args),
         "hset" | "hmset" => {
-            if args.len() % 2 == 1 {
-                return Some(wrong_args(name));
-            }
             let mut created = 0;
             let pairs: Vec<(&[u8], &[u8])> = args
                 .get(2..)
@@ -155,6 +167,9 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
             let Some(by) = LongDouble::parse(arg(args, 3)) else {
                 return Some(err(ErrorReply::NotFloat));
             };
+            if by.is_inf() {
+                return Some(derr(DataError::Text("ERR value is NaN or Infinity")));
+            }
             let old = match read.and_then(|h| h.get(field)) {
                 None => LongDouble::parse(b"0"),
                 Some(v) => match LongDouble::parse(v) {
@@ -192,16 +207,8 @@ fn hrandfield(read: Option<&Hash>, args: &[Vec<u8>]) -> Reply {
             .and_then(|h| h.fields.first())
             .map_or(nil(), |(f, _)| bulk(f));
     }
-    let with_values = match args.get(3) {
-        None => false,
-        Some(w) if args.len() == 4 && is(w, "withvalues") => true,
-        Some(_) => return err(ErrorReply::Syntax),
-    };
-    let count = match int_arg(arg(args, 2)) {
-        Ok(c) if c == i64::MIN || (with_values && c < -(i64::MAX / 2)) => {
-            return derr(DataError::ValueOutOfRange);
-        }
-        Ok(c) => c,
+    let (count, with_values) = match hrandfield_args(args) {
+        Ok(a) => a,
         Err(e) => return e,
     };
     let Some(h) = read else {
@@ -228,10 +235,29 @@ fn hrandfield(read: Option<&Hash>, args: &[Vec<u8>]) -> Reply {
     Reply::Array(out)
 }
 
+/// HRANDFIELD's count and WITHVALUES, checked as Redis checks them before the key.
+fn hrandfield_args(args: &[Vec<u8>]) -> Result<(i64, bool), Reply> {
+    let count = int_arg(arg(args, 2))?;
+    if count == i64::MIN {
+        return Err(derr(DataError::Text(
+            "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807",
+        )));
+    }
+    let with_values = match args.get(3) {
+        None => false,
+        Some(w) if args.len() == 4 && is(w, "withvalues") => true,
+        Some(_) => return Err(err(ErrorReply::Syntax)),
+    };
+    if with_values && !(-(i64::MAX / 2)..=i64::MAX / 2).contains(&count) {
+        return Err(derr(DataError::ValueOutOfRange));
+    }
+    Ok((count, with_values))
+}
+
 /// HSCAN: a listpack hash comes back whole with cursor 0, as Redis answers it.
 fn hscan(read: Option<&Hash>, args: &[Vec<u8>]) -> Reply {
-    if parse_u64(arg(args, 2)).is_none() {
-        return derr(DataError::Text("ERR invalid cursor"));
+    if read.is_none() {
+        return Reply::Array(vec![bulk(b"0"), Reply::Array(Vec::new())]);
     }
     let mut pattern: Option<&[u8]> = None;
     let mut j = 3;

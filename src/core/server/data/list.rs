@@ -3,7 +3,7 @@
 //! answer as Redis does when there is data, with the nil array when a timeout would run out,
 //! and with the page's note when timeout 0 would block for ever.
 
-use super::util::{arg, bulk, derr, err, int_arg, is, nil};
+use super::util::{arg, bulk, derr, err, int_arg, is, nil, parse_i64};
 use super::{DataError, Db, Value};
 use crate::core::server::reply::{ErrorReply, NotRun, Reply};
 use std::collections::VecDeque;
@@ -39,16 +39,31 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
         return None;
     }
     let key = arg(args, 1);
-    let list = match read(db, now, key) {
-        Ok(l) => l,
-        Err(e) => {
-            // Multi-key commands check each key as they reach it.
-            if !matches!(name, "blpop" | "brpop" | "lmpop" | "blmpop") {
-                return Some(e);
-            }
-            None
-        }
+    // Arguments Redis reads before it looks the key up (each command's own order).
+    let early = match name {
+        "lrange" | "ltrim" => int_arg(arg(args, 2))
+            .and_then(|_| int_arg(arg(args, 3)))
+            .err(),
+        "lrem" => int_arg(arg(args, 2)).err(),
+        "linsert" if side_word(arg(args, 2)).is_none() => Some(err(ErrorReply::Syntax)),
+        "lpos" => lpos_opts(args).err(),
+        "lpop" | "rpop" => pop_count(name, args).err(),
+        "lmove" | "blmove" => side(arg(args, 3))
+            .and(side(arg(args, 4)))
+            .is_none()
+            .then(|| err(ErrorReply::Syntax)),
+        _ => None,
     };
+    if let Some(e) = early {
+        return Some(e);
+    }
+    let typed = read(db, now, key);
+    let wrong = typed.is_err();
+    let list = typed.ok().flatten();
+    // Multi-key and blocking commands check each key as they reach it.
+    if wrong && !matches!(name, "blpop" | "brpop" | "lmpop" | "blmpop" | "lpos") {
+        return Some(err(ErrorReply::WrongType));
+    }
     Some(match name {
         "lpush" | "rpush" | "lpushx" | "rpushx" => {
             if name.ends_with('x') && list.is_none() {
@@ -68,10 +83,11 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
         }
         "lpop" | "rpop" => pop(db, now, key, name == "lpop", args),
         "llen" => Reply::Int(list.map_or(0, |l| l.items.len()) as i64),
-        "lindex" => match int_arg(arg(args, 2)) {
-            Err(e) => e,
-            Ok(i) => list
-                .and_then(|l| index(l.items.len(), i).and_then(|i| l.items.get(i)))
+        "lindex" => match (list, int_arg(arg(args, 2))) {
+            (None, _) => nil(),
+            (Some(_), Err(e)) => e,
+            (Some(l), Ok(i)) => index(l.items.len(), i)
+                .and_then(|i| l.items.get(i))
                 .map_or(nil(), |v| bulk(v)),
         },
         "lrange" => match (int_arg(arg(args, 2)), int_arg(arg(args, 3))) {
@@ -86,12 +102,12 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
             ),
         },
         "lset" => {
+            let Some(len) = list.map(|l| l.items.len()) else {
+                return Some(err(ErrorReply::NoSuchKey));
+            };
             let i = match int_arg(arg(args, 2)) {
                 Ok(i) => i,
                 Err(e) => return Some(e),
-            };
-            let Some(len) = list.map(|l| l.items.len()) else {
-                return Some(err(ErrorReply::NoSuchKey));
             };
             match index(len, i) {
                 None => derr(DataError::IndexOutOfRange),
@@ -162,13 +178,7 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
             }
         },
         "linsert" => {
-            let before = if is(arg(args, 2), "before") {
-                true
-            } else if is(arg(args, 2), "after") {
-                false
-            } else {
-                return Some(err(ErrorReply::Syntax));
-            };
+            let before = side_word(arg(args, 2)) == Some(true);
             if list.is_none() {
                 return Some(Reply::Int(0));
             }
@@ -185,6 +195,7 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
                 }
             }
         }
+        "lpos" if list.is_none() && wrong => err(ErrorReply::WrongType),
         "lpos" => lpos(list, args),
         "lmove" | "rpoplpush" => {
             let (from_left, to_left) = if name == "rpoplpush" {
@@ -210,6 +221,9 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
                 Ok(f) => f,
                 Err(e) => return Some(e),
             };
+            if wrong {
+                return Some(err(ErrorReply::WrongType));
+            }
             match lmove(db, now, key, arg(args, 2), from_left, to_left) {
                 Ok(Reply::Bulk(None)) => blocked(name, forever, Reply::NilArray),
                 Ok(r) | Err(r) => r,
@@ -276,6 +290,17 @@ fn finish(db: &mut Db, now: i64, key: &[u8], changed: bool) {
     }
 }
 
+/// LINSERT's BEFORE (true) or AFTER (false).
+fn side_word(v: &[u8]) -> Option<bool> {
+    if is(v, "before") {
+        Some(true)
+    } else if is(v, "after") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 fn side(v: &[u8]) -> Option<bool> {
     if is(v, "left") {
         Some(true)
@@ -328,17 +353,24 @@ fn pop_one(db: &mut Db, now: i64, key: &[u8], left: bool) -> Option<Vec<u8>> {
     v
 }
 
-fn pop(db: &mut Db, now: i64, key: &[u8], left: bool, args: &[Vec<u8>]) -> Reply {
+/// LPOP/RPOP's optional count, read before the key.
+fn pop_count(name: &str, args: &[Vec<u8>]) -> Result<Option<u64>, Reply> {
     if args.len() > 3 {
-        return wrong(if left { "lpop" } else { "rpop" });
+        return Err(wrong(name));
     }
-    let count = match args.get(2) {
-        None => None,
+    match args.get(2) {
+        None => Ok(None),
         Some(c) => match int_arg(c) {
-            Ok(n) if n < 0 => return derr(DataError::MustBePositive),
-            Ok(n) => Some(n as u64),
-            Err(_) => return derr(DataError::MustBePositive),
+            Ok(n) if n >= 0 => Ok(Some(n as u64)),
+            _ => Err(derr(DataError::MustBePositive)),
         },
+    }
+}
+
+fn pop(db: &mut Db, now: i64, key: &[u8], left: bool, args: &[Vec<u8>]) -> Reply {
+    let count = match pop_count(if left { "lpop" } else { "rpop" }, args) {
+        Ok(c) => c,
+        Err(e) => return e,
     };
     let exists = matches!(db.value(key, now), Some(Value::List(_)));
     match count {
@@ -386,17 +418,21 @@ fn lmove(
     Ok(bulk(&v))
 }
 
-/// A blocking command's timeout (seconds, a float): whether it is 0 (wait for ever).
+/// A blocking command's timeout (seconds, a long double), read as Redis 7.0.15's
+/// `getTimeoutFromObjectOrReply`: whether it is 0 (wait for ever). A value past the 64-bit
+/// range converts to the smallest integer, so Redis calls it negative.
 fn timeout(v: &[u8]) -> Result<bool, Reply> {
-    let t = super::ld::LongDouble::parse(v)
-        .filter(|l| !l.is_inf())
-        .map(|l| l.human())
-        .and_then(|s| s.parse::<f64>().ok())
-        .ok_or(derr(DataError::TimeoutNotFloat))?;
-    if t < 0.0 {
-        return Err(derr(DataError::TimeoutNegative));
+    let ld = super::ld::LongDouble::parse(v).ok_or(derr(DataError::TimeoutNotFloat))?;
+    let negative = || derr(DataError::TimeoutNegative);
+    if ld.is_inf() {
+        return Err(negative());
     }
-    Ok(t * 1000.0 < 1.0)
+    let secs: f64 = ld.human().parse().map_err(|_| negative())?;
+    let ms = (secs * 1000.0).ceil();
+    if !(ms < 9_223_372_036_854_775_808.0) || ms < 0.0 {
+        return Err(negative());
+    }
+    Ok(ms == 0.0)
 }
 
 /// What a blocking command with nothing to pop answers: the timed-out reply, or the page's
@@ -422,9 +458,8 @@ fn mpop(
     forever: Option<bool>,
 ) -> Reply {
     let numkeys = match int_arg(arg(args, first)) {
-        Ok(n) if n > 0 => n as usize,
-        Ok(_) => return derr(DataError::NumkeysZero),
-        Err(e) => return e,
+        Ok(n) if n > 0 => usize::try_from(n).unwrap_or(usize::MAX),
+        _ => return derr(DataError::NumkeysZero),
     };
     let Some(where_at) = (first + 1).checked_add(numkeys) else {
         return err(ErrorReply::Syntax);
@@ -471,43 +506,42 @@ fn mpop(
     }
 }
 
-fn lpos(list: Option<&List>, args: &[Vec<u8>]) -> Reply {
+/// LPOS's RANK, COUNT and MAXLEN, read before the key.
+fn lpos_opts(args: &[Vec<u8>]) -> Result<(i64, Option<i64>, i64), Reply> {
     let (mut rank, mut count, mut maxlen): (i64, Option<i64>, i64) = (1, None, 0);
     let mut j = 3;
     while j < args.len() {
         let opt = arg(args, j);
-        if j + 1 >= args.len() {
-            return err(ErrorReply::Syntax);
-        }
-        let n = match int_arg(arg(args, j + 1)) {
-            Ok(n) => n,
-            Err(e) => return e,
-        };
-        if is(opt, "rank") {
-            if n == 0 {
-                return derr(DataError::RankZero);
+        let more = j + 1 < args.len();
+        let value = arg(args, j + 1);
+        if is(opt, "rank") && more {
+            rank = int_arg(value)?;
+            if rank == 0 {
+                return Err(derr(DataError::RankZero));
             }
-            if n == i64::MIN {
-                return derr(DataError::Text(
-                    "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807",
-                ));
+        } else if is(opt, "count") && more {
+            match parse_i64(value) {
+                Some(n) if n >= 0 => count = Some(n),
+                _ => return Err(derr(DataError::Text("ERR COUNT can't be negative"))),
             }
-            rank = n;
-        } else if is(opt, "count") {
-            if n < 0 {
-                return derr(DataError::Text("ERR COUNT can't be negative"));
+        } else if is(opt, "maxlen") && more {
+            match parse_i64(value) {
+                Some(n) if n >= 0 => maxlen = n,
+                _ => return Err(derr(DataError::Text("ERR MAXLEN can't be negative"))),
             }
-            count = Some(n);
-        } else if is(opt, "maxlen") {
-            if n < 0 {
-                return derr(DataError::Text("ERR MAXLEN can't be negative"));
-            }
-            maxlen = n;
         } else {
-            return err(ErrorReply::Syntax);
+            return Err(err(ErrorReply::Syntax));
         }
         j += 2;
     }
+    Ok((rank, count, maxlen))
+}
+
+fn lpos(list: Option<&List>, args: &[Vec<u8>]) -> Reply {
+    let (rank, count, maxlen) = match lpos_opts(args) {
+        Ok(o) => o,
+        Err(e) => return e,
+    };
     let Some(l) = list else {
         return if count.is_some() {
             Reply::Array(Vec::new())
@@ -517,8 +551,19 @@ fn lpos(list: Option<&List>, args: &[Vec<u8>]) -> Reply {
     };
     let target = arg(args, 2);
     let len = l.items.len();
-    let want = count.map_or(1, |c| if c == 0 { u64::MAX } else { c as u64 });
-    let mut skip = rank.unsigned_abs() - 1;
+    // RANK of the smallest integer overflows in Redis's `-rank`: every match counts, from
+    // the tail, and COUNT never stops it.
+    let want = match count {
+        Some(_) if rank == i64::MIN => u64::MAX,
+        Some(0) => u64::MAX,
+        Some(c) => c as u64,
+        None => 1,
+    };
+    let mut skip = if rank == i64::MIN {
+        0
+    } else {
+        rank.unsigned_abs() - 1
+    };
     let mut found = Vec::new();
     let order: Box<dyn Iterator<Item = usize>> = if rank > 0 {
         Box::new(0..len)
