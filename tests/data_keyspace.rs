@@ -119,3 +119,39 @@ const CASES: &[(&[&[u8]], &[u8])] = &[
 fn replies_equal_redis_7_0_15() {
     common_data::check(CASES);
 }
+
+/// OBJECT IDLETIME on the simulated clock. Recorded from redis-server 7.0.15 with real pauses:
+/// SET k, 2.5 s later IDLETIME 2 (TYPE, EXISTS, TTL and OBJECT do not count as accesses),
+/// GET k then IDLETIME 0; SET k2, 2 s later RENAME k2 k3 and COPY k3 k4: both idle 0.
+#[test]
+fn idletime_follows_the_simulated_clock() {
+    use slotscope::core::server::data::Db;
+    let mut db = Db::default();
+    let mut now = 1_767_225_600_000;
+    let run = |db: &mut Db, now: i64, line: &str| {
+        let args: Vec<Vec<u8>> = line.split(' ').map(|a| a.as_bytes().to_vec()).collect();
+        let name = line.split(' ').next().unwrap_or("").to_lowercase();
+        String::from_utf8_lossy(
+            &db.exec(now, &name, &args)
+                .map(|r| r.to_resp())
+                .unwrap_or_default(),
+        )
+        .into_owned()
+    };
+    assert_eq!(run(&mut db, now, "SET k v"), "+OK\r\n");
+    now += 2500;
+    assert_eq!(run(&mut db, now, "OBJECT IDLETIME k"), ":2\r\n");
+    assert_eq!(run(&mut db, now, "TYPE k"), "+string\r\n");
+    assert_eq!(run(&mut db, now, "EXISTS k"), ":1\r\n");
+    assert_eq!(run(&mut db, now, "TTL k"), ":-1\r\n");
+    assert_eq!(run(&mut db, now, "OBJECT IDLETIME k"), ":2\r\n");
+    assert_eq!(run(&mut db, now, "GET k"), "$1\r\nv\r\n");
+    assert_eq!(run(&mut db, now, "OBJECT IDLETIME k"), ":0\r\n");
+    assert_eq!(run(&mut db, now, "SET k2 v"), "+OK\r\n");
+    now += 2000;
+    assert_eq!(run(&mut db, now, "RENAME k2 k3"), "+OK\r\n");
+    assert_eq!(run(&mut db, now, "OBJECT IDLETIME k3"), ":0\r\n");
+    assert_eq!(run(&mut db, now, "COPY k3 k4"), ":1\r\n");
+    assert_eq!(run(&mut db, now, "OBJECT IDLETIME k4"), ":0\r\n");
+    assert_eq!(run(&mut db, now, "OBJECT IDLETIME k3"), ":0\r\n");
+}

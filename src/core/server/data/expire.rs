@@ -93,7 +93,7 @@ fn expire(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>], base: i64, secs: 
 }
 
 fn ttl(db: &Db, now: i64, key: &[u8], ms: bool, abs: bool) -> Reply {
-    let Some(entry) = db.entry(key, now) else {
+    let Some(entry) = db.peek_entry(key, now) else {
         return Reply::Int(-2);
     };
     match entry.expire_at {

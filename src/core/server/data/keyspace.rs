@@ -16,15 +16,22 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
                 .filter(|k| db.remove(k, now).is_some())
                 .count() as i64,
         ),
-        "exists" | "touch" => Reply::Int(
+        "exists" => Reply::Int(
+            args.iter()
+                .skip(1)
+                .filter(|k| db.peek_entry(k, now).is_some())
+                .count() as i64,
+        ),
+        "touch" => Reply::Int(
             args.iter()
                 .skip(1)
                 .filter(|k| db.entry(k, now).is_some())
                 .count() as i64,
         ),
+        // TYPE, EXISTS and OBJECT do not count as accesses (Redis's LOOKUP_NOTOUCH).
         "type" => Reply::Status(
-            db.value(key, now)
-                .map_or("none", Value::type_name)
+            db.peek_entry(key, now)
+                .map_or("none", |e| e.value.type_name())
                 .to_owned(),
         ),
         "rename" | "renamenx" => rename(db, now, key, arg(args, 2), name == "renamenx"),
@@ -78,6 +85,8 @@ fn rename(db: &mut Db, now: i64, key: &[u8], dest: &[u8], nx: bool) -> Reply {
         return err(ErrorReply::NoSuchKey);
     };
     db.put_entry(dest, entry);
+    // RENAME's own lookup counts as an access (recorded on redis-server 7.0.15).
+    db.set_access_time(dest, now);
     if let Some(enc) = enc {
         db.set_str_encoding(dest, enc);
     }
@@ -131,6 +140,7 @@ fn copy(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Reply {
         _ => None,
     };
     db.put_entry(dest, entry);
+    db.set_access_time(dest, now);
     if let Some(enc) = enc {
         db.set_str_encoding(dest, enc);
     }
@@ -218,11 +228,11 @@ fn object(db: &Db, now: i64, sub: &str, args: &[Vec<u8>]) -> Reply {
                 .map(|l| Reply::Status((*l).to_owned()))
                 .collect(),
         ),
-        "encoding" => match db.value(key, now) {
+        "encoding" => match db.peek_entry(key, now) {
             None => nil(),
-            Some(v) => bulk(encoding(db, key, v).as_bytes()),
+            Some(e) => bulk(encoding(db, key, &e.value).as_bytes()),
         },
-        "refcount" => match db.value(key, now) {
+        "refcount" => match db.peek_entry(key, now).map(|e| &e.value) {
             None => nil(),
             Some(Value::Str(v))
                 if db.str_encoding(key, v) == "int"
@@ -232,11 +242,11 @@ fn object(db: &Db, now: i64, sub: &str, args: &[Vec<u8>]) -> Reply {
             }
             Some(_) => Reply::Int(1),
         },
-        "idletime" => match db.entry(key, now) {
+        "idletime" => match db.peek_entry(key, now) {
             None => nil(),
-            Some(_) => Reply::Int(0),
+            Some(_) => Reply::Int(db.idle_seconds(key, now)),
         },
-        "freq" => match db.entry(key, now) {
+        "freq" => match db.peek_entry(key, now) {
             None => nil(),
             Some(_) => derr(DataError::NoLfuPolicy),
         },

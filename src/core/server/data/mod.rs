@@ -97,6 +97,40 @@ pub struct Db {
     /// Strings whose encoding is not the one their bytes suggest (`raw` after APPEND or
     /// SETRANGE, `embstr` after INCRBYFLOAT); cleared whenever the key is set anew.
     str_enc: BTreeMap<Vec<u8>, &'static str>,
+    /// When each key was last read or written (OBJECT IDLETIME), on the simulated clock.
+    access: Access,
+}
+
+/// Last-access times, updated by reads too (hence the cell). Two key spaces with the same
+/// keys compare equal whatever their access times.
+#[derive(Clone, Debug, Default)]
+struct Access(std::cell::RefCell<BTreeMap<Vec<u8>, i64>>);
+
+impl PartialEq for Access {
+    fn eq(&self, _: &Access) -> bool {
+        true
+    }
+}
+
+impl Access {
+    fn record(&self, key: &[u8], now: i64) {
+        if let Ok(mut map) = self.0.try_borrow_mut() {
+            match map.get_mut(key) {
+                Some(t) => *t = now,
+                None => {
+                    map.insert(key.to_vec(), now);
+                }
+            }
+        }
+    }
+    fn forget(&self, key: &[u8]) {
+        if let Ok(mut map) = self.0.try_borrow_mut() {
+            map.remove(key);
+        }
+    }
+    fn get(&self, key: &[u8]) -> Option<i64> {
+        self.0.try_borrow().ok().and_then(|m| m.get(key).copied())
+    }
 }
 
 impl Db {
@@ -117,9 +151,35 @@ impl Db {
             .or_else(|| stream::run(self, now, name, args))
     }
 
-    /// The live entry at `key` (an expired one is absent).
+    /// The live entry at `key` (an expired one is absent); counts as an access of the key.
     pub fn entry(&self, key: &[u8], now: i64) -> Option<&Entry> {
+        let e = self.peek_entry(key, now);
+        if e.is_some() {
+            self.access.record(key, now);
+        }
+        e
+    }
+
+    /// The live entry at `key` without counting an access (Redis's `LOOKUP_NOTOUCH`: TYPE,
+    /// EXISTS, TTL, OBJECT).
+    pub fn peek_entry(&self, key: &[u8], now: i64) -> Option<&Entry> {
         self.keys.get(key).filter(|e| !e.is_expired(now))
+    }
+
+    /// Sets when `key` was last read or written.
+    pub(super) fn set_access_time(&self, key: &[u8], at: i64) {
+        self.access.record(key, at);
+    }
+
+    /// Whole seconds since `key` was last read or written, as `OBJECT IDLETIME` counts them
+    /// (Redis's LRU clock ticks once a second).
+    pub fn idle_seconds(&self, key: &[u8], now: i64) -> i64 {
+        let last = self
+            .access
+            .get(key)
+            .or_else(|| self.keys.get(key).map(|_| now))
+            .unwrap_or(now);
+        (now.div_euclid(1000) - last.div_euclid(1000)).max(0)
     }
 
     /// The live value at `key`.
@@ -131,12 +191,18 @@ impl Db {
     /// expired key is removed first (Redis's lazy expiry).
     pub fn value_mut(&mut self, key: &[u8], now: i64) -> Option<&mut Value> {
         self.expire_if_needed(key, now);
+        if self.keys.contains_key(key) {
+            self.access.record(key, now);
+        }
         self.keys.get_mut(key).map(|e| &mut e.value)
     }
 
     /// The live entry at `key`, to change in place (value and expiry). Call [`Db::touch`].
     pub fn entry_mut(&mut self, key: &[u8], now: i64) -> Option<&mut Entry> {
         self.expire_if_needed(key, now);
+        if self.keys.contains_key(key) {
+            self.access.record(key, now);
+        }
         self.keys.get_mut(key)
     }
 
@@ -157,6 +223,7 @@ impl Db {
     pub fn insert(&mut self, key: &[u8], value: Value, now: i64, keep_ttl: bool) {
         self.expire_if_needed(key, now);
         self.str_enc.remove(key);
+        self.access.record(key, now);
         if let Some(entry) = self.keys.get_mut(key) {
             entry.value = value;
             if !keep_ttl {
@@ -191,6 +258,7 @@ impl Db {
         self.expire_if_needed(key, now);
         let removed = self.keys.remove(key);
         self.str_enc.remove(key);
+        self.access.forget(key);
         if removed.is_some() {
             self.touch(key);
         }
@@ -282,6 +350,9 @@ impl Db {
         let keys: Vec<Vec<u8>> = self.keys.keys().cloned().collect();
         self.keys.clear();
         self.str_enc.clear();
+        if let Ok(mut map) = self.access.0.try_borrow_mut() {
+            map.clear();
+        }
         for k in keys {
             self.touch(&k);
         }
