@@ -225,7 +225,7 @@ impl LongDouble {
 
     fn checked(neg: bool, mant: u64, exp: i64) -> Option<LongDouble> {
         let top = exp + 63;
-        if top > MAX_TOP_BIT || top < MIN_TOP_BIT {
+        if !(MIN_TOP_BIT..=MAX_TOP_BIT).contains(&top) {
             return None;
         }
         Some(LongDouble {

@@ -429,7 +429,7 @@ fn timeout(v: &[u8]) -> Result<bool, Reply> {
     }
     let secs: f64 = ld.human().parse().map_err(|_| negative())?;
     let ms = (secs * 1000.0).ceil();
-    if !(ms < 9_223_372_036_854_775_808.0) || ms < 0.0 {
+    if !(0.0..9_223_372_036_854_775_808.0).contains(&ms) {
         return Err(negative());
     }
     Ok(ms == 0.0)

@@ -400,7 +400,7 @@ fn getrange(db: &Db, now: i64, key: &[u8], start: &[u8], end: &[u8]) -> Reply {
         return empty();
     }
     v.get(start as usize..=end as usize)
-        .map_or_else(empty, |s| bulk(s))
+        .map_or_else(empty, bulk)
 }
 
 /// The most cells of LCS's table the page fills (Redis's own limit is 512 MB of them).
