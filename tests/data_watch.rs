@@ -77,6 +77,30 @@ const STEPS: &[(&str, &str, &str)] = &[
     ("A", "EXEC", "*-1\r\n"),
 ];
 
+/// Inside MULTI a blocking command with nothing to pop answers at once, whatever its
+/// timeout: BLPOP, BLMPOP and BRPOP the nil array, BLMOVE and BRPOPLPUSH the nil bulk.
+/// Recorded from a redis-server 7.0.15 cluster node.
+#[test]
+fn blocking_commands_in_multi_answer_at_once() {
+    let mut c = Cluster::new(SlotMap::fixture_cluster());
+    let node = owner(&c, "{w}n");
+    let mut s = Session::new();
+    let steps = [
+        ("MULTI", "+OK\r\n"),
+        ("BLPOP {w}n 0", "+QUEUED\r\n"),
+        ("BLMOVE {w}n {w}m LEFT LEFT 0", "+QUEUED\r\n"),
+        ("BRPOPLPUSH {w}n {w}m 1", "+QUEUED\r\n"),
+        ("BLMPOP 0 1 {w}n LEFT", "+QUEUED\r\n"),
+        ("BRPOP {w}n 1", "+QUEUED\r\n"),
+        ("EXEC", "*5\r\n*-1\r\n$-1\r\n$-1\r\n*-1\r\n*-1\r\n"),
+    ];
+    for (line, want) in steps {
+        let args = split_args(line).unwrap_or_default();
+        let got = c.exec(&node, &args, &mut s).to_resp();
+        assert_eq!(String::from_utf8_lossy(&got), want, "{line}");
+    }
+}
+
 #[test]
 fn watch_multi_exec_as_redis_7_0_15() {
     let mut c = Cluster::new(SlotMap::fixture_cluster());

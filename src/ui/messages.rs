@@ -691,10 +691,6 @@ pub struct Messages {
     pub note_label: &'static str,
     /// INFO and the like: `{0}` = the command.
     pub note_unsimulated: &'static str,
-    /// EXPIRE: `{0}` = the command.
-    pub note_no_clock: &'static str,
-    /// SET with a time to live.
-    pub note_no_clock_set: &'static str,
     /// Another data type the node would serve: `{0}` = the command.
     pub note_only_strings: &'static str,
     /// A batch line too long to show: `{0}` = command, `{1}` = key count.
@@ -1211,9 +1207,7 @@ pub const EN: Messages = Messages {
     plan_copy_more: "# … and {0} more slots, not listed: this list stops at the first {1} of the batch's {2} slots. Split the batch to copy the rest.",
     note_label: "Not run here:",
     note_unsimulated: "slotscope does not simulate {0}: its real output carries ids, timestamps and counters that change from run to run.",
-    note_no_clock: "slotscope has no clock, so it does not run {0}.",
-    note_no_clock_set: "slotscope has no clock, so it does not run SET with EX, PX, EXAT or PXAT.",
-    note_only_strings: "this node would serve {0}, but slotscope keeps only string keys, so it does not run it.",
+    note_only_strings: "this node would serve {0}, but slotscope does not simulate this command, so it does not run it.",
     plan_keys_line: "{0} … ({1} keys)",
     action_no_command: "write @host:port followed by a command",
     action_empty: "type a command",

@@ -1,7 +1,7 @@
 //! The server: a deterministic Redis Cluster that answers commands the way Redis 7.0 does, and
 //! a redis-cli that talks to it and prints what the real one prints.
 //!
-//! [`Cluster`] holds one string key space per node (masters and their replicas; a write on a
+//! [`Cluster`] holds one typed key space per node (masters and their replicas; a write on a
 //! master reaches its replicas at once). [`Cluster::exec`] follows Redis's `processCommand`:
 //! unknown command and arity first, then cluster routing (`getNodeByQuery`: CROSSSLOT, slot not
 //! served, cluster down, ASK/TRYAGAIN for slots being migrated or imported, READONLY replicas,
@@ -16,8 +16,10 @@
 //! itself, with and without `-c`, one-shot or interactive.
 //!
 //! Its parts: [`reply`] (replies and their errors as data), [`command`] and `table` (the
-//! command table), [`route`] (sessions and `getNodeByQuery`), `cluster_cmds` (SETSLOT, MIGRATE, NODES, SLOTS), `script` (the Lua subset), [`sha1`] and
-//! [`cli`] (redis-cli). This module holds the cluster's key spaces and `processCommand`.
+//! command table), [`route`] (sessions and `getNodeByQuery`), [`data`] (a node's typed key
+//! space and the data commands), `cluster_cmds` (SETSLOT, MIGRATE, NODES, SLOTS), `script`
+//! (the Lua subset), [`sha1`] and [`cli`] (redis-cli). This module holds the cluster's key
+//! spaces, `processCommand` and WATCH.
 
 pub mod cli;
 mod cluster_cmds;
@@ -74,6 +76,8 @@ pub struct Cluster {
     nodes: Vec<Node>,
     /// The simulated clock, unix milliseconds: expiry is measured against it.
     now: i64,
+    /// Set while EXEC or a script runs commands: blocking commands then answer at once.
+    deny_blocking: bool,
 }
 
 /// The nodes of `map` (masters, then each one's replicas), reusing `old` ones by address.
@@ -99,6 +103,7 @@ impl Cluster {
             map,
             nodes,
             now: CLOCK_START_MS,
+            deny_blocking: false,
         }
     }
 
@@ -246,11 +251,12 @@ impl Cluster {
     /// queued (a refusal before queueing makes EXEC answer EXECABORT, and EXEC routes the whole
     /// transaction, so same-node keys in different slots queue fine and EXEC answers CROSSSLOT).
     ///
-    /// Commands run: GET SET (NX XX GET KEEPTTL) GETSET INCR DECR INCRBY DECRBY APPEND STRLEN
-    /// MGET MSET MSETNX DEL UNLINK EXISTS TOUCH TTL TYPE RENAME RENAMENX, PING ECHO QUIT MULTI
-    /// EXEC DISCARD ASKING READONLY READWRITE DBSIZE FLUSHALL FLUSHDB, CLUSTER KEYSLOT SLOTS MYID
-    /// NODES COUNTKEYSINSLOT GETKEYSINSLOT SETSLOT, MIGRATE, EVAL and EVALSHA. Other commands of
-    /// the table are routed exactly, then answered with the page's [`NotRun`] note.
+    /// Commands run: the data commands of the node's typed key space ([`data::Db::exec`]:
+    /// strings, keyspace, expiry on the simulated clock, hashes, lists, bitmaps, …), WATCH
+    /// UNWATCH, PING ECHO QUIT MULTI EXEC DISCARD ASKING READONLY READWRITE DBSIZE FLUSHALL
+    /// FLUSHDB, CLUSTER KEYSLOT SLOTS MYID NODES COUNTKEYSINSLOT GETKEYSINSLOT SETSLOT, MIGRATE,
+    /// EVAL and EVALSHA. Other commands of the table are routed exactly, then answered with the
+    /// page's [`NotRun`] note.
     ///
     /// EVAL runs scripts of the form `return <expr>`, where `<expr>` is `redis.call('CMD', arg,
     /// …)`, a table `{<expr>, …}`, `KEYS[n]`, `ARGV[n]`, `KEYS`, `ARGV`, a string literal or an
@@ -359,6 +365,8 @@ impl Cluster {
                     return Reply::NilArray;
                 }
                 session.watched.clear();
+                // Inside a transaction a blocking command never blocks (CLIENT_DENY_BLOCKING).
+                self.deny_blocking = true;
                 let replies = queue
                     .iter()
                     .map(|q| match engine_lookup(q) {
@@ -366,6 +374,7 @@ impl Cluster {
                         Err(e) => err(ErrorReply::Command(e)),
                     })
                     .collect();
+                self.deny_blocking = false;
                 Reply::Array(replies)
             }
             C::Discard => {
@@ -413,8 +422,13 @@ impl Cluster {
             C::ClusterSlots => self.cluster_slots(),
             C::ClusterCountKeysInSlot => self.count_keys_in_slot(node, arg(2)),
             C::ClusterGetKeysInSlot => self.get_keys_in_slot(node, arg(2), arg(3)),
-            C::Eval => self.eval(node, args, session, false),
-            C::EvalSha => self.eval(node, args, session, true),
+            C::Eval | C::EvalSha => {
+                // Nor inside a script.
+                self.deny_blocking = true;
+                let reply = self.eval(node, args, session, info.id == C::EvalSha);
+                self.deny_blocking = false;
+                reply
+            }
             C::Fcall => err(ErrorReply::FunctionNotFound),
             C::ClusterSetslot => self.setslot(node, args),
             C::ClusterNodes => Reply::Bulk(Some(self.cluster_nodes(node).into_bytes())),
@@ -511,7 +525,10 @@ impl Cluster {
             }
             .into();
         };
-        let Some(reply) = n.db.exec(now, info.name, args) else {
+        n.db.deny_blocking = self.deny_blocking;
+        let reply = n.db.exec(now, info.name, args);
+        n.db.deny_blocking = false;
+        let Some(reply) = reply else {
             return NotRun::OnlyStrings {
                 name: info.name.to_owned(),
             }

@@ -201,12 +201,7 @@ pub enum NotRun {
         /// Redis's name of the command (`info`, `cluster|info`).
         name: String,
     },
-    /// Something with a time to live: the engine has no clock.
-    NoClock {
-        /// Redis's name of the command: `expire`, or `set` (SET with EX, PX, EXAT or PXAT).
-        name: String,
-    },
-    /// A command of another data type that this node would serve.
+    /// A command this node would serve that the page does not simulate (no module runs it).
     OnlyStrings {
         /// Redis's name of the command (`hset`).
         name: String,
@@ -396,19 +391,15 @@ const UNSIMULATED: (&str, &str) = (
     "ERR slotscope does not simulate '",
     "': its real output carries ids, timestamps and counters that change from run to run",
 );
-const NO_CLOCK: &str = "ERR slotscope has no clock, so it does not run ";
-const SET_TTL: &str = "SET with EX, PX, EXAT or PXAT";
 const ONLY_STRINGS: (&str, &str) = (
     "ERR slotscope does not run '",
-    "': this node would serve it, but the page keeps only string keys",
+    "': this node would serve it, but the page does not simulate this command",
 );
 
 impl fmt::Display for NotRun {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NotRun::Unsimulated { name } => write!(f, "{}{name}{}", UNSIMULATED.0, UNSIMULATED.1),
-            NotRun::NoClock { name } if name == "set" => write!(f, "{NO_CLOCK}{SET_TTL}"),
-            NotRun::NoClock { name } => write!(f, "{NO_CLOCK}'{name}'"),
             NotRun::OnlyStrings { name } => {
                 write!(f, "{}{name}{}", ONLY_STRINGS.0, ONLY_STRINGS.1)
             }

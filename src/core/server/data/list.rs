@@ -225,7 +225,7 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
                 return Some(err(ErrorReply::WrongType));
             }
             match lmove(db, now, key, arg(args, 2), from_left, to_left) {
-                Ok(Reply::Bulk(None)) => blocked(name, forever, Reply::NilArray),
+                Ok(Reply::Bulk(None)) => blocked(db, name, forever, Reply::NilArray),
                 Ok(r) | Err(r) => r,
             }
         }
@@ -246,7 +246,7 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
                     }
                 }
             }
-            blocked(name, forever, Reply::NilArray)
+            blocked(db, name, forever, Reply::NilArray)
         }
         "lmpop" => mpop(db, now, name, args, 1, None),
         "blmpop" => {
@@ -435,9 +435,17 @@ fn timeout(v: &[u8]) -> Result<bool, Reply> {
     Ok(ms == 0.0)
 }
 
-/// What a blocking command with nothing to pop answers: the timed-out reply, or the page's
-/// note when it would wait for ever.
-fn blocked(name: &str, forever: bool, timed_out: Reply) -> Reply {
+/// What a blocking command with nothing to pop answers: inside MULTI or a script at once
+/// (BLMOVE and BRPOPLPUSH the nil bulk, the others the nil array); otherwise the timed-out
+/// reply, or the page's note when it would wait for ever.
+fn blocked(db: &Db, name: &str, forever: bool, timed_out: Reply) -> Reply {
+    if db.deny_blocking {
+        return if matches!(name, "blmove" | "brpoplpush") {
+            nil()
+        } else {
+            Reply::NilArray
+        };
+    }
     if forever {
         err(ErrorReply::NotRun(NotRun::BlocksForever {
             name: name.to_owned(),
@@ -502,7 +510,7 @@ fn mpop(
     }
     match forever {
         None => Reply::NilArray,
-        Some(f) => blocked(name, f, Reply::NilArray),
+        Some(f) => blocked(db, name, f, Reply::NilArray),
     }
 }
 

@@ -99,6 +99,9 @@ pub struct Db {
     str_enc: BTreeMap<Vec<u8>, &'static str>,
     /// When each key was last read or written (OBJECT IDLETIME), on the simulated clock.
     access: Access,
+    /// Set by the cluster while EXEC or a script runs commands: a blocking command with
+    /// nothing to pop answers at once, as Redis's CLIENT_DENY_BLOCKING makes it.
+    pub deny_blocking: bool,
 }
 
 /// Last-access times, updated by reads too (hence the cell). Two key spaces with the same
