@@ -46,7 +46,7 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
             Some(_) => None,
         },
         "hrandfield" if args.len() >= 3 => hrandfield_args(args).err(),
-        "hscan" if parse_u64(arg(args, 2)).is_none() => {
+        "hscan" if super::util::parse_cursor(arg(args, 2)).is_none() => {
             Some(derr(DataError::Text("ERR invalid cursor")))
         }
         _ => None,
@@ -287,10 +287,6 @@ fn hscan(read: Option<&Hash>, args: &[Vec<u8>]) -> Reply {
         }
     }
     Reply::Array(vec![bulk(b"0"), Reply::Array(out)])
-}
-
-fn parse_u64(v: &[u8]) -> Option<u64> {
-    std::str::from_utf8(v).ok()?.parse().ok()
 }
 
 /// A hash's fields in insertion order (what a listpack keeps).

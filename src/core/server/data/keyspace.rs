@@ -150,10 +150,7 @@ fn copy(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Reply {
 /// SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]: the page's cursor is a position in
 /// key order (Redis's walks its hash table); 0 starts and ends a full iteration.
 fn scan(db: &Db, now: i64, args: &[Vec<u8>]) -> Reply {
-    let Some(cursor) = std::str::from_utf8(arg(args, 1))
-        .ok()
-        .and_then(|s| s.parse::<u64>().ok())
-    else {
+    let Some(cursor) = super::util::parse_cursor(arg(args, 1)) else {
         return derr(DataError::Text("ERR invalid cursor"));
     };
     let mut pattern: Option<&[u8]> = None;

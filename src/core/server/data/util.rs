@@ -49,6 +49,28 @@ pub(super) fn is(a: &[u8], word: &str) -> bool {
     a.eq_ignore_ascii_case(word.as_bytes())
 }
 
+/// A SCAN cursor as Redis's `parseScanCursorOrReply` reads it (`strtoul`: an optional sign,
+/// decimal digits, a negative number wrapping around; no leading space, nothing after, no
+/// overflow; the empty string is 0).
+pub(super) fn parse_cursor(v: &[u8]) -> Option<u64> {
+    let (neg, digits) = match v.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, v),
+    };
+    if digits.is_empty() {
+        return if v.is_empty() { Some(0) } else { None };
+    }
+    let mut n: u64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+    }
+    Some(if neg { n.wrapping_neg() } else { n })
+}
+
 /// The string at `key`: `Ok(None)` if absent, `Err(WRONGTYPE)` if another type.
 pub(super) fn get_str<'a>(db: &'a Db, key: &[u8], now: i64) -> Result<Option<&'a Vec<u8>>, Reply> {
     match db.value(key, now) {
