@@ -239,3 +239,35 @@ fn scan_and_keys_find_the_keys_redis_finds() {
     }
     assert_eq!(seen.len(), 5);
 }
+
+/// A write on a master reaches its replica with the value's type and expiry: after HSET,
+/// RPUSH and SET … EX on 7000, its replica (after READONLY) answers as the master does.
+/// Expected replies as redis-server 7.0.15 gives them (TYPE hash/list, TTL 100).
+#[test]
+fn replicas_copy_typed_values_and_expiry() {
+    use slotscope::core::key::args::split_args;
+    use slotscope::core::server::{Cluster, Session};
+    use slotscope::core::SlotMap;
+    let map = SlotMap::fixture_cluster();
+    let master = map.masters()[0].addr.clone();
+    let replica = map.masters()[0].replicas[0].addr.clone();
+    let mut c = Cluster::new(map);
+    let mut s = Session::new();
+    let mut on = |c: &mut Cluster, addr: &str, line: &str| {
+        let args = split_args(line).unwrap_or_default();
+        String::from_utf8_lossy(&c.exec(addr, &args, &mut s).to_resp()).into_owned()
+    };
+    assert_eq!(on(&mut c, &master, "HSET hello f v"), ":1\r\n");
+    assert_eq!(on(&mut c, &master, "SET {hello}s v EX 100"), "+OK\r\n");
+    assert_eq!(on(&mut c, &master, "RPUSH {hello}l a b"), ":2\r\n");
+    assert_eq!(on(&mut c, &replica, "READONLY"), "+OK\r\n");
+    assert_eq!(on(&mut c, &replica, "TYPE hello"), "+hash\r\n");
+    assert_eq!(on(&mut c, &replica, "TYPE {hello}l"), "+list\r\n");
+    assert_eq!(on(&mut c, &replica, "TTL {hello}s"), ":100\r\n");
+    assert_eq!(on(&mut c, &replica, "DBSIZE"), ":3\r\n");
+    // A write sent to a replica is MOVED to its master, READONLY or not.
+    assert_eq!(
+        on(&mut c, &replica, "LPUSH {hello}l x"),
+        "-MOVED 866 127.0.0.1:7000\r\n"
+    );
+}

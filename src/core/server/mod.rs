@@ -536,17 +536,20 @@ impl Cluster {
         };
         let touched = n.db.take_touched();
         if !touched.is_empty() {
-            let entries: Vec<(Vec<u8>, Option<Entry>)> = touched
+            type Copied = (Vec<u8>, Option<Entry>, Option<&'static str>);
+            let entries: Vec<Copied> = touched
                 .into_iter()
                 .map(|k| {
                     let e = n.db.raw_entry(&k).cloned();
-                    (k, e)
+                    let enc = n.db.str_encoding_override(&k);
+                    (k, e, enc)
                 })
                 .collect();
             for r in self.write_targets(node).into_iter().filter(|&r| r != node) {
                 if let Some(replica) = self.nodes.get_mut(r) {
-                    for (k, e) in &entries {
+                    for (k, e, enc) in &entries {
                         replica.db.mirror(k, e.clone());
+                        replica.db.mirror_str_encoding(k, *enc);
                     }
                     replica.db.take_touched();
                 }

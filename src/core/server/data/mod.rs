@@ -334,6 +334,26 @@ impl Db {
             }
             None => {
                 self.keys.remove(key);
+                self.str_enc.remove(key);
+            }
+        }
+        *self.versions.entry(key.to_vec()).or_insert(0) += 1;
+    }
+
+    /// The string encoding the command that wrote `key` left, if not the one its bytes
+    /// suggest (a replica copies it with the value, as running the same command would).
+    pub fn str_encoding_override(&self, key: &[u8]) -> Option<&'static str> {
+        self.str_enc.get(key).copied()
+    }
+
+    /// Sets or clears the string encoding override of `key` (a replica copying its master).
+    pub fn mirror_str_encoding(&mut self, key: &[u8], encoding: Option<&'static str>) {
+        match encoding {
+            Some(e) => {
+                self.str_enc.insert(key.to_vec(), e);
+            }
+            None => {
+                self.str_enc.remove(key);
             }
         }
     }
