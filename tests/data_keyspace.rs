@@ -113,6 +113,14 @@ const CASES: &[(&[&[u8]], &[u8])] = &[
         (&[b"SCAN" as &[u8], b"0" as &[u8], b"COUNT" as &[u8], b"0" as &[u8]], b"-ERR syntax error\r\n"),
         (&[b"SCAN" as &[u8], b"0" as &[u8], b"FOO" as &[u8], b"bar" as &[u8]], b"-ERR syntax error\r\n"),
         (&[b"DUMP" as &[u8], b"nokey" as &[u8]], b"$-1\r\n"),
+        (&[b"SET" as &[u8], b"big" as &[u8], b"v" as &[u8]], b"+OK\r\n"),
+        (&[b"PEXPIREAT" as &[u8], b"big" as &[u8], b"9223372036854775807" as &[u8]], b":1\r\n"),
+        (&[b"EXPIRETIME" as &[u8], b"big" as &[u8]], b":9223372036854776\r\n"),
+        (&[b"PEXPIREAT" as &[u8], b"big" as &[u8], b"9223372036854775500" as &[u8]], b":1\r\n"),
+        (&[b"EXPIRETIME" as &[u8], b"big" as &[u8]], b":9223372036854776\r\n"),
+        (&[b"EXPIRE" as &[u8], b"big" as &[u8], b"9223372036854775" as &[u8]], b"-ERR invalid expire time in 'expire' command\r\n"),
+        (&[b"EXPIREAT" as &[u8], b"big" as &[u8], b"-9223372036854775" as &[u8]], b":1\r\n"),
+        (&[b"EXISTS" as &[u8], b"big" as &[u8]], b":0\r\n"),
 ];
 
 #[test]

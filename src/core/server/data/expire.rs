@@ -100,7 +100,13 @@ fn ttl(db: &Db, now: i64, key: &[u8], ms: bool, abs: bool) -> Reply {
         None => Reply::Int(-1),
         Some(at) => {
             let t = if abs { at } else { at - now }.max(0);
-            Reply::Int(if ms { t } else { (t + 500) / 1000 })
+            // Rounded to seconds without overflowing at the largest expiry (as 7.0.15 prints
+            // EXPIRETIME of PEXPIREAT 9223372036854775807: 9223372036854776).
+            Reply::Int(if ms {
+                t
+            } else {
+                ((i128::from(t) + 500) / 1000) as i64
+            })
         }
     }
 }
