@@ -219,7 +219,7 @@ async function driveEverything(page, check) {
   await check('planner commands');
   // Commands the page does not run: its own note, in the page's language.
   // A script outside the page's Lua subset is its note too, with the line and column.
-  await page.getByTestId('batch-input').fill('INFO\nHSET hello f v\nEXPIRE hello 10\nSET hello v EX 10\nEVAL "return x" 0');
+  await page.getByTestId('batch-input').fill('INFO\nBLPOP hello 0\nRESTORE hello 0 x\nSETRANGE hello 100000000 x\nEVAL "return x" 0');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=verdict-note]').length === 5);
   await check('planner notes');
   await page.getByTestId('command-select').selectOption('MGET');

@@ -62,7 +62,7 @@ test('unknown commands and unbalanced quotes get a message on their line; the re
 
 test('other data types are routed as a node routes them; what the page does not run is its own note', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
-  await paste(page, 'PFCOUNT hello bar\nHGET foo f\nHSET hello f v\nINFO\nCLUSTER NODES');
+  await paste(page, 'PFCOUNT hello bar\nHGET foo f\nBLPOP hello 0\nINFO\nCLUSTER NODES');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=verdict], [data-testid=verdict-note]').length === 5);
   const [crossslot, moved, nodes] = await verdicts(page);
   // The same replies as transcripts 04 and 02 give MSET and GET.
@@ -74,7 +74,7 @@ test('other data types are routed as a node routes them; what the page does not 
   assert.ok(lines.some((l) => /^d3bede0cd4ba07708f552c2e44e8211e0d571a39 127\.0\.0\.1:7000@17000 myself,master - /.test(l)), nodes);
   const notes = await page.getByTestId('verdict-note').allTextContents();
   assert.deepEqual(notes, [
-    'Not run here: this node would serve HSET, but slotscope keeps only string keys, so it does not run it.',
+    'Not run here: BLPOP with timeout 0 waits until another client pushes; nothing here ever will, so a real client would block for ever. slotscope does not run it.',
     'Not run here: slotscope does not simulate INFO: its real output carries ids, timestamps and counters that change from run to run.',
   ]);
   assert.deepEqual(problems, []);

@@ -394,3 +394,23 @@ fn corrupt_hlls_never_panic() {
         }
     }
 }
+
+/// Recorded from redis-server 7.0.15: `PFADD h a` then `OBJECT ENCODING h` answers `raw`, even
+/// for an 18-byte HLL (Redis creates HLLs with `createRawStringObject`), and PFMERGE's
+/// destination likewise.
+#[test]
+fn an_hll_is_a_raw_string() {
+    use slotscope::core::server::data::Db;
+    let mut db = Db::default();
+    let a = |v: &[&str]| v.iter().map(|s| s.as_bytes().to_vec()).collect::<Vec<_>>();
+    db.exec(0, "pfadd", &a(&["PFADD", "h", "a"]));
+    db.exec(0, "pfmerge", &a(&["PFMERGE", "m", "h"]));
+    for key in ["h", "m"] {
+        let r = db.exec(0, "object|encoding", &a(&["OBJECT", "ENCODING", key]));
+        assert_eq!(
+            r.map(|r| r.to_resp()),
+            Some(b"$3\r\nraw\r\n".to_vec()),
+            "{key}"
+        );
+    }
+}

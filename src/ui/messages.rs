@@ -695,10 +695,6 @@ pub struct Messages {
     pub note_label: &'static str,
     /// INFO and the like: `{0}` = the command.
     pub note_unsimulated: &'static str,
-    /// EXPIRE: `{0}` = the command.
-    pub note_no_clock: &'static str,
-    /// SET with a time to live.
-    pub note_no_clock_set: &'static str,
     /// Another data type the node would serve: `{0}` = the command.
     pub note_only_strings: &'static str,
     /// A stream consumer-group command: `{0}` = the command.
@@ -728,6 +724,12 @@ pub struct Messages {
     pub note_script_argument: &'static str,
     /// A command sent to an address where no node listens: `{0}` = the address.
     pub note_no_node: &'static str,
+    /// Note: a blocking pop with timeout 0 and nothing to pop ({0} = command).
+    pub note_blocks_forever: &'static str,
+    /// Note: a command whose reply is Redis's serialized value ({0} = command).
+    pub note_not_simulated: &'static str,
+    /// Note: a value too large for the page ({0} = command).
+    pub note_too_large: &'static str,
     /// What the script reader found wrong: no `return` first, text after the returned
     /// expression, no `,`, no `(` after redis.call, no `]`, no expression, no integer, nesting
     /// too deep, a string not closed, an escape above 255, an unknown escape.
@@ -1213,10 +1215,8 @@ pub const EN: Messages = Messages {
     plan_copy_more: "# … and {0} more slots, not listed: this list stops at the first {1} of the batch's {2} slots. Split the batch to copy the rest.",
     note_label: "Not run here:",
     note_unsimulated: "slotscope does not simulate {0}: its real output carries ids, timestamps and counters that change from run to run.",
-    note_no_clock: "slotscope has no clock, so it does not run {0}.",
-    note_no_clock_set: "slotscope has no clock, so it does not run SET with EX, PX, EXAT or PXAT.",
-    note_only_strings: "this node would serve {0}, but slotscope keeps only string keys, so it does not run it.",
     note_consumer_groups: "slotscope does not simulate stream consumer groups, so it does not run {0}.",
+    note_only_strings: "this node would serve {0}, but slotscope does not simulate this command, so it does not run it.",
     plan_keys_line: "{0} … ({1} keys)",
     action_no_command: "write @host:port followed by a command",
     action_empty: "type a command",
@@ -1232,6 +1232,9 @@ pub const EN: Messages = Messages {
     note_script_nil: "slotscope does not run this script: element {0} of a returned table is nil, and Lua tables stop at nil.",
     note_script_argument: "slotscope does not run this script: argument {0} of redis.call on line {1} is not a string or an integer.",
     note_no_node: "no node listens at {0}.",
+    note_blocks_forever: "{0} with timeout 0 waits until another client pushes; nothing here ever will, so a real client would block for ever. slotscope does not run it.",
+    note_not_simulated: "slotscope does not simulate {0}: it does not keep Redis's serialized (RDB) form of values.",
+    note_too_large: "{0} would make a value too large for this page to hold (Redis would run it), so slotscope does not run it.",
     script_problems: [
         "the script must start with `return`",
         "there is text after the returned expression",

@@ -26,12 +26,13 @@ fn command_name(name: &str) -> String {
 pub fn note_text(t: &Messages, note: &NotRun) -> String {
     match note {
         NotRun::Unsimulated { name } => fill(t.note_unsimulated, &[&command_name(name)]),
-        NotRun::NoClock { name } if name == "set" => t.note_no_clock_set.to_string(),
-        NotRun::NoClock { name } => fill(t.note_no_clock, &[&command_name(name)]),
         NotRun::OnlyStrings { name } => fill(t.note_only_strings, &[&command_name(name)]),
         NotRun::Script(why) => script_text(t, why),
         NotRun::NoSuchNode { addr } => fill(t.note_no_node, &[addr]),
         NotRun::ConsumerGroups { name } => fill(t.note_consumer_groups, &[&command_name(name)]),
+        NotRun::BlocksForever { name } => fill(t.note_blocks_forever, &[&command_name(name)]),
+        NotRun::NotSimulated { name } => fill(t.note_not_simulated, &[&command_name(name)]),
+        NotRun::TooLarge { name } => fill(t.note_too_large, &[&command_name(name)]),
     }
 }
 
@@ -110,23 +111,61 @@ mod tests {
         let mut cluster = Cluster::new(SlotMap::fixture_cluster());
         let mut session = Session::new();
         let mut last = Reply::Ok;
-        for line in ["MULTI", "HSET hello f v", "SET hello 1", "EXEC"] {
+        for line in ["MULTI", "INFO", "SET hello 1", "EXEC"] {
             let args = crate::core::key::args::split_args(line).unwrap();
             last = cluster.exec("127.0.0.1:7000", &args, &mut session);
         }
         assert_eq!(
             reply_text(&ZH, &last),
-            "1) (error) 这个节点会处理 HSET，但 slotscope 只保存字符串键，所以不运行它。\n2) OK\n"
+            "1) (error) slotscope 不模拟 INFO：它的真实输出含有每次运行都会变化的 id、时间戳和计数器。\n2) OK\n"
         );
         assert!(last
             .to_cli()
-            .starts_with("1) (error) ERR slotscope does not run 'hset'"));
+            .starts_with("1) (error) ERR slotscope does not simulate 'info'"));
     }
 
     #[test]
     fn redis_errors_are_not_notes() {
         assert_eq!(note_of(&reply("MSET hello 1 bar 2")), None);
         assert_eq!(note_of(&reply("GET foo")), None);
-        assert!(note_of(&reply("HSET hello f v")).is_some());
+        assert_eq!(note_of(&reply("HSET hello f v")), None);
+        assert!(note_of(&reply("INFO")).is_some());
+    }
+
+    /// The data helpers' notes (a pop that would block for ever, DUMP, a value too large for
+    /// the page) are worded in both languages, naming the command as typed.
+    #[test]
+    fn data_notes_are_worded_in_both_languages() {
+        let blpop = reply("BLPOP hello 0");
+        let note = note_of(&blpop).expect("a note");
+        assert!(note_text(&EN, note).starts_with("BLPOP with timeout 0 waits"));
+        assert!(note_text(&ZH, note).starts_with("超时为 0 的 BLPOP"));
+        for (note, en, zh) in [
+            (
+                NotRun::NotSimulated {
+                    name: "dump".into(),
+                },
+                "slotscope does not simulate DUMP",
+                "slotscope 不模拟 DUMP",
+            ),
+            (
+                NotRun::TooLarge {
+                    name: "setrange".into(),
+                },
+                "SETRANGE would make",
+                "SETRANGE 产生",
+            ),
+        ] {
+            assert!(
+                note_text(&EN, &note).starts_with(en),
+                "{}",
+                note_text(&EN, &note)
+            );
+            assert!(
+                note_text(&ZH, &note).starts_with(zh),
+                "{}",
+                note_text(&ZH, &note)
+            );
+        }
     }
 }

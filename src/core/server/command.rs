@@ -72,7 +72,7 @@ pub enum CommandId {
     Exists,
     /// TOUCH.
     Touch,
-    /// EXPIRE (routed; the engine has no clock).
+    /// EXPIRE (run on the simulated clock).
     Expire,
     /// TTL.
     Ttl,

@@ -1,7 +1,7 @@
 //! The server: a deterministic Redis Cluster that answers commands the way Redis 7.0 does, and
 //! a redis-cli that talks to it and prints what the real one prints.
 //!
-//! [`Cluster`] holds one string key space per node (masters and their replicas; a write on a
+//! [`Cluster`] holds one typed key space per node (masters and their replicas; a write on a
 //! master reaches its replicas at once). [`Cluster::exec`] follows Redis's `processCommand`:
 //! unknown command and arity first, then cluster routing (`getNodeByQuery`: CROSSSLOT, slot not
 //! served, cluster down, ASK/TRYAGAIN for slots being migrated or imported, READONLY replicas,
@@ -16,9 +16,10 @@
 //! itself, with and without `-c`, one-shot or interactive.
 //!
 //! Its parts: [`reply`] (replies and their errors as data), [`command`] and `table` (the
-//! command table), [`route`] (sessions and `getNodeByQuery`), `strings` (string commands),
-//! `cluster_cmds` (SETSLOT, MIGRATE, NODES, SLOTS), `script` (the Lua subset), [`sha1`] and
-//! [`cli`] (redis-cli). This module holds the cluster's key spaces and `processCommand`.
+//! command table), [`route`] (sessions and `getNodeByQuery`), [`data`] (a node's typed key
+//! space and the data commands), `cluster_cmds` (SETSLOT, MIGRATE, NODES, SLOTS), `script`
+//! (the Lua subset), [`sha1`] and [`cli`] (redis-cli). This module holds the cluster's key
+//! spaces, `processCommand` and WATCH.
 
 pub mod cli;
 mod cluster_cmds;
@@ -28,7 +29,6 @@ pub mod reply;
 pub mod route;
 mod script;
 pub mod sha1;
-mod strings;
 mod table;
 
 use crate::core::cluster::topology::SlotMap;
@@ -76,6 +76,8 @@ pub struct Cluster {
     nodes: Vec<Node>,
     /// The simulated clock, unix milliseconds: expiry is measured against it.
     now: i64,
+    /// Set while EXEC or a script runs commands: blocking commands then answer at once.
+    deny_blocking: bool,
 }
 
 /// The nodes of `map` (masters, then each one's replicas), reusing `old` ones by address.
@@ -101,6 +103,7 @@ impl Cluster {
             map,
             nodes,
             now: CLOCK_START_MS,
+            deny_blocking: false,
         }
     }
 
@@ -190,13 +193,6 @@ impl Cluster {
         self.nodes.get(node).map(|n| &n.db)
     }
 
-    fn get(&self, node: usize, key: &[u8]) -> Option<&[u8]> {
-        match self.db(node)?.value(key, self.now)? {
-            Value::Str(v) => Some(v),
-            _ => None,
-        }
-    }
-
     /// The node itself and, for a master, its replicas: where a write lands.
     fn write_targets(&self, node: usize) -> Vec<usize> {
         let mut out = vec![node];
@@ -211,16 +207,6 @@ impl Cluster {
             );
         }
         out
-    }
-
-    fn set(&mut self, node: usize, key: &[u8], value: Vec<u8>) {
-        for n in self.write_targets(node) {
-            if let Some(target) = self.nodes.get_mut(n) {
-                target
-                    .db
-                    .insert(key, Value::Str(value.clone()), self.now, true);
-            }
-        }
     }
 
     /// The live entry (any type) at `key` on `node`.
@@ -265,11 +251,12 @@ impl Cluster {
     /// queued (a refusal before queueing makes EXEC answer EXECABORT, and EXEC routes the whole
     /// transaction, so same-node keys in different slots queue fine and EXEC answers CROSSSLOT).
     ///
-    /// Commands run: GET SET (NX XX GET KEEPTTL) GETSET INCR DECR INCRBY DECRBY APPEND STRLEN
-    /// MGET MSET MSETNX DEL UNLINK EXISTS TOUCH TTL TYPE RENAME RENAMENX, PING ECHO QUIT MULTI
-    /// EXEC DISCARD ASKING READONLY READWRITE DBSIZE FLUSHALL FLUSHDB, CLUSTER KEYSLOT SLOTS MYID
-    /// NODES COUNTKEYSINSLOT GETKEYSINSLOT SETSLOT, MIGRATE, EVAL and EVALSHA. Other commands of
-    /// the table are routed exactly, then answered with the page's [`NotRun`] note.
+    /// Commands run: the data commands of the node's typed key space ([`data::Db::exec`]:
+    /// strings, keyspace, expiry on the simulated clock, hashes, lists, bitmaps, …), WATCH
+    /// UNWATCH, PING ECHO QUIT MULTI EXEC DISCARD ASKING READONLY READWRITE DBSIZE FLUSHALL
+    /// FLUSHDB, CLUSTER KEYSLOT SLOTS MYID NODES COUNTKEYSINSLOT GETKEYSINSLOT SETSLOT, MIGRATE,
+    /// EVAL and EVALSHA. Other commands of the table are routed exactly, then answered with the
+    /// page's [`NotRun`] note.
     ///
     /// EVAL runs scripts of the form `return <expr>`, where `<expr>` is `redis.call('CMD', arg,
     /// …)`, a table `{<expr>, …}`, `KEYS[n]`, `ARGV[n]`, `KEYS`, `ARGV`, a string literal or an
@@ -328,7 +315,8 @@ impl Cluster {
         }
         if let Some(queue) = session.multi.as_mut() {
             use CommandId::{Discard, Exec, Multi, Quit};
-            if !matches!(info.id, Exec | Discard | Multi | Quit) {
+            // WATCH is not queued: it refuses itself inside MULTI.
+            if !matches!(info.id, Exec | Discard | Multi | Quit) && info.name != "watch" {
                 queue.push(args.to_vec());
                 return Reply::Status("QUEUED".to_owned());
             }
@@ -347,8 +335,14 @@ impl Cluster {
         use CommandId as C;
         let arg = |i: usize| args.get(i).map(Vec::as_slice).unwrap_or(&[]);
         let err = |e: ErrorReply| Reply::Error(e);
-        let bulk = |v: Option<&[u8]>| Reply::Bulk(v.map(<[u8]>::to_vec));
-        let key = arg(1);
+        match info.name {
+            "watch" => return self.watch(node, args, session),
+            "unwatch" => {
+                session.watched.clear();
+                return Reply::Ok;
+            }
+            _ => {}
+        }
         match info.id {
             C::Multi => {
                 if session.in_multi() {
@@ -363,8 +357,16 @@ impl Cluster {
                     return err(ErrorReply::ExecWithoutMulti);
                 };
                 if std::mem::take(&mut session.dirty) {
+                    session.watched.clear();
                     return err(ErrorReply::ExecAbort);
                 }
+                if self.watched_changed(session) {
+                    session.watched.clear();
+                    return Reply::NilArray;
+                }
+                session.watched.clear();
+                // Inside a transaction a blocking command never blocks (CLIENT_DENY_BLOCKING).
+                self.deny_blocking = true;
                 let replies = queue
                     .iter()
                     .map(|q| match engine_lookup(q) {
@@ -372,6 +374,7 @@ impl Cluster {
                         Err(e) => err(ErrorReply::Command(e)),
                     })
                     .collect();
+                self.deny_blocking = false;
                 Reply::Array(replies)
             }
             C::Discard => {
@@ -419,8 +422,13 @@ impl Cluster {
             C::ClusterSlots => self.cluster_slots(),
             C::ClusterCountKeysInSlot => self.count_keys_in_slot(node, arg(2)),
             C::ClusterGetKeysInSlot => self.get_keys_in_slot(node, arg(2), arg(3)),
-            C::Eval => self.eval(node, args, session, false),
-            C::EvalSha => self.eval(node, args, session, true),
+            C::Eval | C::EvalSha => {
+                // Nor inside a script.
+                self.deny_blocking = true;
+                let reply = self.eval(node, args, session, info.id == C::EvalSha);
+                self.deny_blocking = false;
+                reply
+            }
             C::Fcall => err(ErrorReply::FunctionNotFound),
             C::ClusterSetslot => self.setslot(node, args),
             C::ClusterNodes => Reply::Bulk(Some(self.cluster_nodes(node).into_bytes())),
@@ -429,68 +437,28 @@ impl Cluster {
                 name: info.name.to_owned(),
             }
             .into(),
-            C::Expire => NotRun::NoClock {
-                name: info.name.to_owned(),
-            }
-            .into(),
-            C::Get => bulk(self.get(node, key)),
-            C::Set => self.set_command(node, args),
-            C::GetSet => {
-                let old = bulk(self.get(node, key));
-                self.set(node, key, arg(2).to_vec());
-                old
-            }
-            C::Incr => self.incr_by(node, key, Ok(1)),
-            C::Decr => self.incr_by(node, key, Ok(-1)),
-            C::IncrBy => self.incr_by(node, key, parse_i64(arg(2)).ok_or(ErrorReply::NotInteger)),
-            C::DecrBy => {
-                let by = match parse_i64(arg(2)) {
-                    None => Err(ErrorReply::NotInteger),
-                    Some(i64::MIN) => Err(ErrorReply::DecrementOverflow),
-                    Some(n) => Ok(-n),
-                };
-                self.incr_by(node, key, by)
-            }
-            C::Append => self.append(node, key, arg(2)),
-            C::Strlen => Reply::Int(self.get(node, key).map_or(0, <[u8]>::len) as i64),
-            C::Mget => Reply::Array(
-                args.iter()
-                    .skip(1)
-                    .map(|k| bulk(self.get(node, k)))
-                    .collect(),
-            ),
-            C::Mset => self.mset(node, info, args, false),
-            C::MsetNx => self.mset(node, info, args, true),
-            C::Del | C::Unlink => {
-                let mut n = 0;
-                for k in args.iter().skip(1) {
-                    if self.del(node, k) {
-                        n += 1;
-                    }
-                }
-                Reply::Int(n)
-            }
-            C::Exists | C::Touch => Reply::Int(
-                args.iter()
-                    .skip(1)
-                    .filter(|k| self.get(node, k).is_some())
-                    .count() as i64,
-            ),
-            C::Ttl => Reply::Int(if self.get(node, key).is_some() {
-                -1
-            } else {
-                -2
-            }),
-            C::Type => Reply::Status(
-                if self.get(node, key).is_some() {
-                    "string"
-                } else {
-                    "none"
-                }
-                .to_owned(),
-            ),
-            C::Rename => self.rename(node, key, arg(2), false),
-            C::RenameNx => self.rename(node, key, arg(2), true),
+            // Strings and keyspace commands run in the node's typed key space (data/).
+            C::Expire
+            | C::Get
+            | C::Set
+            | C::GetSet
+            | C::Incr
+            | C::Decr
+            | C::IncrBy
+            | C::DecrBy
+            | C::Append
+            | C::Strlen
+            | C::Mget
+            | C::Mset
+            | C::MsetNx
+            | C::Del
+            | C::Unlink
+            | C::Exists
+            | C::Touch
+            | C::Ttl
+            | C::Type
+            | C::Rename
+            | C::RenameNx => self.data_command(node, info, args),
             // The container itself never reaches here: a lookup returns its subcommand, or
             // refuses it for arity.
             C::Cluster | C::Routed => self.data_command(node, info, args),
@@ -499,6 +467,53 @@ impl Cluster {
 }
 
 impl Cluster {
+    /// WATCH key …: remembers each key's write count on this node (and whether it had already
+    /// expired); refused inside MULTI.
+    fn watch(&mut self, node: usize, args: &[Vec<u8>], session: &mut Session) -> Reply {
+        if session.in_multi() {
+            return ErrorReply::Data(data::DataError::WatchInMulti).into();
+        }
+        let now = self.now;
+        let Some(n) = self.nodes.get(node) else {
+            return Reply::Ok;
+        };
+        for key in args.iter().skip(1) {
+            if session
+                .watched
+                .iter()
+                .any(|w| w.addr == n.addr && &w.key == key)
+            {
+                continue;
+            }
+            session.watched.push(route::Watched {
+                addr: n.addr.clone(),
+                key: key.clone(),
+                version: n.db.version(key),
+                expired: n.db.is_expired_here(key, now),
+            });
+        }
+        Reply::Ok
+    }
+
+    /// Whether a key the session watches was written, or expired, since WATCH (EXEC then
+    /// answers the nil array).
+    fn watched_changed(&self, session: &Session) -> bool {
+        session.watched.iter().any(|w| {
+            let Some(n) = self.nodes.iter().find(|n| n.addr == w.addr) else {
+                return true;
+            };
+            let version = n.db.version(&w.key);
+            let expired_now = n.db.is_expired_here(&w.key, self.now);
+            if w.expired {
+                // Deleting a key that had already expired is no change (Redis's touchWatchedKey).
+                version > w.version + 1
+                    || (version == w.version + 1 && n.db.raw_entry(&w.key).is_some())
+            } else {
+                version != w.version || expired_now
+            }
+        })
+    }
+
     /// Runs a data command on `node`'s key space ([`Db::exec`]) and copies every key it wrote
     /// to the node's replicas, as replication would; a command no module runs gets the page's
     /// note.
@@ -510,7 +525,10 @@ impl Cluster {
             }
             .into();
         };
-        let Some(reply) = n.db.exec(now, info.name, args) else {
+        n.db.deny_blocking = self.deny_blocking;
+        let reply = n.db.exec(now, info.name, args);
+        n.db.deny_blocking = false;
+        let Some(reply) = reply else {
             return NotRun::OnlyStrings {
                 name: info.name.to_owned(),
             }
@@ -518,17 +536,20 @@ impl Cluster {
         };
         let touched = n.db.take_touched();
         if !touched.is_empty() {
-            let entries: Vec<(Vec<u8>, Option<Entry>)> = touched
+            type Copied = (Vec<u8>, Option<Entry>, Option<&'static str>);
+            let entries: Vec<Copied> = touched
                 .into_iter()
                 .map(|k| {
                     let e = n.db.raw_entry(&k).cloned();
-                    (k, e)
+                    let enc = n.db.str_encoding_override(&k);
+                    (k, e, enc)
                 })
                 .collect();
             for r in self.write_targets(node).into_iter().filter(|&r| r != node) {
                 if let Some(replica) = self.nodes.get_mut(r) {
-                    for (k, e) in &entries {
+                    for (k, e, enc) in &entries {
                         replica.db.mirror(k, e.clone());
+                        replica.db.mirror_str_encoding(k, *enc);
                     }
                     replica.db.take_touched();
                 }

@@ -127,6 +127,9 @@ pub enum ErrorReply {
     Hll(super::data::HllError),
     /// An error only stream commands send.
     Stream(super::data::StreamError),
+    // --- data ---
+    /// An error of a data command (strings, keyspace, expiry, hashes, lists, bitmaps, WATCH).
+    Data(super::data::DataError),
 }
 
 /// The two ways a cluster refuses keyed commands as a whole.
@@ -203,12 +206,7 @@ pub enum NotRun {
         /// Redis's name of the command (`info`, `cluster|info`).
         name: String,
     },
-    /// Something with a time to live: the engine has no clock.
-    NoClock {
-        /// Redis's name of the command: `expire`, or `set` (SET with EX, PX, EXAT or PXAT).
-        name: String,
-    },
-    /// A command of another data type that this node would serve.
+    /// A command this node would serve that the page does not simulate (no module runs it).
     OnlyStrings {
         /// Redis's name of the command (`hset`).
         name: String,
@@ -225,6 +223,25 @@ pub enum NotRun {
     /// XAUTOCLAIM, XINFO GROUPS / CONSUMERS): the page does not simulate consumer groups.
     ConsumerGroups {
         /// Redis's name of the command (`xgroup|create`, `xreadgroup`).
+        name: String,
+    },
+    // --- data ---
+    /// A blocking command (BLPOP … 0) with nothing to pop and no timeout: a real client would
+    /// wait for ever, and no other client of the page will ever push.
+    BlocksForever {
+        /// Redis's name of the command (`blpop`).
+        name: String,
+    },
+    /// A command whose reply depends on what the page does not keep (DUMP's RDB payload,
+    /// RESTORE of one).
+    NotSimulated {
+        /// Redis's name of the command (`dump`).
+        name: String,
+    },
+    /// The command would make a value too large for the page to hold (SETRANGE or SETBIT at a
+    /// huge offset, LCS of long strings); Redis would run it.
+    TooLarge {
+        /// Redis's name of the command (`setrange`).
         name: String,
     },
 }
@@ -386,19 +403,15 @@ const UNSIMULATED: (&str, &str) = (
     "ERR slotscope does not simulate '",
     "': its real output carries ids, timestamps and counters that change from run to run",
 );
-const NO_CLOCK: &str = "ERR slotscope has no clock, so it does not run ";
-const SET_TTL: &str = "SET with EX, PX, EXAT or PXAT";
 const ONLY_STRINGS: (&str, &str) = (
     "ERR slotscope does not run '",
-    "': this node would serve it, but the page keeps only string keys",
+    "': this node would serve it, but the page does not simulate this command",
 );
 
 impl fmt::Display for NotRun {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NotRun::Unsimulated { name } => write!(f, "{}{name}{}", UNSIMULATED.0, UNSIMULATED.1),
-            NotRun::NoClock { name } if name == "set" => write!(f, "{NO_CLOCK}{SET_TTL}"),
-            NotRun::NoClock { name } => write!(f, "{NO_CLOCK}'{name}'"),
             NotRun::OnlyStrings { name } => {
                 write!(f, "{}{name}{}", ONLY_STRINGS.0, ONLY_STRINGS.1)
             }
@@ -408,6 +421,20 @@ impl fmt::Display for NotRun {
             NotRun::ConsumerGroups { name } => write!(
                 f,
                 "ERR slotscope does not simulate stream consumer groups, so it does not run '{name}'"
+
+            ),
+            // --- data ---
+            NotRun::BlocksForever { name } => write!(
+                f,
+                "ERR slotscope does not run '{name}' with timeout 0 on empty keys: it would block for ever"
+            ),
+            NotRun::NotSimulated { name } => write!(
+                f,
+                "ERR slotscope does not simulate '{name}': it does not keep Redis's serialized values"
+            ),
+            NotRun::TooLarge { name } => write!(
+                f,
+                "ERR slotscope does not run '{name}' here: the value would be too large for the page"
             ),
         }
     }
@@ -474,6 +501,8 @@ impl fmt::Display for ErrorReply {
             // --- types2 ---
             ErrorReply::Hll(e) => e.fmt(f),
             ErrorReply::Stream(e) => e.fmt(f),
+            // --- data ---
+            ErrorReply::Data(e) => e.fmt(f),
         }
     }
 }

@@ -14,6 +14,17 @@ pub struct Session {
     pub(super) asking: bool,
     pub(super) multi: Option<Vec<Vec<Vec<u8>>>>,
     pub(super) dirty: bool,
+    /// The keys WATCH remembers (EXEC, DISCARD and UNWATCH forget them).
+    pub(super) watched: Vec<Watched>,
+}
+
+/// A key WATCH remembers: on which node, its write count then, whether it had expired.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Watched {
+    pub(super) addr: String,
+    pub(super) key: Vec<u8>,
+    pub(super) version: u64,
+    pub(super) expired: bool,
 }
 
 impl Session {
@@ -57,6 +68,7 @@ impl Session {
     pub(super) fn discard(&mut self) {
         self.multi = None;
         self.dirty = false;
+        self.watched.clear();
     }
 }
 
@@ -258,7 +270,7 @@ impl Cluster {
                 }
             }
             if migrating_to.is_some() || importing {
-                if self.get(node, key).is_none() {
+                if self.live_entry(node, key).is_none() {
                     missing_keys = missing_keys.saturating_add(1);
                 } else {
                     existing_keys = existing_keys.saturating_add(1);

@@ -105,7 +105,7 @@ pub(super) static COMMANDS: &[CommandInfo] = &[
     cmd(Routed, "bitcount", -2, 0, ONE),
     cmd(Routed, "bitpos", -3, 0, ONE),
     cmd(Routed, "bitop", -4, W, range(2, -1, 1)),
-    // Keyspace, routed, not run (no clock, no other types).
+    // Keyspace and expiry (run in the typed key space).
     cmd(Routed, "persist", 2, W, ONE),
     cmd(Routed, "pexpire", -3, W, ONE),
     cmd(Routed, "expireat", -3, W, ONE),
@@ -119,6 +119,33 @@ pub(super) static COMMANDS: &[CommandInfo] = &[
     cmd(Routed, "keys", 2, 0, NONE),
     cmd(Routed, "scan", -2, 0, NONE),
     cmd(Routed, "randomkey", 1, 0, NONE),
+    // data: added for the typed key space (the generated table replaces these lines).
+    cmd(Routed, "watch", -2, NS, ALL),
+    cmd(Routed, "unwatch", 1, NS, NONE),
+    cmd(Routed, "lcs", -3, 0, TWO),
+    cmd(Routed, "substr", 4, 0, ONE),
+    cmd(Routed, "bitfield", -2, W, ONE),
+    cmd(Routed, "bitfield_ro", -2, 0, ONE),
+    cmd(
+        Routed,
+        "lmpop",
+        -4,
+        W,
+        KeyRule::NumKeys {
+            count_at: 1,
+            dest_at: None,
+        },
+    ),
+    cmd(
+        Routed,
+        "blmpop",
+        -5,
+        W,
+        KeyRule::NumKeys {
+            count_at: 2,
+            dest_at: None,
+        },
+    ),
     // Hashes, sets, sorted sets, lists, streams, HyperLogLog, geo: routed, not run.
     cmd(Routed, "hset", -4, W, ONE),
     cmd(Routed, "hsetnx", 4, W, ONE),

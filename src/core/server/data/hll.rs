@@ -517,6 +517,7 @@ fn pfadd(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Result<Reply, ErrorReply> {
     }
     if hll != before || db.value(key, now).is_none() {
         db.insert(key, Value::Str(hll), now, true);
+        db.set_str_encoding(key, "raw");
     }
     match failed {
         Some(e) => Err(hll_err(e)),
@@ -549,6 +550,7 @@ fn pfcount(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Result<Reply, ErrorReply>
     let mut hll = hll.to_vec();
     hll[8..16].copy_from_slice(&card.to_le_bytes());
     db.insert(key, Value::Str(hll), now, true);
+    db.set_str_encoding(key, "raw");
     Ok(Reply::Int(card as i64))
 }
 
@@ -570,6 +572,7 @@ fn pfmerge(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Result<Reply, ErrorReply>
     };
     if use_dense && !sparse_to_dense(&mut hll) {
         db.insert(dest, Value::Str(hll), now, true);
+        db.set_str_encoding(dest, "raw");
         return Err(hll_err(HllError::Corrupted));
     }
     for (i, &m) in max.iter().enumerate() {
@@ -584,6 +587,7 @@ fn pfmerge(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Result<Reply, ErrorReply>
     }
     invalidate(&mut hll);
     db.insert(dest, Value::Str(hll), now, true);
+    db.set_str_encoding(dest, "raw");
     Ok(Reply::Ok)
 }
 
@@ -614,6 +618,7 @@ fn pfdebug(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Result<Reply, ErrorReply>
                     return Err(hll_err(HllError::Corrupted));
                 }
                 db.insert(key, Value::Str(hll.clone()), now, true);
+                db.set_str_encoding(key, "raw");
             }
             if lower == "todense" {
                 return Ok(Reply::Int(i64::from(converted)));
