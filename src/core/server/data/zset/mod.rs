@@ -430,7 +430,8 @@ fn zrandmember(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Res {
             .map(|_| rng.below(all.len()))
             .collect()
     } else if count >= all.len() as u64 {
-        (0..all.len()).collect()
+        // The whole set, as Redis's iterator walks it: from the highest score down.
+        (0..all.len()).rev().collect()
     } else {
         rng.distinct(all.len(), count as usize)
     };

@@ -95,18 +95,11 @@ fn combine(
             "zinterstore" => "zinterstore",
             _ => "zdiffstore",
         };
-        if op == Op::Card {
-            return Err(ErrorReply::NumkeysPositive);
-        }
         return Err(ErrorReply::NeedOneInputKey { command });
     }
     let rest = args.get(numkeys_at + 1..).unwrap_or(&[]);
     if setnum as u64 > rest.len() as u64 {
-        return Err(if op == Op::Card {
-            ErrorReply::TooManyKeys
-        } else {
-            ErrorReply::Syntax
-        });
+        return Err(ErrorReply::Syntax);
     }
     let (keys, opts) = rest.split_at(setnum as usize);
     let mut srcs = Vec::with_capacity(keys.len());

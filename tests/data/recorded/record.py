@@ -1,0 +1,17 @@
+#!/usr/bin/env python3
+"""Runs each command line of a file against a real redis-server 7.0.15 (redis-cli --no-raw)
+and prints the transcript the tests read: '> cmd' (or '~> cmd' for unordered replies) then the
+output."""
+import subprocess, sys
+port = sys.argv[2] if len(sys.argv) > 2 else "6431"
+subprocess.run(["redis-cli", "-p", port, "flushall"], capture_output=True)
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    if not line or line.startswith("#"):
+        print(line); continue
+    cmd = line[2:] if line.startswith("~ ") else line
+    mark = "~> " if line.startswith("~ ") else "> "
+    out = subprocess.run(["redis-cli", "--no-raw", "-p", port], input=cmd + "\n",
+                         capture_output=True, text=True).stdout
+    print(mark + cmd)
+    sys.stdout.write(out)
