@@ -186,7 +186,7 @@ pub enum ErrorReply {
     GeoUnit,
     /// `ERR could not decode requested zset member`.
     GeoMemberDecode,
-    /// `ERR need numerical <what>` (`radius`, `width`, `height`).
+    /// `ERR need numeric <what>` (`radius`, `width`, `height`).
     GeoNeedNumber {
         /// What was not a number.
         what: &'static str,
@@ -198,6 +198,13 @@ pub enum ErrorReply {
     },
     /// A geo command's own option error (its exact text after `ERR `).
     GeoOption(&'static str),
+    /// `ERR exactly one of <options> can be specified for <command as typed>`.
+    GeoExactlyOne {
+        /// `FROMMEMBER or FROMLONLAT` or `BYRADIUS and BYBOX`.
+        options: &'static str,
+        /// The command's name as the user typed it.
+        command: String,
+    },
 }
 
 /// The two ways a cluster refuses keyed commands as a whole.
@@ -583,9 +590,12 @@ impl fmt::Display for ErrorReply {
                 text(f, "ERR unsupported unit provided. please use M, KM, FT, MI")
             }
             ErrorReply::GeoMemberDecode => text(f, "ERR could not decode requested zset member"),
-            ErrorReply::GeoNeedNumber { what } => write!(f, "ERR need numerical {what}"),
+            ErrorReply::GeoNeedNumber { what } => write!(f, "ERR need numeric {what}"),
             ErrorReply::GeoNegative { what } => write!(f, "ERR {what} cannot be negative"),
             ErrorReply::GeoOption(msg) => write!(f, "ERR {msg}"),
+            ErrorReply::GeoExactlyOne { options, command } => {
+                write!(f, "ERR exactly one of {options} can be specified for {command}")
+            }
         }
     }
 }
