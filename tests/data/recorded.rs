@@ -3,11 +3,11 @@
 //! node's key space ([`Db::exec`]) and compares what redis-cli would print, byte for byte.
 //! `~> command` marks a reply whose order is the hash table's (compared as a multiset).
 //! Commands of the other helpers' modules the transcripts use for setup or inspection (`SET`,
-//! `EXISTS`, `TYPE`, `OBJECT ENCODING`, `DEL`) fall back to a minimal stand-in when `Db::exec`
+//! `EXISTS`, `TYPE`, `OBJECT ENCODING`, `DEL`, `RPUSH`, whole-list `LRANGE`) fall back to a minimal stand-in when `Db::exec`
 //! does not run them yet.
 
 use slotscope::core::key::args::split_args;
-use slotscope::core::server::data::{Db, Value};
+use slotscope::core::server::data::{Db, List, Value};
 use slotscope::core::server::Reply;
 
 /// The simulated clock the replays run at (unix ms).
@@ -21,6 +21,25 @@ fn fallback(db: &mut Db, name: &str, args: &[Vec<u8>]) -> Reply {
             db.insert(&key, Value::Str(v), NOW, false);
             Reply::Ok
         }
+        "rpush" => {
+            let mut list = match db.value(&key, NOW) {
+                Some(Value::List(l)) => l.clone(),
+                _ => List::default(),
+            };
+            list.items.extend(args.iter().skip(2).cloned());
+            let n = list.items.len() as i64;
+            db.insert(&key, Value::List(list), NOW, false);
+            Reply::Int(n)
+        }
+        "lrange" => match db.value(&key, NOW) {
+            Some(Value::List(l)) => Reply::Array(
+                l.items
+                    .iter()
+                    .map(|v| Reply::Bulk(Some(v.clone())))
+                    .collect(),
+            ),
+            _ => Reply::Array(vec![]),
+        },
         "exists" => Reply::Int(i64::from(db.value(&key, NOW).is_some())),
         "del" => Reply::Int(i64::from(db.remove(&key, NOW).is_some())),
         "type" => Reply::Status(

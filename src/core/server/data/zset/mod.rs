@@ -112,6 +112,11 @@ impl ZSet {
         Some(self.order.range(..(Score(score), member.to_vec())).count())
     }
 
+    /// Turns a listpack into a skip list for good (SORT does this to the set it reads).
+    pub fn convert_to_skiplist(&mut self) {
+        self.skiplist = true;
+    }
+
     /// `OBJECT ENCODING`: `listpack` or `skiplist`.
     pub fn encoding(&self) -> &'static str {
         if self.skiplist {
