@@ -176,8 +176,9 @@ fn decode(long_range: Range, lat_range: Range, hash: Bits) -> Option<Area> {
 /// The centre of a 52-bit score's box, clamped (`decodeGeohash`): `[longitude, latitude]`.
 fn decode_score(score: f64) -> Option<[f64; 2]> {
     // C's `(uint64_t)score` on x86-64.
-    let bits = if score >= 9.223_372_036_854_775_808e18 {
-        (score - 9.223_372_036_854_775_808e18) as u64 ^ (1 << 63)
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    let bits = if score >= TWO_63 {
+        (score - TWO_63) as u64 ^ (1 << 63)
     } else {
         score as i64 as u64
     };

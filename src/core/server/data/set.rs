@@ -721,7 +721,7 @@ fn glob(mut p: &[u8], mut s: &[u8], nocase: bool, depth: usize) -> bool {
                 s = srest;
                 p = q;
             }
-            b'\\' if rest.len() >= 1 => {
+            b'\\' if !rest.is_empty() => {
                 let (Some(&sc), Some(&pc)) = (s.first(), rest.first()) else {
                     return false;
                 };

@@ -89,10 +89,8 @@ fn sort(db: &mut Db, now: i64, args: &[Vec<u8>], readonly: bool) -> Res {
         alpha = true;
     }
     // SORT turns a listpack sorted set into a skip list for good, as Redis does.
-    if let Kind::ZSet = kind {
-        if let Some(Value::ZSet(z)) = db.value_mut(key, now) {
-            z.convert_to_skiplist();
-        }
+    if let (Kind::ZSet, Some(Value::ZSet(z))) = (&kind, db.value_mut(key, now)) {
+        z.convert_to_skiplist();
     }
     let len = elements.len() as i64;
     let mut start = limit_start.max(0).min(len);

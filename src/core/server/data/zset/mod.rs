@@ -206,7 +206,7 @@ enum Added {
     /// Nothing was done (NX on an existing member, XX on a missing one, GT/LT refused).
     Nop,
     /// A new member, with its score.
-    Added(f64),
+    New(f64),
     /// An existing member, with its new score and whether it changed.
     Updated(f64, bool),
 }
@@ -247,7 +247,7 @@ fn zset_add(z: &mut ZSet, member: &[u8], mut score: f64, f: Flags) -> Result<Add
         None if f.xx => Ok(Added::Nop),
         None => {
             z.insert(member.to_vec(), score);
-            Ok(Added::Added(score))
+            Ok(Added::New(score))
         }
     }
 }
@@ -281,7 +281,7 @@ fn zadd(db: &mut Db, now: i64, args: &[Vec<u8>], zincrby: bool) -> Res {
     if f.nx && f.xx {
         return Err(ErrorReply::XxAndNx);
     }
-    if (f.gt && f.nx) || (f.lt && f.nx) || (f.gt && f.lt) {
+    if (f.nx && (f.gt || f.lt)) || (f.gt && f.lt) {
         return Err(ErrorReply::GtLtNx);
     }
     if f.incr && pairs.len() > 2 {
@@ -319,7 +319,7 @@ fn zadd(db: &mut Db, now: i64, args: &[Vec<u8>], zincrby: bool) -> Res {
                     break;
                 }
                 Ok(Added::Nop) => {}
-                Ok(Added::Added(s)) => {
+                Ok(Added::New(s)) => {
                     added += 1;
                     processed += 1;
                     last = s;
@@ -414,7 +414,7 @@ fn zrandmember(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Res {
         _ if args.len() > 4 => return Err(ErrorReply::Syntax),
         Some(w) if !w.eq_ignore_ascii_case(b"withscores") => return Err(ErrorReply::Syntax),
         Some(_) => {
-            if l < -i64::MAX / 2 || l > i64::MAX / 2 {
+            if !(-i64::MAX / 2..=i64::MAX / 2).contains(&l) {
                 return Err(ErrorReply::ValueOutOfRange);
             }
             true

@@ -10,6 +10,9 @@ use crate::core::server::data::{Db, Value};
 use crate::core::server::reply::{ErrorReply, Reply};
 use std::collections::BTreeMap;
 
+/// Members with their scores, in order.
+type Scored = Vec<(Vec<u8>, f64)>;
+
 /// Runs `name` if this module owns it (`None` otherwise).
 pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option<Reply> {
     let reply = match name {
@@ -245,7 +248,7 @@ fn pop_from(
     keys: &[Vec<u8>],
     max: bool,
     count: usize,
-) -> Result<Option<(Vec<u8>, Vec<(Vec<u8>, f64)>)>, ErrorReply> {
+) -> Result<Option<(Vec<u8>, Scored)>, ErrorReply> {
     for key in keys {
         let Some(z) = write(db, now, key)? else {
             continue;
