@@ -43,3 +43,12 @@ fn random_members_are_valid() {
 fn sort_answers_as_recorded_from_a_cluster_node() {
     recorded::replay(include_str!("data/recorded/sort.txt"));
 }
+
+/// More edges, recorded from a real redis-server 7.0.15 (`record.py edges.cmds`): score
+/// formatting, NaN from INCR, GT/LT on new members, equal scores, sources that are also the
+/// destination, plain sets as ZUNION/ZINTER inputs, pops over missing and wrong-typed keys,
+/// geo searches at the poles and with infinite radii.
+#[test]
+fn edges_answer_as_recorded_from_redis() {
+    recorded::replay(include_str!("data/recorded/edges.txt"));
+}

@@ -3,8 +3,8 @@
 //! node's key space ([`Db::exec`]) and compares what redis-cli would print, byte for byte.
 //! `~> command` marks a reply whose order is the hash table's (compared as a multiset).
 //! Commands of the other helpers' modules the transcripts use for setup or inspection (`SET`,
-//! `EXISTS`, `TYPE`, `OBJECT ENCODING`, `DEL`, `RPUSH`, whole-list `LRANGE`) fall back to a minimal stand-in when `Db::exec`
-//! does not run them yet.
+//! `EXISTS`, `TYPE`, `OBJECT ENCODING`, `DEL`, `RPUSH`, whole-list `LRANGE`) fall back to a
+//! minimal stand-in when `Db::exec` does not run them yet.
 
 use slotscope::core::key::args::split_args;
 use slotscope::core::server::data::{Db, List, Value};

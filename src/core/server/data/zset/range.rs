@@ -169,6 +169,51 @@ impl LexRange {
     }
 }
 
+/// A lexicographic range walked as a listpack walks it (`zzlFirstInLexRange` /
+/// `zzlLastInLexRange`, then element by element while in range): on members of equal score
+/// this is the range; on mixed scores it is what Redis answers (the first member in score
+/// order past the start bound, and the run after it). `all` is in walking order (reversed for
+/// REV); `offset` members are skipped unchecked, then at most `count` (negative: all) taken.
+fn lex_walk<'a>(
+    r: &LexRange,
+    all: &[(&'a [u8], f64)],
+    rev: bool,
+    offset: usize,
+    count: i64,
+) -> Vec<(&'a [u8], f64)> {
+    // zzlIsInLexRange: a range that can hold something, whose ends the set reaches.
+    let (lowest, highest) = if rev {
+        (all.last(), all.first())
+    } else {
+        (all.first(), all.last())
+    };
+    let (Some(lowest), Some(highest)) = (lowest, highest) else {
+        return Vec::new();
+    };
+    if r.empty() || !r.gte_min(highest.0) || !r.lte_max(lowest.0) {
+        return Vec::new();
+    }
+    let enter = |m: &[u8]| if rev { r.lte_max(m) } else { r.gte_min(m) };
+    let stay = |m: &[u8]| if rev { r.gte_min(m) } else { r.lte_max(m) };
+    let Some(start) = all.iter().position(|(m, _)| enter(m)) else {
+        return Vec::new();
+    };
+    if all.get(start).is_some_and(|(m, _)| !stay(m)) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for item in all.iter().skip(start.saturating_add(offset)) {
+        if count >= 0 && out.len() as u64 >= count as u64 {
+            break;
+        }
+        if !stay(item.0) {
+            break;
+        }
+        out.push(*item);
+    }
+    out
+}
+
 /// `[start, end]` of a rank range over `len` members, Redis's clamping; `None` when empty.
 pub(in crate::core::server::data) fn rank_span(
     start: i64,
@@ -237,20 +282,10 @@ fn select(
         Kind::Lex => {
             let r = parse_lex_range(a, b)?;
             let (offset, count) = limit;
-            if r.empty() || (offset > 0 && offset as u64 >= all.len() as u64) || offset < 0 {
+            if (offset > 0 && offset as u64 >= all.len() as u64) || offset < 0 {
                 return Ok(Vec::new());
             }
-            let hits: Vec<(&[u8], f64)> = all
-                .into_iter()
-                .filter(|(m, _)| r.gte_min(m) && r.lte_max(m))
-                .collect();
-            let taken = hits.into_iter().skip(offset as usize);
-            let taken: Vec<_> = if count < 0 {
-                taken.collect()
-            } else {
-                taken.take(count as usize).collect()
-            };
-            own(&taken)
+            own(&lex_walk(&r, &all, rev, offset as usize, count))
         }
     })
 }
@@ -344,13 +379,8 @@ fn zcount(db: &mut Db, now: i64, args: &[Vec<u8>], lex: bool) -> Res {
     let n = if lex {
         let r = parse_lex_range(a, b)?;
         read(db, now, arg(args, 1))?.map_or(0, |z| {
-            if r.empty() {
-                0
-            } else {
-                z.iter()
-                    .filter(|(m, _)| r.gte_min(m) && r.lte_max(m))
-                    .count()
-            }
+            let all: Vec<(&[u8], f64)> = z.iter().collect();
+            lex_walk(&r, &all, false, 0, -1).len()
         })
     } else {
         let r = parse_score_range(a, b)?;
