@@ -3,7 +3,7 @@
 //! scored 1), ZPOPMIN ZPOPMAX ZMPOP and the blocking BZPOPMIN BZPOPMAX BZMPOP, which answer at
 //! once when there is something to pop and otherwise as a call that timed out (`*-1`).
 
-use super::{arg, bulk, double, settle, store, string2d, write, Res, Score, ZSet};
+use super::{arg, bulk, double, settle, store, string2d, strtod, write, Res, Score, ZSet};
 use crate::core::server::command::parse_i64;
 use crate::core::server::data::set::{positive_long, range_long};
 use crate::core::server::data::{Db, Value};
@@ -305,10 +305,20 @@ fn zpop(db: &mut Db, now: i64, args: &[Vec<u8>], max: bool) -> Res {
     })
 }
 
-/// A blocking command's timeout in seconds (`getTimeoutFromObjectOrReply`).
+/// A blocking command's timeout in seconds (`getTimeoutFromObjectOrReply`: `string2ld`, then
+/// `(long long)ceill(t * 1000)`). Redis reads a long double, so `1e400` is a number (whose
+/// milliseconds overflow to a negative `long long`), and a tiny one is 0.
 fn check_timeout(b: &[u8]) -> Result<(), ErrorReply> {
-    let t = string2d(b).ok_or(ErrorReply::TimeoutNotFloat)?;
-    if (t * 1000.0).ceil() < 0.0 {
+    const LLONG: f64 = 9_223_372_036_854_775_808.0;
+    let (v, used, _) = strtod(b);
+    let blank = b
+        .first()
+        .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'));
+    if b.is_empty() || b.len() >= 5 * 1024 || blank || used != b.len() || v.is_nan() {
+        return Err(ErrorReply::TimeoutNotFloat);
+    }
+    let ms = (v * 1000.0).ceil();
+    if !(-LLONG..LLONG).contains(&ms) || ms < 0.0 {
         return Err(ErrorReply::TimeoutNegative);
     }
     Ok(())
