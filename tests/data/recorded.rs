@@ -82,11 +82,15 @@ fn unordered(text: &str) -> Vec<String> {
     let mut lines: Vec<String> = text
         .lines()
         .map(|l| {
-            let t = l.trim_start();
-            match t.find(") ") {
-                Some(i) if t[..i].bytes().all(|b| b.is_ascii_digit()) => t[i + 2..].to_owned(),
-                _ => t.to_owned(),
+            // Every leading `N) ` goes (a nested array's first line carries two).
+            let mut t = l.trim_start();
+            while let Some(i) = t.find(") ") {
+                if i == 0 || !t[..i].bytes().all(|b| b.is_ascii_digit()) {
+                    break;
+                }
+                t = t[i + 2..].trim_start();
             }
+            t.to_owned()
         })
         .collect();
     lines.sort();
