@@ -75,7 +75,7 @@ impl Set {
     pub fn members(&self) -> Vec<&[u8]> {
         let mut out: Vec<&[u8]> = self.members.iter().map(Vec::as_slice).collect();
         if !self.hashtable {
-            out.sort_by_key(|m| parse_i64(m).unwrap_or(0));
+            crate::core::sort::sort_by_key(&mut out, |m| parse_i64(m).unwrap_or(0));
         }
         out
     }

@@ -115,7 +115,7 @@ fn sort(db: &mut Db, now: i64, args: &[Vec<u8>], readonly: bool) -> Res {
     if !dontsort {
         if alpha {
             // Byte order (what strcoll gives in the C locale, and what STORE uses).
-            vector.sort();
+            crate::core::sort::sort(&mut vector);
         } else {
             let mut scored = Vec::with_capacity(vector.len());
             let mut bad = false;
@@ -127,7 +127,7 @@ fn sort(db: &mut Db, now: i64, args: &[Vec<u8>], readonly: bool) -> Res {
             if bad {
                 return Err(ErrorReply::SortNotDouble);
             }
-            scored.sort_by(|a, b| {
+            crate::core::sort::sort_by(&mut scored, |a, b| {
                 a.0.partial_cmp(&b.0)
                     .unwrap_or(Ordering::Equal)
                     .then_with(|| a.1.cmp(&b.1))

@@ -441,12 +441,12 @@ fn search(db: &mut Db, now: i64, args: &[Vec<u8>], src_at: usize, flags: Flags) 
         return Ok(Reply::Array(vec![]));
     }
     match sort {
-        Sort::Asc => found.sort_by(|a, b| {
+        Sort::Asc => crate::core::sort::sort_by(&mut found, |a, b| {
             a.dist
                 .partial_cmp(&b.dist)
                 .unwrap_or(std::cmp::Ordering::Equal)
         }),
-        Sort::Desc => found.sort_by(|a, b| {
+        Sort::Desc => crate::core::sort::sort_by(&mut found, |a, b| {
             b.dist
                 .partial_cmp(&a.dist)
                 .unwrap_or(std::cmp::Ordering::Equal)

@@ -158,7 +158,7 @@ fn combine(
         }
     }
     if op != Op::Diff {
-        srcs.sort_by_key(|s| s.members.len());
+        crate::core::sort::sort_by_key(&mut srcs, |s| s.members.len());
     }
     let mut result: Vec<(Vec<u8>, f64)> = Vec::new();
     match op {
@@ -222,7 +222,9 @@ fn combine(
     if op == Op::Card {
         return Ok(Reply::Int(result.len() as i64));
     }
-    result.sort_by(|a, b| (Score(a.1), &a.0).cmp(&(Score(b.1), &b.0)));
+    crate::core::sort::sort_by(&mut result, |a, b| {
+        (Score(a.1), &a.0).cmp(&(Score(b.1), &b.0))
+    });
     if let Some(dst) = dst {
         let mut z = ZSet::new();
         for (m, s) in result {
