@@ -1,7 +1,8 @@
 //! Replays a transcript recorded from a real redis-server 7.0.15 (`record.py` beside it: each
 //! command line sent with `redis-cli --no-raw`, its output pasted below `> command`) on one
 //! node's key space ([`Db::exec`]) and compares what redis-cli would print, byte for byte.
-//! `~> command` marks a reply whose order is the hash table's (compared as a multiset).
+//! `~> command` marks a reply whose order is the hash table's (compared as a multiset), and
+//! `?> command` a random one (SPOP), run for its effect and not compared.
 //! Commands of the other helpers' modules the transcripts use for setup or inspection (`SET`,
 //! `EXISTS`, `TYPE`, `OBJECT ENCODING`, `DEL`, `RPUSH`, whole-list `LRANGE`) fall back to a
 //! minimal stand-in when `Db::exec` does not run them yet.
@@ -104,6 +105,11 @@ pub fn replay(transcript: &str) {
     let mut lines = transcript.lines().peekable();
     let mut count = 0;
     while let Some(line) = lines.next() {
+        if let Some(c) = line.strip_prefix("?> ") {
+            // A random reply (SPOP): run for its effect, its reply is not compared.
+            run_line(&mut db, c);
+            continue;
+        }
         let (unordered_reply, cmd) = if let Some(c) = line.strip_prefix("> ") {
             (false, c)
         } else if let Some(c) = line.strip_prefix("~> ") {
@@ -113,7 +119,11 @@ pub fn replay(transcript: &str) {
         };
         let mut expected = String::new();
         while let Some(next) = lines.peek() {
-            if next.starts_with("> ") || next.starts_with("~> ") || next.starts_with('#') {
+            if next.starts_with("> ")
+                || next.starts_with("~> ")
+                || next.starts_with("?> ")
+                || next.starts_with('#')
+            {
                 break;
             }
             expected.push_str(next);

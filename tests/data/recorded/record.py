@@ -7,7 +7,8 @@ output. The server is flushed first.
     python3 record.py sort.cmds 6431 > sort.txt     # a one-node cluster (all slots assigned)
 
 Lines starting with '#' are copied as comments; '~ CMD' marks a reply in hash-table order.
-A blocking command needs a non-zero timeout when nothing can be popped, or it waits."""
+A blocking command needs a non-zero timeout when nothing can be popped, or it waits.
+A random reply (SPOP with a count) is then turned by hand into '?> cmd', without its output.
 import subprocess, sys
 port = sys.argv[2] if len(sys.argv) > 2 else "6431"
 subprocess.run(["redis-cli", "-p", port, "flushall"], capture_output=True)

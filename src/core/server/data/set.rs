@@ -340,6 +340,13 @@ fn spop(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Res {
             out.push(bulk(m));
         }
     }
+    // Popping most of a set, Redis builds a new one from the members that stay (SPOP's
+    // "case 3"), which is an intset again if they are all integers.
+    let remaining = members.len().saturating_sub(count);
+    if with_count && count < members.len() && remaining.saturating_mul(5) <= count {
+        let kept: Vec<Vec<u8>> = set.members().into_iter().map(<[u8]>::to_vec).collect();
+        *set = Set::from_members(kept);
+    }
     settle(db, now, key);
     if with_count {
         Ok(Reply::Array(out))
