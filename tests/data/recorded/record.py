@@ -8,7 +8,7 @@ output. The server is flushed first.
 
 Lines starting with '#' are copied as comments; '~ CMD' marks a reply in hash-table order.
 A blocking command needs a non-zero timeout when nothing can be popped, or it waits.
-A random reply (SPOP with a count) is then turned by hand into '?> cmd', without its output.
+A random reply (SPOP with a count) is then turned by hand into '?> cmd', without its output."""
 import subprocess, sys
 port = sys.argv[2] if len(sys.argv) > 2 else "6431"
 subprocess.run(["redis-cli", "-p", port, "flushall"], capture_output=True)
