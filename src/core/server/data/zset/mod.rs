@@ -75,6 +75,13 @@ impl ZSet {
     /// Sets `member`'s score (adding it if new); whether it was new. Converts to a skip list as
     /// Redis does; a listpack keeps `-0` as `0` (it stores the score as the integer 0).
     pub fn insert(&mut self, member: Vec<u8>, score: f64) -> bool {
+        // A new member that does not fit converts the listpack first (`zsetAdd`), so it goes
+        // into the skip list with its score as given.
+        if !self.scores.contains_key(&member)
+            && (self.scores.len() + 1 > MAX_LISTPACK_ENTRIES || member.len() > MAX_LISTPACK_VALUE)
+        {
+            self.skiplist = true;
+        }
         let score = if !self.skiplist && score == 0.0 {
             0.0
         } else {
@@ -83,8 +90,6 @@ impl ZSet {
         let old = self.scores.insert(member.clone(), score);
         if let Some(old) = old {
             self.order.remove(&(Score(old), member.clone()));
-        } else if self.scores.len() > MAX_LISTPACK_ENTRIES || member.len() > MAX_LISTPACK_VALUE {
-            self.skiplist = true;
         }
         self.order.insert((Score(score), member));
         old.is_none()
