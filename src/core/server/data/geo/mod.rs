@@ -460,15 +460,14 @@ fn search(db: &mut Db, now: i64, args: &[Vec<u8>], src_at: usize, flags: Flags) 
     };
     found.truncate(returned);
     if let Some(dst) = store {
-        let mut out = ZSet::new();
-        for p in found {
+        let out = ZSet::built(found.into_iter().map(|p| {
             let score = if storedist {
                 p.dist / conversion
             } else {
                 p.score
             };
-            out.insert(p.member, score);
-        }
+            (p.member, score)
+        }));
         let n = out.len() as i64;
         if n > 0 {
             db.insert(&dst, Value::ZSet(out), now, false);

@@ -95,6 +95,42 @@ impl ZSet {
         old.is_none()
     }
 
+    /// A sorted set built whole as a skip list and then made a listpack if it fits (what
+    /// ZUNIONSTORE, ZINTERSTORE, ZDIFFSTORE and the geo STORE forms do, Redis's
+    /// `zsetConvertToListpackIfNeeded`); a listpack keeps `-0` as `0`.
+    pub fn built<I: IntoIterator<Item = (Vec<u8>, f64)>>(items: I) -> ZSet {
+        let mut z = ZSet {
+            skiplist: true,
+            ..ZSet::default()
+        };
+        for (m, s) in items {
+            z.insert(m, s);
+        }
+        let fits = z.len() <= MAX_LISTPACK_ENTRIES
+            && z.scores.keys().all(|m| m.len() <= MAX_LISTPACK_VALUE);
+        if fits {
+            z.skiplist = false;
+            let negative_zeros: Vec<Vec<u8>> = z
+                .scores
+                .iter()
+                .filter(|(_, s)| **s == 0.0 && s.is_sign_negative())
+                .map(|(m, _)| m.clone())
+                .collect();
+            for m in negative_zeros {
+                z.insert(m, 0.0);
+            }
+        }
+        z
+    }
+
+    /// An empty skip list (ZRANGESTORE of a rank range longer than a listpack holds).
+    fn skiplist() -> ZSet {
+        ZSet {
+            skiplist: true,
+            ..ZSet::default()
+        }
+    }
+
     /// Removes `member`; whether it was there.
     pub fn remove(&mut self, member: &[u8]) -> bool {
         match self.scores.remove(member) {

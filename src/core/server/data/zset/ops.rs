@@ -226,11 +226,7 @@ fn combine(
         (Score(a.1), &a.0).cmp(&(Score(b.1), &b.0))
     });
     if let Some(dst) = dst {
-        let mut z = ZSet::new();
-        for (m, s) in result {
-            z.insert(m, s);
-        }
-        return Ok(store(db, now, dst, z));
+        return Ok(store(db, now, dst, ZSet::built(result)));
     }
     let mut out = Vec::with_capacity(result.len() * 2);
     for (m, s) in result {

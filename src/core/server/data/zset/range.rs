@@ -358,7 +358,12 @@ fn zrange(
         Some(z) => select(z, kind, rev, a, b, limit)?,
     };
     if let Some(dst) = dst {
-        let mut out = ZSet::new();
+        // Redis sizes the destination by the rank range's length when it knows it.
+        let mut out = if kind == Kind::Rank && picked.len() > super::MAX_LISTPACK_ENTRIES {
+            ZSet::skiplist()
+        } else {
+            ZSet::new()
+        };
         for (m, s) in picked {
             out.insert(m, s);
         }
