@@ -447,7 +447,14 @@ enum Op {
 
 /// The result of SINTER/SUNION/SDIFF over `keys` (missing keys are empty sets), after checking
 /// every key's type.
-fn compute(db: &Db, now: i64, keys: &[Vec<u8>], op: Op) -> Result<Set, ErrorReply> {
+/// Also the order SINTER replies in: the smallest set's own (SUNION and SDIFF list the set
+/// they built).
+fn compute(
+    db: &Db,
+    now: i64,
+    keys: &[Vec<u8>],
+    op: Op,
+) -> Result<(Set, Option<Vec<Vec<u8>>>), ErrorReply> {
     let mut sets = Vec::with_capacity(keys.len());
     for k in keys {
         sets.push(read(db, now, k)?);
@@ -456,17 +463,20 @@ fn compute(db: &Db, now: i64, keys: &[Vec<u8>], op: Op) -> Result<Set, ErrorRepl
     match op {
         Op::Inter => {
             if sets.iter().any(Option::is_none) {
-                return Ok(out);
+                return Ok((out, None));
             }
             let all: Vec<&Set> = sets.iter().flatten().copied().collect();
             let Some(smallest) = all.iter().min_by_key(|s| s.len()) else {
-                return Ok(out);
+                return Ok((out, None));
             };
+            let mut order = Vec::new();
             for m in smallest.members() {
                 if all.iter().all(|s| s.contains(m)) {
                     out.add(m.to_vec());
+                    order.push(m.to_vec());
                 }
             }
+            return Ok((out, Some(order)));
         }
         Op::Union => {
             for s in sets.iter().flatten() {
@@ -477,11 +487,11 @@ fn compute(db: &Db, now: i64, keys: &[Vec<u8>], op: Op) -> Result<Set, ErrorRepl
         }
         Op::Diff => {
             let Some(Some(first)) = sets.first() else {
-                return Ok(out);
+                return Ok((out, None));
             };
             let same = keys.iter().skip(1).any(|k| Some(k) == keys.first());
             if same {
-                return Ok(out);
+                return Ok((out, None));
             }
             for m in first.members() {
                 if !sets.iter().skip(1).flatten().any(|s| s.contains(m)) {
@@ -490,16 +500,17 @@ fn compute(db: &Db, now: i64, keys: &[Vec<u8>], op: Op) -> Result<Set, ErrorRepl
             }
         }
     }
-    Ok(out)
+    Ok((out, None))
 }
 
 /// SINTER/SUNION/SDIFF (and SMEMBERS, an intersection of one), or their STORE forms.
 fn combine(db: &mut Db, now: i64, keys: &[Vec<u8>], op: Op, dst: Option<&Vec<u8>>) -> Res {
-    let result = compute(db, now, keys, op)?;
+    let (result, order) = compute(db, now, keys, op)?;
     let Some(dst) = dst else {
-        return Ok(Reply::Array(
-            result.members().into_iter().map(bulk).collect(),
-        ));
+        return Ok(Reply::Array(match order {
+            Some(order) => order.iter().map(|m| bulk(m)).collect(),
+            None => result.members().into_iter().map(bulk).collect(),
+        }));
     };
     let n = result.len() as i64;
     if n > 0 {
@@ -527,7 +538,7 @@ fn sintercard(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Res {
             return Err(ErrorReply::Syntax);
         }
     }
-    let n = compute(db, now, keys, Op::Inter)?.len() as u64;
+    let n = compute(db, now, keys, Op::Inter)?.0.len() as u64;
     Ok(Reply::Int(if limit > 0 { n.min(limit) } else { n } as i64))
 }
 
