@@ -438,6 +438,9 @@ fn smove(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Res {
     Ok(Reply::Int(1))
 }
 
+/// Members in the order a reply lists them.
+type Members = Vec<Vec<u8>>;
+
 #[derive(Clone, Copy, PartialEq)]
 enum Op {
     Inter,
@@ -454,7 +457,7 @@ fn compute(
     now: i64,
     keys: &[Vec<u8>],
     op: Op,
-) -> Result<(Set, Option<Vec<Vec<u8>>>), ErrorReply> {
+) -> Result<(Set, Option<Members>), ErrorReply> {
     let mut sets = Vec::with_capacity(keys.len());
     for k in keys {
         sets.push(read(db, now, k)?);
