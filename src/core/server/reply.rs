@@ -130,6 +130,89 @@ pub enum ErrorReply {
     // --- data ---
     /// An error of a data command (strings, keyspace, expiry, hashes, lists, bitmaps, WATCH).
     Data(super::data::DataError),
+    // --- sets ---
+    /// `ERR value is out of range, must be positive`.
+    OutOfRangePositive,
+    /// `ERR value is out of range, value must between <min> and <max>`.
+    OutOfRangeBetween {
+        /// The smallest value allowed.
+        min: i64,
+        /// The largest value allowed.
+        max: i64,
+    },
+    /// `ERR numkeys should be greater than 0` (SINTERCARD, ZMPOP, …).
+    NumkeysPositive,
+    /// `ERR LIMIT can't be negative`.
+    LimitNegative,
+    /// `ERR invalid cursor`.
+    InvalidCursor,
+    /// `ERR XX and NX options at the same time are not compatible`.
+    XxAndNx,
+    /// `ERR GT, LT, and/or NX options at the same time are not compatible`.
+    GtLtNx,
+    /// `ERR INCR option supports a single increment-element pair`.
+    IncrSinglePair,
+    /// `ERR resulting score is not a number (NaN)`.
+    ScoreNan,
+    /// `ERR min or max is not a float`.
+    MinMaxNotFloat,
+    /// `ERR min or max not valid string range item`.
+    MinMaxNotLex,
+    /// `ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX`.
+    LimitNeedsByScoreOrLex,
+    /// `ERR syntax error, WITHSCORES not supported in combination with BYLEX`.
+    WithScoresWithLex,
+    /// `ERR weight value is not a float`.
+    WeightNotFloat,
+    /// `ERR at least 1 input key is needed for '<command>' command`.
+    NeedOneInputKey {
+        /// Redis's full name of the command (`zunionstore`).
+        command: &'static str,
+    },
+    /// `ERR timeout is not a float or out of range`.
+    TimeoutNotFloat,
+    /// `ERR timeout is negative`.
+    TimeoutNegative,
+    /// `ERR count should be greater than 0`.
+    CountPositive,
+    /// `ERR value is out of range` (ZRANDMEMBER's count).
+    ValueOutOfRange,
+    /// `ERR One or more scores can't be converted into double` (SORT).
+    SortNotDouble,
+    /// `ERR BY option of SORT denied in Cluster mode.`
+    SortByInCluster,
+    /// `ERR GET option of SORT denied in Cluster mode.`
+    SortGetInCluster,
+    /// `ERR invalid longitude,latitude pair <lon>,<lat>`.
+    InvalidLonLat {
+        /// The longitude as read (`%f`).
+        lon: String,
+        /// The latitude as read (`%f`).
+        lat: String,
+    },
+    /// `ERR unsupported unit provided. please use M, KM, FT, MI`.
+    GeoUnit,
+    /// `ERR could not decode requested zset member`.
+    GeoMemberDecode,
+    /// `ERR need numeric <what>` (`radius`, `width`, `height`).
+    GeoNeedNumber {
+        /// What was not a number.
+        what: &'static str,
+    },
+    /// `ERR radius cannot be negative` / `ERR height or width cannot be negative`.
+    GeoNegative {
+        /// `radius` or `height or width`.
+        what: &'static str,
+    },
+    /// A geo command's own option error (its exact text after `ERR `).
+    GeoOption(&'static str),
+    /// `ERR exactly one of <options> can be specified for <command as typed>`.
+    GeoExactlyOne {
+        /// `FROMMEMBER or FROMLONLAT` or `BYRADIUS and BYBOX`.
+        options: &'static str,
+        /// The command's name as the user typed it.
+        command: String,
+    },
 }
 
 /// The two ways a cluster refuses keyed commands as a whole.
@@ -503,6 +586,65 @@ impl fmt::Display for ErrorReply {
             ErrorReply::Stream(e) => e.fmt(f),
             // --- data ---
             ErrorReply::Data(e) => e.fmt(f),
+            // --- sets ---
+            ErrorReply::OutOfRangePositive => {
+                text(f, "ERR value is out of range, must be positive")
+            }
+            ErrorReply::OutOfRangeBetween { min, max } => {
+                write!(f, "ERR value is out of range, value must between {min} and {max}")
+            }
+            ErrorReply::NumkeysPositive => text(f, "ERR numkeys should be greater than 0"),
+            ErrorReply::LimitNegative => text(f, "ERR LIMIT can't be negative"),
+            ErrorReply::InvalidCursor => text(f, "ERR invalid cursor"),
+            ErrorReply::XxAndNx => {
+                text(f, "ERR XX and NX options at the same time are not compatible")
+            }
+            ErrorReply::GtLtNx => text(
+                f,
+                "ERR GT, LT, and/or NX options at the same time are not compatible",
+            ),
+            ErrorReply::IncrSinglePair => {
+                text(f, "ERR INCR option supports a single increment-element pair")
+            }
+            ErrorReply::ScoreNan => text(f, "ERR resulting score is not a number (NaN)"),
+            ErrorReply::MinMaxNotFloat => text(f, "ERR min or max is not a float"),
+            ErrorReply::MinMaxNotLex => text(f, "ERR min or max not valid string range item"),
+            ErrorReply::LimitNeedsByScoreOrLex => text(
+                f,
+                "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX",
+            ),
+            ErrorReply::WithScoresWithLex => text(
+                f,
+                "ERR syntax error, WITHSCORES not supported in combination with BYLEX",
+            ),
+            ErrorReply::WeightNotFloat => text(f, "ERR weight value is not a float"),
+            ErrorReply::NeedOneInputKey { command } => {
+                write!(f, "ERR at least 1 input key is needed for '{command}' command")
+            }
+            ErrorReply::TimeoutNotFloat => text(f, "ERR timeout is not a float or out of range"),
+            ErrorReply::TimeoutNegative => text(f, "ERR timeout is negative"),
+            ErrorReply::CountPositive => text(f, "ERR count should be greater than 0"),
+            ErrorReply::ValueOutOfRange => text(f, "ERR value is out of range"),
+            ErrorReply::SortNotDouble => {
+                text(f, "ERR One or more scores can't be converted into double")
+            }
+            ErrorReply::SortByInCluster => text(f, "ERR BY option of SORT denied in Cluster mode."),
+            ErrorReply::SortGetInCluster => {
+                text(f, "ERR GET option of SORT denied in Cluster mode.")
+            }
+            ErrorReply::InvalidLonLat { lon, lat } => {
+                write!(f, "ERR invalid longitude,latitude pair {lon},{lat}")
+            }
+            ErrorReply::GeoUnit => {
+                text(f, "ERR unsupported unit provided. please use M, KM, FT, MI")
+            }
+            ErrorReply::GeoMemberDecode => text(f, "ERR could not decode requested zset member"),
+            ErrorReply::GeoNeedNumber { what } => write!(f, "ERR need numeric {what}"),
+            ErrorReply::GeoNegative { what } => write!(f, "ERR {what} cannot be negative"),
+            ErrorReply::GeoOption(msg) => write!(f, "ERR {msg}"),
+            ErrorReply::GeoExactlyOne { options, command } => {
+                write!(f, "ERR exactly one of {options} can be specified for {command}")
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::command::{CommandId, CommandInfo, KeyRule};
 use CommandId::*;
+use KeyRule::NumKeys;
 
 const W: u8 = 1;
 const NS: u8 = 2;
@@ -274,6 +275,100 @@ pub(super) static COMMANDS: &[CommandInfo] = &[
             dest_at: Some(1),
         },
     ),
+    // Sets, sorted sets, geo and SORT run by data/ (helper `sets`); the generated table
+    // replaces these lines (STORE keys of GEORADIUS and SORT are not listed here).
+    cmd(
+        Routed,
+        "sintercard",
+        -3,
+        0,
+        NumKeys {
+            count_at: 1,
+            dest_at: None,
+        },
+    ),
+    cmd(Routed, "zrevrangebylex", -4, 0, ONE),
+    cmd(Routed, "zremrangebylex", 4, W, ONE),
+    cmd(
+        Routed,
+        "zunion",
+        -3,
+        0,
+        NumKeys {
+            count_at: 1,
+            dest_at: None,
+        },
+    ),
+    cmd(
+        Routed,
+        "zinter",
+        -3,
+        0,
+        NumKeys {
+            count_at: 1,
+            dest_at: None,
+        },
+    ),
+    cmd(
+        Routed,
+        "zdiff",
+        -3,
+        0,
+        NumKeys {
+            count_at: 1,
+            dest_at: None,
+        },
+    ),
+    cmd(
+        Routed,
+        "zintercard",
+        -3,
+        0,
+        NumKeys {
+            count_at: 1,
+            dest_at: None,
+        },
+    ),
+    cmd(
+        Routed,
+        "zdiffstore",
+        -4,
+        W,
+        NumKeys {
+            count_at: 2,
+            dest_at: Some(1),
+        },
+    ),
+    cmd(
+        Routed,
+        "zmpop",
+        -4,
+        W,
+        NumKeys {
+            count_at: 1,
+            dest_at: None,
+        },
+    ),
+    cmd(
+        Routed,
+        "bzmpop",
+        -5,
+        W,
+        NumKeys {
+            count_at: 2,
+            dest_at: None,
+        },
+    ),
+    cmd(Routed, "zrandmember", -2, 0, ONE),
+    cmd(Routed, "geohash", -2, 0, ONE),
+    cmd(Routed, "geosearch", -7, 0, ONE),
+    cmd(Routed, "geosearchstore", -8, W, TWO),
+    cmd(Routed, "georadius", -6, W, ONE),
+    cmd(Routed, "georadius_ro", -6, 0, ONE),
+    cmd(Routed, "georadiusbymember", -5, W, ONE),
+    cmd(Routed, "georadiusbymember_ro", -5, 0, ONE),
+    cmd(Routed, "sort", -2, W, ONE),
+    cmd(Routed, "sort_ro", -2, 0, ONE),
     cmd(Routed, "blpop", -3, W, range(1, -2, 1)),
     cmd(Routed, "brpop", -3, W, range(1, -2, 1)),
     cmd(Routed, "blmove", 6, W, TWO),

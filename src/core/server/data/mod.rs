@@ -10,7 +10,6 @@
 //! master's replicas and WATCH can tell that it changed.
 
 mod bitmap;
-mod encoding_stubs;
 mod errors;
 mod expire;
 mod geo;

@@ -1,9 +1,0 @@
-//! Geo sets (sorted sets scored by 52-bit geohashes): GEOADD GEOPOS GEODIST GEOHASH GEOSEARCH GEOSEARCHSTORE GEORADIUS*.
-
-use super::Db;
-use crate::core::server::reply::Reply;
-
-/// Runs `name` if this module owns it (`None` otherwise).
-pub(super) fn run(_db: &mut Db, _now: i64, _name: &str, _args: &[Vec<u8>]) -> Option<Reply> {
-    None
-}
