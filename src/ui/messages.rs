@@ -722,6 +722,14 @@ pub struct Messages {
     pub note_script_argument: &'static str,
     /// A command sent to an address where no node listens: `{0}` = the address.
     pub note_no_node: &'static str,
+    /// A command acting on the server itself (CLIENT, CONFIG SET, SAVE, …): `{0}` = the command.
+    pub note_not_simulated: &'static str,
+    /// SUBSCRIBE, MONITOR and the like: `{0}` = the command.
+    pub note_subscribe: &'static str,
+    /// CLUSTER MEET, ADDSLOTS, … (the topology lab's work): `{0}` = the command.
+    pub note_topology: &'static str,
+    /// A command that would wait for ever (WAIT with timeout 0): `{0}` = the command.
+    pub note_waits_forever: &'static str,
     /// What the script reader found wrong: no `return` first, text after the returned
     /// expression, no `,`, no `(` after redis.call, no `]`, no expression, no integer, nesting
     /// too deep, a string not closed, an escape above 255, an unknown escape.
@@ -1223,6 +1231,10 @@ pub const EN: Messages = Messages {
     note_script_nil: "slotscope does not run this script: element {0} of a returned table is nil, and Lua tables stop at nil.",
     note_script_argument: "slotscope does not run this script: argument {0} of redis.call on line {1} is not a string or an integer.",
     note_no_node: "no node listens at {0}.",
+    note_not_simulated: "slotscope does not simulate {0}: it acts on the server itself (connections, persistence, replication, configuration, users, diagnostics), which the page does not model.",
+    note_subscribe: "slotscope does not run {0}: after it the connection only waits for messages, and none would ever arrive here.",
+    note_topology: "slotscope does not run {0} here: change the cluster's shape in the topology lab above.",
+    note_waits_forever: "slotscope does not run {0}: with these arguments a real node would wait for ever.",
     script_problems: [
         "the script must start with `return`",
         "there is text after the returned expression",

@@ -31,6 +31,10 @@ pub fn note_text(t: &Messages, note: &NotRun) -> String {
         NotRun::OnlyStrings { name } => fill(t.note_only_strings, &[&command_name(name)]),
         NotRun::Script(why) => script_text(t, why),
         NotRun::NoSuchNode { addr } => fill(t.note_no_node, &[addr]),
+        NotRun::NotSimulated { name } => fill(t.note_not_simulated, &[&command_name(name)]),
+        NotRun::Subscribe { name } => fill(t.note_subscribe, &[&command_name(name)]),
+        NotRun::Topology { name } => fill(t.note_topology, &[&command_name(name)]),
+        NotRun::WaitsForever { name } => fill(t.note_waits_forever, &[&command_name(name)]),
     }
 }
 

@@ -20,9 +20,13 @@
 //! `cluster_cmds` (SETSLOT, MIGRATE, NODES, SLOTS), `script` (the Lua subset), [`sha1`] and
 //! [`cli`] (redis-cli). This module holds the cluster's key spaces and `processCommand`.
 
+mod admin;
 pub mod cli;
 mod cluster_cmds;
 pub mod command;
+mod config_table;
+mod introspect;
+mod keys;
 pub mod reply;
 pub mod route;
 mod script;
@@ -32,7 +36,7 @@ mod table;
 
 use crate::core::cluster::topology::SlotMap;
 use crate::core::key::slot::key_slot;
-use command::{engine_lookup, parse_i64, CommandId, CommandInfo, KeyRule};
+use command::{engine_lookup, flag, parse_i64, CommandError, CommandId, CommandInfo};
 use std::collections::BTreeMap;
 
 pub use cli::{Cli, CliOutput, Redirect, Typed};
@@ -287,6 +291,7 @@ impl Cluster {
     }
 
     fn process(&mut self, node: usize, args: &[Vec<u8>], session: &mut Session) -> Reply {
+        use CommandId as C;
         let info = match engine_lookup(args) {
             Ok(info) => info,
             Err(e) => {
@@ -294,8 +299,24 @@ impl Cluster {
                 return ErrorReply::Command(e).into();
             }
         };
-        let exec = info.id == CommandId::Exec;
-        if !matches!(info.keys, KeyRule::None) || exec {
+        // Protected commands: `enable-debug-command` and `enable-module-command` are `no` by
+        // default, so DEBUG and MODULE are refused before anything else.
+        if matches!(
+            info.id,
+            C::Debug | C::ModuleLoad | C::ModuleLoadex | C::ModuleUnload
+        ) {
+            session.flag();
+            return ErrorReply::Command(CommandError::Protected {
+                module: info.id != C::Debug,
+            })
+            .into();
+        }
+        if session.in_multi() && info.is(flag::NO_MULTI) {
+            session.flag();
+            return ErrorReply::Command(CommandError::NotInMulti).into();
+        }
+        let exec = info.id == C::Exec;
+        if info.is_routed() {
             let route = self.route_command(node, info, args, session);
             if let Some(err) = route.error() {
                 if exec {
@@ -316,17 +337,21 @@ impl Cluster {
             session.flag();
             return ErrorReply::ReadonlyReplica.into();
         }
-        if let Some(queue) = session.multi.as_mut() {
-            use CommandId::{Discard, Exec, Multi, Quit};
-            if !matches!(info.id, Exec | Discard | Multi | Quit) {
-                queue.push(args.to_vec());
-                return Reply::Status("QUEUED".to_owned());
-            }
+        if let Some(queue) = session.multi.as_mut()
+            && !matches!(
+                info.id,
+                C::Exec | C::Discard | C::Multi | C::Watch | C::Quit | C::Reset
+            )
+        {
+            queue.push(args.to_vec());
+            return Reply::Status("QUEUED".to_owned());
         }
         self.call(node, info, args, session)
     }
 
-    /// Runs a command that has passed every check (Redis's `call`).
+    /// Runs a command that has passed every check (Redis's `call`): the server, cluster,
+    /// connection, transaction, pub/sub and scripting commands here, every data command in
+    /// [`Cluster::data_command`].
     fn call(
         &mut self,
         node: usize,
@@ -337,8 +362,6 @@ impl Cluster {
         use CommandId as C;
         let arg = |i: usize| args.get(i).map(Vec::as_slice).unwrap_or(&[]);
         let err = |e: ErrorReply| Reply::Error(e);
-        let bulk = |v: Option<&[u8]>| Reply::Bulk(v.map(<[u8]>::to_vec));
-        let key = arg(1);
         match info.id {
             C::Multi => {
                 if session.in_multi() {
@@ -384,16 +407,52 @@ impl Cluster {
                 Reply::Ok
             }
             C::Quit => Reply::Ok,
+            C::Reset => {
+                *session = Session::default();
+                Reply::Status("RESET".to_owned())
+            }
             C::Ping => match args.len() {
                 1 => Reply::Status("PONG".to_owned()),
                 2 => Reply::Bulk(Some(arg(1).to_vec())),
-                _ => err(ErrorReply::Command(command::CommandError::WrongArity {
+                _ => err(ErrorReply::Command(CommandError::WrongArity {
                     command: info.name,
                 })),
             },
             C::Echo => Reply::Bulk(Some(arg(1).to_vec())),
+            C::ClusterKeyslot => Reply::Int(i64::from(key_slot(arg(2)))),
+            C::ClusterMyid => Reply::Bulk(self.node_id(node).map(|id| id.as_bytes().to_vec())),
+            C::ClusterSlots => self.cluster_slots(),
+            C::ClusterCountkeysinslot => self.count_keys_in_slot(node, arg(2)),
+            C::ClusterGetkeysinslot => self.get_keys_in_slot(node, arg(2), arg(3)),
+            C::ClusterSetslot => self.setslot(node, args),
+            C::ClusterNodes => Reply::Bulk(Some(self.cluster_nodes(node).into_bytes())),
+            C::Migrate => self.migrate(node, args),
+            C::Eval | C::EvalRo => self.eval(node, args, session, false),
+            C::Evalsha | C::EvalshaRo => self.eval(node, args, session, true),
+            _ => match self.admin_command(node, info, args, session) {
+                Some(reply) => reply,
+                None => self.data_command(node, info, args, session),
+            },
+        }
+    }
+
+    /// The data commands (strings, keyspace; on this branch everything else of the table
+    /// lands here too and is noted as not run).
+    fn data_command(
+        &mut self,
+        node: usize,
+        info: &'static CommandInfo,
+        args: &[Vec<u8>],
+        _session: &mut Session,
+    ) -> Reply {
+        use CommandId as C;
+        let arg = |i: usize| args.get(i).map(Vec::as_slice).unwrap_or(&[]);
+        let err = |e: ErrorReply| Reply::Error(e);
+        let bulk = |v: Option<&[u8]>| Reply::Bulk(v.map(<[u8]>::to_vec));
+        let key = arg(1);
+        match info.id {
             C::Dbsize => Reply::Int(self.db(node).map_or(0, |db| db.keys.len()) as i64),
-            C::FlushAll | C::FlushDb => {
+            C::Flushall | C::Flushdb => {
                 let ok = args.len() == 1
                     || (args.len() == 2
                         && (arg(1).eq_ignore_ascii_case(b"sync")
@@ -404,36 +463,21 @@ impl Cluster {
                 self.flush(node);
                 Reply::Ok
             }
-            C::ClusterKeyslot => Reply::Int(i64::from(key_slot(arg(2)))),
-            C::ClusterMyid => Reply::Bulk(self.node_id(node).map(|id| id.as_bytes().to_vec())),
-            C::ClusterSlots => self.cluster_slots(),
-            C::ClusterCountKeysInSlot => self.count_keys_in_slot(node, arg(2)),
-            C::ClusterGetKeysInSlot => self.get_keys_in_slot(node, arg(2), arg(3)),
-            C::Eval => self.eval(node, args, session, false),
-            C::EvalSha => self.eval(node, args, session, true),
-            C::Fcall => err(ErrorReply::FunctionNotFound),
-            C::ClusterSetslot => self.setslot(node, args),
-            C::ClusterNodes => Reply::Bulk(Some(self.cluster_nodes(node).into_bytes())),
-            C::Migrate => self.migrate(node, args),
-            C::Info | C::ClusterInfo | C::ClusterShards => NotRun::Unsimulated {
-                name: info.name.to_owned(),
-            }
-            .into(),
             C::Expire => NotRun::NoClock {
                 name: info.name.to_owned(),
             }
             .into(),
             C::Get => bulk(self.get(node, key)),
             C::Set => self.set_command(node, args),
-            C::GetSet => {
+            C::Getset => {
                 let old = bulk(self.get(node, key));
                 self.set(node, key, arg(2).to_vec());
                 old
             }
             C::Incr => self.incr_by(node, key, Ok(1)),
             C::Decr => self.incr_by(node, key, Ok(-1)),
-            C::IncrBy => self.incr_by(node, key, parse_i64(arg(2)).ok_or(ErrorReply::NotInteger)),
-            C::DecrBy => {
+            C::Incrby => self.incr_by(node, key, parse_i64(arg(2)).ok_or(ErrorReply::NotInteger)),
+            C::Decrby => {
                 let by = match parse_i64(arg(2)) {
                     None => Err(ErrorReply::NotInteger),
                     Some(i64::MIN) => Err(ErrorReply::DecrementOverflow),
@@ -450,7 +494,7 @@ impl Cluster {
                     .collect(),
             ),
             C::Mset => self.mset(node, info, args, false),
-            C::MsetNx => self.mset(node, info, args, true),
+            C::Msetnx => self.mset(node, info, args, true),
             C::Del | C::Unlink => {
                 let mut n = 0;
                 for k in args.iter().skip(1) {
@@ -480,10 +524,8 @@ impl Cluster {
                 .to_owned(),
             ),
             C::Rename => self.rename(node, key, arg(2), false),
-            C::RenameNx => self.rename(node, key, arg(2), true),
-            // The container itself never reaches here: a lookup returns its subcommand, or
-            // refuses it for arity.
-            C::Cluster | C::Routed => NotRun::OnlyStrings {
+            C::Renamenx => self.rename(node, key, arg(2), true),
+            _ => NotRun::OnlyStrings {
                 name: info.name.to_owned(),
             }
             .into(),

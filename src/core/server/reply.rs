@@ -209,6 +209,30 @@ pub enum NotRun {
         /// The address.
         addr: String,
     },
+    /// A command that acts on the server itself (connections, persistence, replication,
+    /// configuration, users, latency and memory tools), which the page does not model.
+    NotSimulated {
+        /// Redis's name of the command (`client|kill`, `config|set`).
+        name: String,
+    },
+    /// A command after which the connection only waits for messages (SUBSCRIBE, PSUBSCRIBE,
+    /// SSUBSCRIBE, MONITOR): nothing on the page would ever arrive.
+    Subscribe {
+        /// Redis's name of the command.
+        name: String,
+    },
+    /// A command that changes the cluster's shape (CLUSTER MEET, ADDSLOTS, FORGET, FAILOVER on
+    /// a replica, …): the page's topology lab does that.
+    Topology {
+        /// Redis's name of the command (`cluster|meet`).
+        name: String,
+    },
+    /// A command that, with these arguments, would wait for ever (WAIT for more replicas than
+    /// the master has, with timeout 0).
+    WaitsForever {
+        /// Redis's name of the command.
+        name: String,
+    },
 }
 
 /// Why the page does not run a script (its Lua subset is `return` of `redis.call`, tables,
@@ -386,6 +410,22 @@ impl fmt::Display for NotRun {
             }
             NotRun::Script(why) => why.fmt(f),
             NotRun::NoSuchNode { addr } => write!(f, "ERR slotscope: no node listens at {addr}"),
+            NotRun::NotSimulated { name } => write!(
+                f,
+                "ERR slotscope does not simulate '{name}': it acts on the server itself, which the page does not model"
+            ),
+            NotRun::Subscribe { name } => write!(
+                f,
+                "ERR slotscope does not run '{name}': the connection would only wait for messages"
+            ),
+            NotRun::Topology { name } => write!(
+                f,
+                "ERR slotscope does not run '{name}': change the cluster's shape in the topology lab"
+            ),
+            NotRun::WaitsForever { name } => write!(
+                f,
+                "ERR slotscope does not run '{name}': with these arguments it would wait for ever"
+            ),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! `ARGV[n]`, strings and integers, read by a small parser; `redis.call` is Redis 7.0's
 //! `scriptCall` (only the declared KEYS are routed; a key this node does not serve raises).
 
-use super::command::{engine_lookup, parse_i64, CommandError, KeyRule};
+use super::command::{engine_lookup, parse_i64, CommandError};
 use super::reply::{ErrorReply, NotRun, Reply, ScriptCallError, ScriptNotRun, ScriptSyntax};
 use super::route::Session;
 use super::sha1::sha1_hex;
@@ -159,7 +159,7 @@ impl Cluster {
                 ErrorReply::ReadonlyReplica,
             ))));
         }
-        if !matches!(info.keys, KeyRule::None)
+        if info.is_routed()
             && self
                 .route_command(node, info, args, &ctx.session)
                 .error()

@@ -1,0 +1,310 @@
+//! The server, connection, cluster, pub/sub and scripting-admin commands that are not data:
+//! answered as a default Redis 7.0.15 cluster node answers them (COMMAND, CONFIG GET, PUBLISH,
+//! PUBSUB, WAIT, SCRIPT, FUNCTION, ACL WHOAMI, the cluster-mode refusals of SELECT, SWAPDB, MOVE,
+//! REPLICAOF, FAILOVER), or noted as not simulated ([`NotRun`]) when a real node's answer would
+//! depend on the machine, the clock or connections the page does not have.
+
+use super::command::{parse_i64, CommandId, CommandInfo};
+use super::introspect::{command, config_get};
+use super::reply::{ErrorReply, NotRun, Reply};
+use super::route::Session;
+use super::sha1::sha1_hex;
+use super::{Cluster, Role};
+
+fn other(text: &str) -> Reply {
+    Reply::Error(ErrorReply::Other(text.to_owned()))
+}
+
+fn bulk(s: &str) -> Reply {
+    Reply::Bulk(Some(s.as_bytes().to_vec()))
+}
+
+/// `(un)subscribe`'s reply outside a subscription: `[kind, channel or nil, 0]` per channel.
+fn unsubscribed(kind: &str, channels: &[Vec<u8>]) -> Reply {
+    let one = |ch: Option<&Vec<u8>>| {
+        Reply::Array(vec![bulk(kind), Reply::Bulk(ch.cloned()), Reply::Int(0)])
+    };
+    if channels.is_empty() {
+        one(None)
+    } else if let [only] = channels {
+        one(Some(only))
+    } else {
+        // Several replies in a row: redis-cli prints each; the page shows them as one array.
+        Reply::Array(channels.iter().map(|c| one(Some(c))).collect())
+    }
+}
+
+impl Cluster {
+    /// Answers the non-data commands of the table; `None` hands the command to the data
+    /// commands.
+    pub(super) fn admin_command(
+        &mut self,
+        node: usize,
+        info: &'static CommandInfo,
+        args: &[Vec<u8>],
+        session: &mut Session,
+    ) -> Option<Reply> {
+        use CommandId as C;
+        let arg = |i: usize| args.get(i).map(Vec::as_slice).unwrap_or(&[]);
+        let name = || info.name.to_owned();
+        let unsimulated = || Some(NotRun::Unsimulated { name: name() }.into());
+        let not_simulated = || Some(NotRun::NotSimulated { name: name() }.into());
+        let topology = || Some(NotRun::Topology { name: name() }.into());
+        let is = |i: usize, w: &[u8]| arg(i).eq_ignore_ascii_case(w);
+        let reply = match info.id {
+            C::Command
+            | C::CommandCount
+            | C::CommandInfo
+            | C::CommandDocs
+            | C::CommandGetkeys
+            | C::CommandGetkeysandflags
+            | C::CommandList => command(info, args)?,
+            C::ConfigGet => {
+                let port = self
+                    .nodes
+                    .get(node)
+                    .and_then(|n| n.addr.rsplit(':').next())
+                    .unwrap_or("6379");
+                config_get(port, args.get(2..).unwrap_or(&[]))
+            }
+            C::Select => match parse_i64(arg(1)).and_then(|n| i32::try_from(n).ok()) {
+                None => ErrorReply::NotInteger.into(),
+                Some(0) => Reply::Ok,
+                Some(_) => ErrorReply::SelectInCluster.into(),
+            },
+            C::Swapdb => other("ERR SWAPDB is not allowed in cluster mode"),
+            C::Move => other("ERR MOVE is not allowed in cluster mode"),
+            C::Replicaof | C::Slaveof => other("ERR REPLICAOF not allowed in cluster mode."),
+            C::Failover => other(
+                "ERR FAILOVER not allowed in cluster mode. Use CLUSTER FAILOVER command instead.",
+            ),
+            C::ClusterFailover => {
+                if args.len() > 3 {
+                    return Some(other(
+                        "ERR unknown subcommand or wrong number of arguments for 'failover'. Try CLUSTER HELP.",
+                    ));
+                }
+                if args.len() == 3 && !is(2, b"force") && !is(2, b"takeover") {
+                    return Some(ErrorReply::Syntax.into());
+                }
+                if matches!(self.role(node), Some(Role::Master(_))) {
+                    other("ERR You should send CLUSTER FAILOVER to a replica")
+                } else {
+                    return topology();
+                }
+            }
+            C::Publish | C::Spublish => Reply::Int(0),
+            C::PubsubChannels | C::PubsubShardchannels => Reply::Array(Vec::new()),
+            C::PubsubNumpat => Reply::Int(0),
+            C::PubsubNumsub | C::PubsubShardnumsub => Reply::Array(
+                args.iter()
+                    .skip(2)
+                    .flat_map(|c| [Reply::Bulk(Some(c.clone())), Reply::Int(0)])
+                    .collect(),
+            ),
+            C::Unsubscribe => unsubscribed("unsubscribe", args.get(1..).unwrap_or(&[])),
+            C::Punsubscribe => unsubscribed("punsubscribe", args.get(1..).unwrap_or(&[])),
+            C::Sunsubscribe => unsubscribed("sunsubscribe", args.get(1..).unwrap_or(&[])),
+            C::Subscribe | C::Psubscribe | C::Ssubscribe | C::Monitor => {
+                NotRun::Subscribe { name: name() }.into()
+            }
+            C::Wait => self.wait(node, info, args),
+            C::ScriptExists => {
+                let scripts = self.nodes.get(node).map(|n| &n.scripts);
+                Reply::Array(
+                    args.iter()
+                        .skip(2)
+                        .map(|sha| {
+                            let sha = String::from_utf8_lossy(sha).to_ascii_lowercase();
+                            Reply::Int(i64::from(scripts.is_some_and(|s| s.contains_key(&sha))))
+                        })
+                        .collect(),
+                )
+            }
+            C::ScriptFlush => {
+                if args.len() > 3 || (args.len() == 3 && !is(2, b"sync") && !is(2, b"async")) {
+                    return Some(other("ERR SCRIPT FLUSH only support SYNC|ASYNC option"));
+                }
+                if let Some(n) = self.nodes.get_mut(node) {
+                    n.scripts.clear();
+                }
+                Reply::Ok
+            }
+            C::ScriptLoad => {
+                // Redis compiles the script first; the page keeps any body (EVALSHA then says
+                // when it is outside the Lua subset the page runs).
+                let sha = sha1_hex(arg(2));
+                if let Some(n) = self.nodes.get_mut(node) {
+                    n.scripts.insert(sha.clone(), arg(2).to_vec());
+                }
+                Reply::Bulk(Some(sha.into_bytes()))
+            }
+            C::ScriptKill | C::FunctionKill => other("NOTBUSY No scripts in execution right now."),
+            C::FunctionList => {
+                let mut i = 2;
+                while i < args.len() {
+                    if is(i, b"withcode") {
+                        i += 1;
+                    } else if is(i, b"libraryname") && i + 1 < args.len() {
+                        i += 2;
+                    } else {
+                        let mut text = b"ERR Unknown argument ".to_vec();
+                        text.extend_from_slice(arg(i));
+                        return Some(other(&String::from_utf8_lossy(&text)));
+                    }
+                }
+                Reply::Array(Vec::new())
+            }
+            C::FunctionStats => Reply::Array(vec![
+                bulk("running_script"),
+                Reply::Bulk(None),
+                bulk("engines"),
+                Reply::Array(vec![
+                    bulk("LUA"),
+                    Reply::Array(vec![
+                        bulk("libraries_count"),
+                        Reply::Int(0),
+                        bulk("functions_count"),
+                        Reply::Int(0),
+                    ]),
+                ]),
+            ]),
+            C::FunctionFlush => Reply::Ok,
+            C::FunctionDelete => other("ERR Library not found"),
+            C::Fcall | C::FcallRo => ErrorReply::FunctionNotFound.into(),
+            C::AclWhoami => bulk("default"),
+            C::AclUsers => Reply::Array(vec![bulk("default")]),
+            C::AclCat if args.len() == 2 => Reply::Array(
+                super::command::flag::ACL_NAMES
+                    .iter()
+                    .map(|n| bulk(n))
+                    .collect(),
+            ),
+            C::ModuleList => Reply::Array(Vec::new()),
+            C::Auth => {
+                if args.len() == 2 {
+                    ErrorReply::AuthNotConfigured.into()
+                } else {
+                    other("WRONGPASS invalid username-password pair or user is disabled.")
+                }
+            }
+            // Output that changes from run to run (ids, times, counters, memory).
+            C::Info
+            | C::Time
+            | C::Lastsave
+            | C::Role
+            | C::Hello
+            | C::Lolwut
+            | C::ClusterInfo
+            | C::ClusterShards
+            | C::ClusterLinks
+            | C::ClientId
+            | C::ClientInfo
+            | C::ClientList
+            | C::MemoryStats
+            | C::MemoryDoctor
+            | C::MemoryMallocStats
+            | C::MemoryUsage
+            | C::SlowlogGet
+            | C::SlowlogLen
+            | C::LatencyDoctor
+            | C::LatencyGraph
+            | C::LatencyHistogram
+            | C::LatencyHistory
+            | C::LatencyLatest
+            | C::AclLog
+            | C::FunctionDump => return unsimulated(),
+            // The cluster's shape: the topology lab's work.
+            C::ClusterAddslots
+            | C::ClusterAddslotsrange
+            | C::ClusterDelslots
+            | C::ClusterDelslotsrange
+            | C::ClusterFlushslots
+            | C::ClusterForget
+            | C::ClusterMeet
+            | C::ClusterReplicate
+            | C::ClusterReset
+            | C::ClusterBumpepoch
+            | C::ClusterSetConfigEpoch
+            | C::ClusterSaveconfig
+            | C::ClusterCountFailureReports
+            | C::ClusterReplicas
+            | C::ClusterSlaves => return topology(),
+            _ if self.is_server_side(info) => return not_simulated(),
+            _ => return None,
+        };
+        let _ = session;
+        Some(reply)
+    }
+
+    /// Whether the command acts on the server itself (the groups the data commands never
+    /// reach): everything left of the server, connection, cluster, pub/sub and scripting
+    /// groups once the commands above are answered.
+    fn is_server_side(&self, info: &CommandInfo) -> bool {
+        use CommandId as C;
+        let container = info.name.split('|').next().unwrap_or(info.name);
+        matches!(
+            container,
+            "acl"
+                | "client"
+                | "config"
+                | "latency"
+                | "memory"
+                | "module"
+                | "slowlog"
+                | "script"
+                | "function"
+                | "cluster"
+                | "command"
+                | "pubsub"
+        ) || matches!(
+            info.id,
+            C::Bgrewriteaof
+                | C::Bgsave
+                | C::Save
+                | C::Shutdown
+                | C::Psync
+                | C::Sync
+                | C::Replconf
+                | C::Auth
+                | C::Hello
+                | C::Lolwut
+                | C::Monitor
+        )
+    }
+
+    /// `WAIT numreplicas timeout`: a master answers how many replicas have acknowledged its
+    /// writes (all of its connected replicas, on the page); a replica refuses.
+    fn wait(&self, node: usize, info: &CommandInfo, args: &[Vec<u8>]) -> Reply {
+        let arg = |i: usize| args.get(i).map(Vec::as_slice).unwrap_or(&[]);
+        let master = match self.role(node) {
+            Some(Role::Master(m)) => m,
+            _ => {
+                return other(
+                    "ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated.",
+                );
+            }
+        };
+        let Some(wanted) = parse_i64(arg(1)) else {
+            return ErrorReply::NotInteger.into();
+        };
+        let timeout = match parse_i64(arg(2)) {
+            None => return other("ERR timeout is not an integer or out of range"),
+            Some(t) if t < 0 => return other("ERR timeout is negative"),
+            Some(t) => t,
+        };
+        let replicas = self.map.masters().get(master).map_or(0, |m| {
+            m.replicas
+                .iter()
+                .filter(|r| !r.flags.iter().any(|f| f == "fail" || f == "fail?"))
+                .count()
+        }) as i64;
+        if wanted > replicas && timeout == 0 {
+            return NotRun::WaitsForever {
+                name: info.name.to_owned(),
+            }
+            .into();
+        }
+        Reply::Int(replicas)
+    }
+}
