@@ -67,10 +67,13 @@ impl Cluster {
                     .unwrap_or("6379");
                 config_get(port, args.get(2..).unwrap_or(&[]))
             }
-            C::Select => match parse_i64(arg(1)).and_then(|n| i32::try_from(n).ok()) {
+            C::Select => match parse_i64(arg(1)).map(i32::try_from) {
                 None => ErrorReply::NotInteger.into(),
-                Some(0) => Reply::Ok,
-                Some(_) => ErrorReply::SelectInCluster.into(),
+                Some(Err(_)) => other(
+                    "ERR value is out of range, value must between -2147483648 and 2147483647",
+                ),
+                Some(Ok(0)) => Reply::Ok,
+                Some(Ok(_)) => ErrorReply::SelectInCluster.into(),
             },
             C::Swapdb => other("ERR SWAPDB is not allowed in cluster mode"),
             C::Move => other("ERR MOVE is not allowed in cluster mode"),
@@ -80,9 +83,11 @@ impl Cluster {
             ),
             C::ClusterFailover => {
                 if args.len() > 3 {
-                    return Some(other(
-                        "ERR unknown subcommand or wrong number of arguments for 'failover'. Try CLUSTER HELP.",
-                    ));
+                    let mut text =
+                        b"ERR unknown subcommand or wrong number of arguments for '".to_vec();
+                    text.extend(arg(1).iter().take_while(|&&b| b != 0).take(128));
+                    text.extend_from_slice(b"'. Try CLUSTER HELP.");
+                    return Some(other(&String::from_utf8_lossy(&text)));
                 }
                 if args.len() == 3 && !is(2, b"force") && !is(2, b"takeover") {
                     return Some(ErrorReply::Syntax.into());
@@ -145,7 +150,10 @@ impl Cluster {
                 while i < args.len() {
                     if is(i, b"withcode") {
                         i += 1;
-                    } else if is(i, b"libraryname") && i + 1 < args.len() {
+                    } else if is(i, b"libraryname") {
+                        if i + 1 >= args.len() {
+                            return Some(other("ERR library name argument was not given"));
+                        }
                         i += 2;
                     } else {
                         let mut text = b"ERR Unknown argument ".to_vec();
