@@ -220,7 +220,7 @@ fn proc_keys(info: &CommandInfo, args: &[Vec<u8>]) -> Vec<KeyRef> {
                 return Vec::new();
             };
             let num = argc - at - 1;
-            if num == 0 || num % 2 != 0 {
+            if num == 0 || !num.is_multiple_of(2) {
                 return Vec::new();
             }
             (at + 1..argc - num / 2).map(|p| key(p, 0)).collect()
@@ -403,10 +403,11 @@ pub fn spec_keys(info: &CommandInfo, args: &[Vec<u8>]) -> Vec<KeyRef> {
         .key_specs
         .iter()
         .any(|s| s.flags & key_flag::VARIABLE_FLAGS != 0);
-    if has_keyspec && !has_varflags {
-        if let Some(keys) = keys_by_specs(info, args) {
-            return keys;
-        }
+    if has_keyspec
+        && !has_varflags
+        && let Some(keys) = keys_by_specs(info, args)
+    {
+        return keys;
     }
     if has_getkeys_proc(info.id) {
         proc_keys(info, args)
