@@ -328,3 +328,41 @@ fn every_command_lands_somewhere_deliberate() {
     }
     assert_eq!(walked, 366);
 }
+
+#[test]
+fn keys_are_routed_as_a_real_node_routes_them() {
+    // Every routing verdict (MOVED, CROSSSLOT, …) equals the recorded one; where the real node
+    // served the command, the page serves it too (its data answer is another matter).
+    let routing = [
+        "MOVED ",
+        "ASK ",
+        "CROSSSLOT ",
+        "TRYAGAIN ",
+        "CLUSTERDOWN ",
+        "ERR wrong number",
+    ];
+    let mut cluster = Cluster::new(SlotMap::fixture_cluster());
+    let mut wrong = Vec::new();
+    for (cmd, expected) in recorded_blocks(&data("routes_7.0.15.txt")) {
+        let expected = expected
+            .replace("127.0.0.1:6401", "127.0.0.1:7000")
+            .replace("127.0.0.1:6402", "127.0.0.1:7001")
+            .replace("127.0.0.1:6403", "127.0.0.1:7002");
+        let argv = split_args(&cmd).unwrap();
+        let reply = cluster.exec("127.0.0.1:7000", &argv, &mut Session::new());
+        let got = reply.to_cli();
+        let is_routing = |text: &str| {
+            text.strip_prefix("(error) ")
+                .is_some_and(|e| routing.iter().any(|r| e.starts_with(r)))
+        };
+        let same = if is_routing(&expected) {
+            got == expected
+        } else {
+            !is_routing(&got)
+        };
+        if !same {
+            wrong.push(format!("> {cmd}\nredis: {expected}page:  {got}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
