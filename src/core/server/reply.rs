@@ -668,7 +668,8 @@ pub fn cli_text(args: &[Vec<u8>], reply: &Reply) -> String {
     match reply {
         Reply::Bulk(Some(bytes)) if raw => {
             let mut text = String::from_utf8_lossy(bytes).into_owned();
-            if !text.ends_with('\n') {
+            // redis-cli prints an empty INFO (no such section) as nothing at all.
+            if !text.is_empty() && !text.ends_with('\n') {
                 text.push('\n');
             }
             text
