@@ -371,3 +371,31 @@ fn keys_are_routed_as_a_real_node_routes_them() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn help_texts_are_redis_own() {
+    // Recorded: SHA-1 of the RESP2 reply a real 7.0.15 node sent to `<container> HELP`.
+    let recorded = [
+        ("acl", "864f32d44e302e1bddeb00a9d280efe61e0d0ae8"),
+        ("client", "32bff4fba016e1eccb56adef009c593e5e7f6fed"),
+        ("cluster", "c0cad05b5e21b6c171644668085262d93766d9ea"),
+        ("command", "703e0ee50a331bdfb245414a46325093990f39ab"),
+        ("config", "64397508222d224f04516c656c6e565e39b1bd02"),
+        ("function", "39570bd6e0b3ff6be0a3b0323b23a10ab29d362b"),
+        ("latency", "c94a0005275fc5b88b79175b436bae18e4ca6650"),
+        ("memory", "c10831fa5f9cc88815199b84d30c3fa1931c41f5"),
+        ("module", "2792135bdbd5996274470167a34c0fdceac2de76"),
+        ("pubsub", "c0bb0230d655f93b9f50510c3c32af18e3bbe61f"),
+        ("script", "cc27b7a0657b65fe2fe03666b7a9c8ee0e2cd4d1"),
+        ("slowlog", "b9195df1c4b212d0e251b88caf65256ed49fabe0"),
+    ];
+    let mut cluster = Cluster::new(SlotMap::fixture_cluster());
+    for (container, sha) in recorded {
+        let reply = cluster.exec(
+            "127.0.0.1:7000",
+            &args(&[container, "HELP"]),
+            &mut Session::new(),
+        );
+        assert_eq!(sha1_hex(&reply.to_resp()), sha, "{container} HELP");
+    }
+}

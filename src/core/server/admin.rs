@@ -5,6 +5,7 @@
 //! depend on the machine, the clock or connections the page does not have.
 
 use super::command::{parse_i64, CommandId, CommandInfo};
+use super::help_table::HELP;
 use super::introspect::{command, config_get};
 use super::reply::{ErrorReply, NotRun, Reply};
 use super::route::Session;
@@ -132,6 +133,30 @@ impl Cluster {
             C::Sunsubscribe => unsubscribed("sunsubscribe", args.get(1..).unwrap_or(&[])),
             C::Subscribe | C::Psubscribe | C::Ssubscribe | C::Monitor => {
                 NotRun::Subscribe { name: name() }.into()
+            }
+            C::AclHelp
+            | C::ClientHelp
+            | C::ClusterHelp
+            | C::CommandHelp
+            | C::ConfigHelp
+            | C::FunctionHelp
+            | C::LatencyHelp
+            | C::MemoryHelp
+            | C::ModuleHelp
+            | C::PubsubHelp
+            | C::ScriptHelp
+            | C::SlowlogHelp => {
+                let container = info.name.split('|').next().unwrap_or_default();
+                let lines = HELP
+                    .iter()
+                    .find(|(c, _)| *c == container)
+                    .map_or(&[][..], |(_, lines)| *lines);
+                Reply::Array(
+                    lines
+                        .iter()
+                        .map(|l| Reply::Status((*l).to_owned()))
+                        .collect(),
+                )
             }
             C::Wait => self.wait(node, info, args),
             // Only the cluster section (and names that are no section) is the same on every

@@ -25,6 +25,7 @@ pub mod cli;
 mod cluster_cmds;
 pub mod command;
 mod config_table;
+mod help_table;
 mod introspect;
 mod keys;
 pub mod reply;
