@@ -192,6 +192,11 @@ fn refusals_inside_multi_abort_exec() {
     assert_eq!(run("PUBLISH a b"), "QUEUED\n");
     // The master has one replica, which acknowledged.
     assert_eq!(run("EXEC"), "1) OK\n2) (integer) 1\n3) (integer) 0\n");
+    // Recorded in the same kind of session: the connection keeps its name.
+    assert_eq!(run("CLIENT SETNAME x"), "OK\n");
+    assert_eq!(run("CLIENT GETNAME"), "\"x\"\n");
+    assert_eq!(run("CLIENT SETNAME \"\""), "OK\n");
+    assert_eq!(run("CLIENT GETNAME"), "(nil)\n");
 }
 
 #[test]

@@ -158,6 +158,24 @@ impl Cluster {
                         .collect(),
                 )
             }
+            C::ClientGetname => Reply::Bulk(session.name.clone()),
+            C::ClientSetname => {
+                let name = arg(2);
+                if name.iter().any(|&b| !(b'!'..=b'~').contains(&b)) {
+                    return Some(other(
+                        "ERR Client names cannot contain spaces, newlines or special characters.",
+                    ));
+                }
+                session.name = (!name.is_empty()).then(|| name.to_vec());
+                Reply::Ok
+            }
+            C::ClientNoEvict => {
+                if is(2, b"on") || is(2, b"off") {
+                    Reply::Ok
+                } else {
+                    ErrorReply::Syntax.into()
+                }
+            }
             C::Wait => self.wait(node, info, args),
             // Only the cluster section (and names that are no section) is the same on every
             // run: `# Cluster\r\ncluster_enabled:1\r\n`, or nothing.
@@ -306,7 +324,6 @@ impl Cluster {
             _ if self.is_server_side(info) => return not_simulated(),
             _ => return None,
         };
-        let _ = session;
         Some(reply)
     }
 

@@ -16,6 +16,8 @@ pub struct Session {
     pub(super) asking: bool,
     pub(super) multi: Option<Vec<Vec<Vec<u8>>>>,
     pub(super) dirty: bool,
+    /// The connection's name (`CLIENT SETNAME`).
+    pub(super) name: Option<Vec<u8>>,
 }
 
 impl Session {
