@@ -404,3 +404,44 @@ fn help_texts_are_redis_own() {
         assert_eq!(sha1_hex(&reply.to_resp()), sha, "{container} HELP");
     }
 }
+
+#[test]
+fn getkeys_finds_the_keys_redis_finds() {
+    // 1,874 generated argument lists over every command, answered by a real 7.0.15 node
+    // (`tests/data/record_getkeys.py`): key specs first, then the command's own rule.
+    let mut cluster = Cluster::new(SlotMap::fixture_cluster());
+    let mut wrong = Vec::new();
+    let mut cases = 0;
+    for line in data("getkeys_7.0.15.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+    {
+        let (words, expected) = line.split_once('\t').unwrap();
+        let mut argv = args(&["COMMAND", "GETKEYS"]);
+        argv.extend(words.split(' ').map(|w| w.as_bytes().to_vec()));
+        let got = match cluster.exec("127.0.0.1:7000", &argv, &mut Session::new()) {
+            Reply::Error(e) => format!("-{e}"),
+            Reply::Array(keys) if keys.is_empty() => "(empty)".to_owned(),
+            Reply::Array(keys) => keys
+                .iter()
+                .map(|k| match k {
+                    Reply::Bulk(Some(b)) => String::from_utf8_lossy(b).into_owned(),
+                    other => format!("{other:?}"),
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            other => format!("{other:?}"),
+        };
+        if got != expected {
+            wrong.push(format!("{words}\n  redis: {expected}\n  page:  {got}"));
+        }
+        cases += 1;
+    }
+    assert!(cases > 1800);
+    assert!(
+        wrong.is_empty(),
+        "{} of {cases} differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
