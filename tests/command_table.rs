@@ -445,3 +445,41 @@ fn getkeys_finds_the_keys_redis_finds() {
         wrong.join("\n")
     );
 }
+
+#[test]
+fn generated_commands_are_routed_as_a_real_node_routes_them() {
+    // 1,400-odd generated commands sent to a real 7.0.15 master serving slots 0-5460
+    // (`tests/data/record_routes.py`); 6401/6402/6403 read 7000/7001/7002.
+    let mut cluster = Cluster::new(SlotMap::fixture_cluster());
+    let routing = ["MOVED ", "ASK ", "CROSSSLOT ", "TRYAGAIN ", "CLUSTERDOWN "];
+    let mut wrong = Vec::new();
+    let mut cases = 0;
+    for line in data("routes_generated_7.0.15.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+    {
+        let (words, expected) = line.split_once('\t').unwrap();
+        let expected = expected
+            .replace("127.0.0.1:6401", "127.0.0.1:7000")
+            .replace("127.0.0.1:6402", "127.0.0.1:7001")
+            .replace("127.0.0.1:6403", "127.0.0.1:7002");
+        let argv: Vec<Vec<u8>> = words.split(' ').map(|w| w.as_bytes().to_vec()).collect();
+        let got = match cluster.exec("127.0.0.1:7000", &argv, &mut Session::new()) {
+            Reply::Error(e) if routing.iter().any(|r| e.to_string().starts_with(r)) => {
+                e.to_string()
+            }
+            _ => "served".to_owned(),
+        };
+        if got != expected {
+            wrong.push(format!("{words}\n  redis: {expected}\n  page:  {got}"));
+        }
+        cases += 1;
+    }
+    assert!(cases > 1400);
+    assert!(
+        wrong.is_empty(),
+        "{} of {cases} differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
