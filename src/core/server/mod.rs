@@ -428,8 +428,10 @@ impl Cluster {
             C::ClusterSetslot => self.setslot(node, args),
             C::ClusterNodes => Reply::Bulk(Some(self.cluster_nodes(node).into_bytes())),
             C::Migrate => self.migrate(node, args),
-            C::Eval | C::EvalRo => self.eval(node, args, session, false),
-            C::Evalsha | C::EvalshaRo => self.eval(node, args, session, true),
+            C::Eval => self.eval(node, args, session, false, false),
+            C::EvalRo => self.eval(node, args, session, false, true),
+            C::Evalsha => self.eval(node, args, session, true, false),
+            C::EvalshaRo => self.eval(node, args, session, true, true),
             _ => match self.admin_command(node, info, args, session) {
                 Some(reply) => reply,
                 None => self.data_command(node, info, args, session),
