@@ -483,3 +483,50 @@ fn generated_commands_are_routed_as_a_real_node_routes_them() {
         wrong.join("\n")
     );
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn word() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            Just(b"STREAMS".to_vec()),
+            Just(b"STORE".to_vec()),
+            Just(b"KEYS".to_vec()),
+            Just(b"GET".to_vec()),
+            Just(b"*".to_vec()),
+            Just(b"[".to_vec()),
+            Just(b"-9223372036854775808".to_vec()),
+            Just(b"99999999999999999999".to_vec()),
+            Just(b"2147483648".to_vec()),
+            Just(b"-1".to_vec()),
+            Just(b"0".to_vec()),
+            Just(b"3".to_vec()),
+            Just(Vec::new()),
+            proptest::collection::vec(any::<u8>(), 0..12),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn any_command_with_any_arguments(
+            which in 0usize..366,
+            rest in proptest::collection::vec(word(), 0..10),
+            getkeys in any::<bool>(),
+        ) {
+            let info = every_command()[which];
+            let mut argv: Vec<Vec<u8>> = Vec::new();
+            if getkeys {
+                argv.extend(args(&["COMMAND", "GETKEYS"]));
+            }
+            argv.extend(info.name.split('|').map(|w| w.as_bytes().to_vec()));
+            argv.extend(rest);
+            let mut cluster = Cluster::new(SlotMap::fixture_cluster());
+            for node in ["127.0.0.1:7000", "127.0.0.1:7003"] {
+                let reply = cluster.exec(node, &argv, &mut Session::new());
+                let _ = reply.to_resp();
+            }
+        }
+    }
+}
