@@ -176,6 +176,24 @@ impl Cluster {
                     ErrorReply::Syntax.into()
                 }
             }
+            // A default node: no config file, no ACL file, latency monitor off, no tracking.
+            C::ConfigResetstat | C::SlowlogReset | C::MemoryPurge | C::ClientUnpause => Reply::Ok,
+            C::ConfigRewrite => other("ERR The server is running without a config file"),
+            C::LatencyReset => Reply::Int(0),
+            C::LatencyLatest | C::LatencyHistory => Reply::Array(Vec::new()),
+            C::AclList => Reply::Array(vec![bulk("user default on nopass ~* &* +@all")]),
+            C::AclSave | C::AclLoad => other(
+                "ERR This Redis instance is not configured to use an ACL file. You may want to specify users via the ACL SETUSER command and then issue a CONFIG REWRITE (assuming you have a Redis configuration file set) in order to store users in the Redis configuration.",
+            ),
+            C::ClientGetredir => Reply::Int(-1),
+            C::ClientTrackinginfo => Reply::Array(vec![
+                bulk("flags"),
+                Reply::Array(vec![bulk("off")]),
+                bulk("redirect"),
+                Reply::Int(-1),
+                bulk("prefixes"),
+                Reply::Array(Vec::new()),
+            ]),
             C::Wait => self.wait(node, info, args),
             // Only the cluster section (and names that are no section) is the same on every
             // run: `# Cluster\r\ncluster_enabled:1\r\n`, or nothing.
@@ -301,8 +319,6 @@ impl Cluster {
             | C::LatencyDoctor
             | C::LatencyGraph
             | C::LatencyHistogram
-            | C::LatencyHistory
-            | C::LatencyLatest
             | C::AclLog
             | C::FunctionDump => return unsimulated(),
             // The cluster's shape: the topology lab's work.
