@@ -727,9 +727,17 @@ pub struct Messages {
     /// Note: a blocking pop with timeout 0 and nothing to pop ({0} = command).
     pub note_blocks_forever: &'static str,
     /// Note: a command whose reply is Redis's serialized value ({0} = command).
-    pub note_not_simulated: &'static str,
+    pub note_serialized: &'static str,
     /// Note: a value too large for the page ({0} = command).
     pub note_too_large: &'static str,
+    /// A command acting on the server itself (CLIENT, CONFIG SET, SAVE, …): `{0}` = the command.
+    pub note_not_simulated: &'static str,
+    /// SUBSCRIBE, MONITOR and the like: `{0}` = the command.
+    pub note_subscribe: &'static str,
+    /// CLUSTER MEET, ADDSLOTS, … (the topology lab's work): `{0}` = the command.
+    pub note_topology: &'static str,
+    /// A command that would wait for ever (WAIT with timeout 0): `{0}` = the command.
+    pub note_waits_forever: &'static str,
     /// What the script reader found wrong: no `return` first, text after the returned
     /// expression, no `,`, no `(` after redis.call, no `]`, no expression, no integer, nesting
     /// too deep, a string not closed, an escape above 255, an unknown escape.
@@ -1233,8 +1241,12 @@ pub const EN: Messages = Messages {
     note_script_argument: "slotscope does not run this script: argument {0} of redis.call on line {1} is not a string or an integer.",
     note_no_node: "no node listens at {0}.",
     note_blocks_forever: "{0} with timeout 0 waits until another client pushes; nothing here ever will, so a real client would block for ever. slotscope does not run it.",
-    note_not_simulated: "slotscope does not simulate {0}: it does not keep Redis's serialized (RDB) form of values.",
+    note_serialized: "slotscope does not simulate {0}: it does not keep Redis's serialized (RDB) form of values.",
     note_too_large: "{0} would make a value too large for this page to hold (Redis would run it), so slotscope does not run it.",
+    note_not_simulated: "slotscope does not simulate {0}: it acts on the server itself (connections, persistence, replication, configuration, users, diagnostics), which the page does not model.",
+    note_subscribe: "slotscope does not run {0}: after it the connection only waits for messages, and none would ever arrive here.",
+    note_topology: "slotscope does not run {0} here: change the cluster's shape in the topology lab above.",
+    note_waits_forever: "slotscope does not run {0}: with these arguments a real node would wait for ever.",
     script_problems: [
         "the script must start with `return`",
         "there is text after the returned expression",

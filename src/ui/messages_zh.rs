@@ -347,8 +347,12 @@ pub const ZH: Messages = Messages {
     note_script_argument: "slotscope 不运行这个脚本：第 {1} 行 redis.call 的第 {0} 个参数既不是字符串也不是整数。",
     note_no_node: "{0} 上没有节点在监听。",
     note_blocks_forever: "超时为 0 的 {0} 会一直等到另一个客户端推入数据；这里不会有，所以真实客户端会永远阻塞。slotscope 不运行它。",
-    note_not_simulated: "slotscope 不模拟 {0}：它不保存 Redis 对值的序列化（RDB）形式。",
+    note_serialized: "slotscope 不模拟 {0}：它不保存 Redis 对值的序列化（RDB）形式。",
     note_too_large: "{0} 产生的值太大，本页面无法容纳（Redis 会执行它），所以 slotscope 不运行它。",
+    note_not_simulated: "slotscope 不模拟 {0}：它作用于服务器本身（连接、持久化、复制、配置、用户、诊断），页面没有模拟这些。",
+    note_subscribe: "slotscope 不运行 {0}：执行后连接只会等待消息，而这里永远不会有消息到来。",
+    note_topology: "slotscope 不在这里运行 {0}：请在上方的拓扑实验室里改变集群的结构。",
+    note_waits_forever: "slotscope 不运行 {0}：在这些参数下，真实节点会一直等待下去。",
     script_problems: [
         "脚本必须以 `return` 开头",
         "返回的表达式之后还有文本",

@@ -31,8 +31,12 @@ pub fn note_text(t: &Messages, note: &NotRun) -> String {
         NotRun::NoSuchNode { addr } => fill(t.note_no_node, &[addr]),
         NotRun::ConsumerGroups { name } => fill(t.note_consumer_groups, &[&command_name(name)]),
         NotRun::BlocksForever { name } => fill(t.note_blocks_forever, &[&command_name(name)]),
-        NotRun::NotSimulated { name } => fill(t.note_not_simulated, &[&command_name(name)]),
+        NotRun::Serialized { name } => fill(t.note_serialized, &[&command_name(name)]),
         NotRun::TooLarge { name } => fill(t.note_too_large, &[&command_name(name)]),
+        NotRun::NotSimulated { name } => fill(t.note_not_simulated, &[&command_name(name)]),
+        NotRun::Subscribe { name } => fill(t.note_subscribe, &[&command_name(name)]),
+        NotRun::Topology { name } => fill(t.note_topology, &[&command_name(name)]),
+        NotRun::WaitsForever { name } => fill(t.note_waits_forever, &[&command_name(name)]),
     }
 }
 
@@ -142,7 +146,7 @@ mod tests {
         assert!(note_text(&ZH, note).starts_with("超时为 0 的 BLPOP"));
         for (note, en, zh) in [
             (
-                NotRun::NotSimulated {
+                NotRun::Serialized {
                     name: "dump".into(),
                 },
                 "slotscope does not simulate DUMP",

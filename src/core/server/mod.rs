@@ -21,10 +21,15 @@
 //! (the Lua subset), [`sha1`] and [`cli`] (redis-cli). This module holds the cluster's key
 //! spaces, `processCommand` and WATCH.
 
+mod admin;
 pub mod cli;
 mod cluster_cmds;
 pub mod command;
+mod config_table;
 pub mod data;
+mod help_table;
+mod introspect;
+mod keys;
 pub mod reply;
 pub mod route;
 mod script;
@@ -33,7 +38,7 @@ mod table;
 
 use crate::core::cluster::topology::SlotMap;
 use crate::core::key::slot::key_slot;
-use command::{engine_lookup, parse_i64, CommandId, CommandInfo, KeyRule};
+use command::{engine_lookup, flag, parse_i64, CommandError, CommandId, CommandInfo};
 use data::{Db, Entry, Value};
 use std::collections::BTreeMap;
 
@@ -284,6 +289,7 @@ impl Cluster {
     }
 
     fn process(&mut self, node: usize, args: &[Vec<u8>], session: &mut Session) -> Reply {
+        use CommandId as C;
         let info = match engine_lookup(args) {
             Ok(info) => info,
             Err(e) => {
@@ -291,8 +297,24 @@ impl Cluster {
                 return ErrorReply::Command(e).into();
             }
         };
-        let exec = info.id == CommandId::Exec;
-        if !matches!(info.keys, KeyRule::None) || exec {
+        // Protected commands: `enable-debug-command` and `enable-module-command` are `no` by
+        // default, so DEBUG and MODULE are refused before anything else.
+        if matches!(
+            info.id,
+            C::Debug | C::ModuleLoad | C::ModuleLoadex | C::ModuleUnload
+        ) {
+            session.flag();
+            return ErrorReply::Command(CommandError::Protected {
+                module: info.id != C::Debug,
+            })
+            .into();
+        }
+        if session.in_multi() && info.is(flag::NO_MULTI) {
+            session.flag();
+            return ErrorReply::Command(CommandError::NotInMulti).into();
+        }
+        let exec = info.id == C::Exec;
+        if info.is_routed() {
             let route = self.route_command(node, info, args, session);
             if let Some(err) = route.error() {
                 if exec {
@@ -313,18 +335,21 @@ impl Cluster {
             session.flag();
             return ErrorReply::ReadonlyReplica.into();
         }
-        if let Some(queue) = session.multi.as_mut() {
-            use CommandId::{Discard, Exec, Multi, Quit};
-            // WATCH is not queued: it refuses itself inside MULTI.
-            if !matches!(info.id, Exec | Discard | Multi | Quit) && info.name != "watch" {
-                queue.push(args.to_vec());
-                return Reply::Status("QUEUED".to_owned());
-            }
+        if let Some(queue) = session.multi.as_mut()
+            && !matches!(
+                info.id,
+                C::Exec | C::Discard | C::Multi | C::Watch | C::Quit | C::Reset
+            )
+        {
+            queue.push(args.to_vec());
+            return Reply::Status("QUEUED".to_owned());
         }
         self.call(node, info, args, session)
     }
 
-    /// Runs a command that has passed every check (Redis's `call`).
+    /// Runs a command that has passed every check (Redis's `call`): the server, cluster,
+    /// connection, transaction, pub/sub and scripting commands here, every data command in
+    /// [`Cluster::data_command`].
     fn call(
         &mut self,
         node: usize,
@@ -397,16 +422,20 @@ impl Cluster {
                 Reply::Ok
             }
             C::Quit => Reply::Ok,
+            C::Reset => {
+                *session = Session::default();
+                Reply::Status("RESET".to_owned())
+            }
             C::Ping => match args.len() {
                 1 => Reply::Status("PONG".to_owned()),
                 2 => Reply::Bulk(Some(arg(1).to_vec())),
-                _ => err(ErrorReply::Command(command::CommandError::WrongArity {
+                _ => err(ErrorReply::Command(CommandError::WrongArity {
                     command: info.name,
                 })),
             },
             C::Echo => Reply::Bulk(Some(arg(1).to_vec())),
             C::Dbsize => Reply::Int(self.db(node).map_or(0, |db| db.len(self.now)) as i64),
-            C::FlushAll | C::FlushDb => {
+            C::Flushall | C::Flushdb => {
                 let ok = args.len() == 1
                     || (args.len() == 2
                         && (arg(1).eq_ignore_ascii_case(b"sync")
@@ -420,48 +449,24 @@ impl Cluster {
             C::ClusterKeyslot => Reply::Int(i64::from(key_slot(arg(2)))),
             C::ClusterMyid => Reply::Bulk(self.node_id(node).map(|id| id.as_bytes().to_vec())),
             C::ClusterSlots => self.cluster_slots(),
-            C::ClusterCountKeysInSlot => self.count_keys_in_slot(node, arg(2)),
-            C::ClusterGetKeysInSlot => self.get_keys_in_slot(node, arg(2), arg(3)),
-            C::Eval | C::EvalSha => {
-                // Nor inside a script.
-                self.deny_blocking = true;
-                let reply = self.eval(node, args, session, info.id == C::EvalSha);
-                self.deny_blocking = false;
-                reply
-            }
-            C::Fcall => err(ErrorReply::FunctionNotFound),
+            C::ClusterCountkeysinslot => self.count_keys_in_slot(node, arg(2)),
+            C::ClusterGetkeysinslot => self.get_keys_in_slot(node, arg(2), arg(3)),
             C::ClusterSetslot => self.setslot(node, args),
             C::ClusterNodes => Reply::Bulk(Some(self.cluster_nodes(node).into_bytes())),
             C::Migrate => self.migrate(node, args),
-            C::Info | C::ClusterInfo | C::ClusterShards => NotRun::Unsimulated {
-                name: info.name.to_owned(),
+            C::Eval | C::EvalRo | C::Evalsha | C::EvalshaRo => {
+                // A blocking command never blocks inside a script either.
+                self.deny_blocking = true;
+                let sha = matches!(info.id, C::Evalsha | C::EvalshaRo);
+                let read_only = matches!(info.id, C::EvalRo | C::EvalshaRo);
+                let reply = self.eval(node, args, session, sha, read_only);
+                self.deny_blocking = false;
+                reply
             }
-            .into(),
-            // Strings and keyspace commands run in the node's typed key space (data/).
-            C::Expire
-            | C::Get
-            | C::Set
-            | C::GetSet
-            | C::Incr
-            | C::Decr
-            | C::IncrBy
-            | C::DecrBy
-            | C::Append
-            | C::Strlen
-            | C::Mget
-            | C::Mset
-            | C::MsetNx
-            | C::Del
-            | C::Unlink
-            | C::Exists
-            | C::Touch
-            | C::Ttl
-            | C::Type
-            | C::Rename
-            | C::RenameNx => self.data_command(node, info, args),
-            // The container itself never reaches here: a lookup returns its subcommand, or
-            // refuses it for arity.
-            C::Cluster | C::Routed => self.data_command(node, info, args),
+            _ => match self.admin_command(node, info, args, session) {
+                Some(reply) => reply,
+                None => self.data_command(node, info, args),
+            },
         }
     }
 }

@@ -317,7 +317,7 @@ pub enum NotRun {
     },
     /// A command whose reply depends on what the page does not keep (DUMP's RDB payload,
     /// RESTORE of one).
-    NotSimulated {
+    Serialized {
         /// Redis's name of the command (`dump`).
         name: String,
     },
@@ -325,6 +325,30 @@ pub enum NotRun {
     /// huge offset, LCS of long strings); Redis would run it.
     TooLarge {
         /// Redis's name of the command (`setrange`).
+        name: String,
+    },
+    /// A command that acts on the server itself (connections, persistence, replication,
+    /// configuration, users, latency and memory tools), which the page does not model.
+    NotSimulated {
+        /// Redis's name of the command (`client|kill`, `config|set`).
+        name: String,
+    },
+    /// A command after which the connection only waits for messages (SUBSCRIBE, PSUBSCRIBE,
+    /// SSUBSCRIBE, MONITOR): nothing on the page would ever arrive.
+    Subscribe {
+        /// Redis's name of the command.
+        name: String,
+    },
+    /// A command that changes the cluster's shape (CLUSTER MEET, ADDSLOTS, FORGET, FAILOVER on
+    /// a replica, …): the page's topology lab does that.
+    Topology {
+        /// Redis's name of the command (`cluster|meet`).
+        name: String,
+    },
+    /// A command that, with these arguments, would wait for ever (WAIT for more replicas than
+    /// the master has, with timeout 0).
+    WaitsForever {
+        /// Redis's name of the command.
         name: String,
     },
 }
@@ -511,13 +535,29 @@ impl fmt::Display for NotRun {
                 f,
                 "ERR slotscope does not run '{name}' with timeout 0 on empty keys: it would block for ever"
             ),
-            NotRun::NotSimulated { name } => write!(
+            NotRun::Serialized { name } => write!(
                 f,
                 "ERR slotscope does not simulate '{name}': it does not keep Redis's serialized values"
             ),
             NotRun::TooLarge { name } => write!(
                 f,
                 "ERR slotscope does not run '{name}' here: the value would be too large for the page"
+            ),
+            NotRun::NotSimulated { name } => write!(
+                f,
+                "ERR slotscope does not simulate '{name}': it acts on the server itself, which the page does not model"
+            ),
+            NotRun::Subscribe { name } => write!(
+                f,
+                "ERR slotscope does not run '{name}': the connection would only wait for messages"
+            ),
+            NotRun::Topology { name } => write!(
+                f,
+                "ERR slotscope does not run '{name}': change the cluster's shape in the topology lab"
+            ),
+            NotRun::WaitsForever { name } => write!(
+                f,
+                "ERR slotscope does not run '{name}': with these arguments it would wait for ever"
             ),
         }
     }
@@ -831,7 +871,8 @@ pub fn cli_text(args: &[Vec<u8>], reply: &Reply) -> String {
     match reply {
         Reply::Bulk(Some(bytes)) if raw => {
             let mut text = String::from_utf8_lossy(bytes).into_owned();
-            if !text.ends_with('\n') {
+            // redis-cli prints an empty INFO (no such section) as nothing at all.
+            if !text.is_empty() && !text.ends_with('\n') {
                 text.push('\n');
             }
             text

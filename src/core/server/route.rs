@@ -2,7 +2,9 @@
 //! MULTI queue, READONLY, ASKING) and where a command goes ([`Route`]: served here, MOVED, ASK,
 //! TRYAGAIN, CROSSSLOT, CLUSTERDOWN), over one command or a whole transaction.
 
-use super::command::{engine_key_indexes, engine_lookup, CommandError, CommandId, CommandInfo};
+use super::command::{
+    engine_key_indexes, engine_lookup, flag, CommandError, CommandId, CommandInfo,
+};
 use super::reply::{ClusterDown, ErrorReply};
 use super::{Cluster, Role};
 use crate::core::key::slot::key_slot;
@@ -14,6 +16,8 @@ pub struct Session {
     pub(super) asking: bool,
     pub(super) multi: Option<Vec<Vec<Vec<u8>>>>,
     pub(super) dirty: bool,
+    /// The connection's name (`CLIENT SETNAME`).
+    pub(super) name: Option<Vec<u8>>,
     /// The keys WATCH remembers (EXEC, DISCARD and UNWATCH forget them).
     pub(super) watched: Vec<Watched>,
 }
@@ -132,6 +136,16 @@ impl Route {
 
 type Queued<'a> = (&'static CommandInfo, &'a [Vec<u8>]);
 
+/// What `getNodeByQuery` treats specially.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Plain,
+    /// MIGRATE: served locally whenever the slot is open.
+    Migrate,
+    /// SPUBLISH, SSUBSCRIBE, SUNSUBSCRIBE: channels, not keys.
+    PubsubShard,
+}
+
 impl Cluster {
     /// Whether every slot is served by a master that has not failed (`cluster_state:ok`).
     pub(super) fn cluster_ok(&self) -> bool {
@@ -205,9 +219,24 @@ impl Cluster {
                     .filter_map(|pos| args.get(pos).map(Vec::as_slice))
             })
             .collect();
-        // MIGRATE works on the local node whenever the slot is open (not inside EXEC).
-        let migrate = matches!(cmds, [(info, _)] if info.id == CommandId::Migrate);
-        self.route_keys(node, keys, write, migrate, session.asking, session.readonly)
+        // MIGRATE works on the local node whenever the slot is open (not inside EXEC); the
+        // sharded pub/sub commands are routed by their channels' slot.
+        let kind = match cmds {
+            [(info, _)] if info.id == CommandId::Migrate => Kind::Migrate,
+            [(info, _)]
+                if matches!(
+                    info.id,
+                    CommandId::Spublish | CommandId::Ssubscribe | CommandId::Sunsubscribe
+                ) =>
+            {
+                Kind::PubsubShard
+            }
+            _ => Kind::Plain,
+        };
+        // RESTORE-ASKING carries the `asking` flag: served on an importing node as if ASKING
+        // was sent.
+        let asking = session.asking || matches!(cmds, [(info, _)] if info.is(flag::ASKING));
+        self.route_keys_as(node, keys, write, kind, asking, session.readonly)
     }
 
     /// `getNodeByQuery` over a list of keys: `migrate` says the command is MIGRATE, `asking`
@@ -222,6 +251,22 @@ impl Cluster {
         asking: bool,
         readonly: bool,
     ) -> Route {
+        let kind = if migrate { Kind::Migrate } else { Kind::Plain };
+        self.route_keys_as(node, keys, write, kind, asking, readonly)
+    }
+
+    /// [`Cluster::route_keys`] for a command of the given [`Kind`].
+    fn route_keys_as<'k>(
+        &self,
+        node: usize,
+        keys: impl IntoIterator<Item = &'k [u8]>,
+        write: bool,
+        kind: Kind,
+        asking: bool,
+        readonly: bool,
+    ) -> Route {
+        let migrate = kind == Kind::Migrate;
+        let shard = kind == Kind::PubsubShard;
         let role = self.role(node);
         let mut first: Option<&'k [u8]> = None;
         let mut slot = 0u16;
@@ -269,7 +314,8 @@ impl Cluster {
                     }
                 }
             }
-            if migrating_to.is_some() || importing {
+            // A channel is served by the source until the migration ends: nothing to count.
+            if (migrating_to.is_some() || importing) && !shard {
                 if self.live_entry(node, key).is_none() {
                     missing_keys = missing_keys.saturating_add(1);
                 } else {
@@ -280,7 +326,9 @@ impl Cluster {
         let Some(owner) = owner else {
             return Route::Here { slot: None };
         };
-        if !self.cluster_ok() {
+        // `cluster-allow-pubsubshard-when-down` is `yes` by default; reads are not allowed
+        // when down (`cluster-allow-reads-when-down no`).
+        if !shard && !self.cluster_ok() {
             return Route::ClusterDown;
         }
         if (migrating_to.is_some() || importing) && migrate {
@@ -306,7 +354,7 @@ impl Cluster {
                 Route::Here { slot: Some(slot) }
             };
         }
-        if readonly && !write && role == Some(Role::Replica(owner)) {
+        if (readonly || shard) && !write && role == Some(Role::Replica(owner)) {
             return Route::Here { slot: Some(slot) };
         }
         if role == Some(Role::Master(owner)) {

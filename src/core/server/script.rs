@@ -2,7 +2,7 @@
 //! `ARGV[n]`, strings and integers, read by a small parser; `redis.call` is Redis 7.0's
 //! `scriptCall` (only the declared KEYS are routed; a key this node does not serve raises).
 
-use super::command::{engine_lookup, parse_i64, CommandError, KeyRule};
+use super::command::{engine_lookup, parse_i64, CommandError};
 use super::reply::{ErrorReply, NotRun, Reply, ScriptCallError, ScriptNotRun, ScriptSyntax};
 use super::route::Session;
 use super::sha1::sha1_hex;
@@ -15,6 +15,7 @@ impl Cluster {
         args: &[Vec<u8>],
         session: &Session,
         by_sha: bool,
+        read_only: bool,
     ) -> Reply {
         let arg = |i: usize| args.get(i).map(Vec::as_slice).unwrap_or(&[]);
         if by_sha && arg(1).len() != 40 {
@@ -54,6 +55,7 @@ impl Cluster {
         let rest = args.get(3..).unwrap_or(&[]);
         let (keys, argv) = rest.split_at(numkeys.min(rest.len()));
         let mut ctx = ScriptRun {
+            read_only,
             sha: &sha,
             keys,
             argv,
@@ -154,12 +156,17 @@ impl Cluster {
         if info.noscript {
             return Err(raise(ScriptCallError::NotAllowed));
         }
+        if info.write && ctx.read_only {
+            return Err(raise(ScriptCallError::Reply(Box::new(ErrorReply::Other(
+                "ERR Write commands are not allowed from read-only scripts.".to_owned(),
+            )))));
+        }
         if info.write && self.is_replica(node) {
             return Err(raise(ScriptCallError::Reply(Box::new(
                 ErrorReply::ReadonlyReplica,
             ))));
         }
-        if !matches!(info.keys, KeyRule::None)
+        if info.is_routed()
             && self
                 .route_command(node, info, args, &ctx.session)
                 .error()
@@ -175,6 +182,8 @@ impl Cluster {
 }
 
 struct ScriptRun<'a> {
+    /// EVAL_RO / EVALSHA_RO: a write command raises.
+    read_only: bool,
     sha: &'a str,
     keys: &'a [Vec<u8>],
     argv: &'a [Vec<u8>],

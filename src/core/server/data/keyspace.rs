@@ -48,7 +48,7 @@ pub(super) fn run(db: &mut Db, now: i64, name: &str, args: &[Vec<u8>]) -> Option
             .map_or(nil(), |(k, _)| bulk(k)),
         "scan" => scan(db, now, args),
         "dump" if db.entry(key, now).is_none() => nil(),
-        "dump" | "restore" => err(ErrorReply::NotRun(NotRun::NotSimulated {
+        "dump" | "restore" => err(ErrorReply::NotRun(NotRun::Serialized {
             name: name.to_owned(),
         })),
         "object" => object(db, now, &String::from_utf8_lossy(key).to_lowercase(), args),
