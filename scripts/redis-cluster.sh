@@ -85,7 +85,7 @@ start() {
   for p in "${PORTS[@]}"; do
     rm -f "$DIR/nodes-$p.conf" "$DIR/redis-$p.log" "$DIR/redis-$p.pid"
     redis-server --port "$p" --bind "$HOST" --daemonize yes \
-      --cluster-enabled yes --cluster-config-file "nodes-$p.conf" --cluster-node-timeout 5000 \
+      --cluster-enabled yes --cluster-config-file "nodes-$p.conf" \
       --save '' --appendonly no --dir "$DIR" \
       --pidfile "$DIR/redis-$p.pid" --logfile "$DIR/redis-$p.log" >/dev/null
   done

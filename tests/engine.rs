@@ -1273,3 +1273,106 @@ fn typed_errors_print_redis_source_text() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Found by the differential test (tests/differential.rs) against a real 7.0.15 cluster; each
+// expected reply below is what redis-server 7.0.15 answered (recorded with redis-cli).
+// ---------------------------------------------------------------------------------------------
+
+/// Once a transaction is aborted, Redis answers QUEUED but keeps no more commands
+/// (`queueMultiCommand`), so a later key in another slot cannot make EXEC answer CROSSSLOT.
+/// Recorded: `MULTI`, `SET {a}1 x`, `GET` (arity error), `GET k1` → `QUEUED`, then `EXEC` →
+/// `EXECABORT …` (without the refused `GET`, the same EXEC answers CROSSSLOT).
+#[test]
+fn an_aborted_transaction_keeps_no_more_commands() {
+    let mut c = Cluster::new(SlotMap::fixture_cluster());
+    let mut s = Session::new();
+    assert_eq!(run(&mut c, M2, &mut s, "MULTI"), Reply::Ok);
+    assert_eq!(
+        run(&mut c, M2, &mut s, "SET {a}1 x"),
+        Reply::Status("QUEUED".into())
+    );
+    assert_eq!(
+        error_text(run(&mut c, M2, &mut s, "GET")),
+        "ERR wrong number of arguments for 'get' command"
+    );
+    assert_eq!(
+        run(&mut c, M2, &mut s, "GET k1"),
+        Reply::Status("QUEUED".into())
+    );
+    assert_eq!(
+        error_text(run(&mut c, M2, &mut s, "EXEC")),
+        "EXECABORT Transaction discarded because of previous errors."
+    );
+    run(&mut c, M2, &mut s, "MULTI");
+    run(&mut c, M2, &mut s, "SET {a}1 x");
+    run(&mut c, M2, &mut s, "GET k1");
+    assert_eq!(
+        error_text(run(&mut c, M2, &mut s, "EXEC")),
+        "CROSSSLOT Keys in request don't hash to the same slot"
+    );
+}
+
+/// Lua keeps numbers as doubles, and Redis casts them back with C's `(long long)`.
+/// Recorded: `EVAL "return 9223372036854775806" 0` → `(integer) -9223372036854775808`,
+/// `EVAL "return 9007199254740993" 0` → `(integer) 9007199254740992`, and
+/// `EVAL "return redis.call('INCRBY', KEYS[1], '9223372036854775807')" 1 x` (x missing) →
+/// `(integer) -9223372036854775808`.
+#[test]
+fn script_integers_pass_through_lua_doubles() {
+    let mut c = Cluster::new(SlotMap::fixture_cluster());
+    let mut s = Session::new();
+    let eval = |c: &mut Cluster, s: &mut Session, script: &str, keys: &[&str]| {
+        let mut args = vec![
+            b"EVAL".to_vec(),
+            script.as_bytes().to_vec(),
+            keys.len().to_string().into_bytes(),
+        ];
+        args.extend(keys.iter().map(|k| k.as_bytes().to_vec()));
+        c.exec(M0, &args, s)
+    };
+    assert_eq!(
+        eval(&mut c, &mut s, "return 9223372036854775806", &[]),
+        Reply::Int(i64::MIN)
+    );
+    assert_eq!(
+        eval(&mut c, &mut s, "return 9007199254740993", &[]),
+        Reply::Int(9_007_199_254_740_992)
+    );
+    assert_eq!(
+        eval(&mut c, &mut s, "return {-9223372036854775807, 5}", &[]),
+        Reply::Array(vec![Reply::Int(i64::MIN), Reply::Int(5)])
+    );
+    // "hello" hashes to slot 866, served by 7000.
+    assert_eq!(
+        eval(
+            &mut c,
+            &mut s,
+            "return redis.call('INCRBY', KEYS[1], '9223372036854775807')",
+            &["hello"]
+        ),
+        Reply::Int(i64::MIN)
+    );
+}
+
+/// Recorded: `EVAL "return redis.call('MULTI')" 0` →
+/// `ERR This Redis command is not allowed from script script: <sha1>, on @user_script:1.`
+/// ("from script", singular).
+#[test]
+fn a_script_calling_multi_is_refused_in_redis_words() {
+    let mut c = Cluster::new(SlotMap::fixture_cluster());
+    let mut s = Session::new();
+    let script = "return redis.call('MULTI')";
+    let reply = c.exec(
+        M0,
+        &[b"EVAL".to_vec(), script.as_bytes().to_vec(), b"0".to_vec()],
+        &mut s,
+    );
+    assert_eq!(
+        error_text(reply),
+        format!(
+            "ERR This Redis command is not allowed from script script: {}, on @user_script:1.",
+            sha1_hex(script.as_bytes())
+        )
+    );
+}

@@ -319,7 +319,11 @@ impl Cluster {
         if let Some(queue) = session.multi.as_mut() {
             use CommandId::{Discard, Exec, Multi, Quit};
             if !matches!(info.id, Exec | Discard | Multi | Quit) {
-                queue.push(args.to_vec());
+                // Redis's queueMultiCommand: once the transaction is aborted, commands are
+                // answered QUEUED but no longer kept, so EXEC's routing never sees them.
+                if !session.dirty {
+                    queue.push(args.to_vec());
+                }
                 return Reply::Status("QUEUED".to_owned());
             }
         }

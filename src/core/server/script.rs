@@ -65,7 +65,7 @@ impl Cluster {
         };
         match self.eval_expr(node, &script, &mut ctx) {
             Ok(Lua::Nil) => Reply::Bulk(None),
-            Ok(Lua::Value(r)) => r,
+            Ok(Lua::Value(r)) => through_lua_number(r),
             Err(r) => r,
         }
     }
@@ -171,6 +171,26 @@ impl Cluster {
             Reply::Error(e) => Err(raise(ScriptCallError::Reply(Box::new(e)))),
             reply => Ok(reply),
         }
+    }
+}
+
+/// Every integer of a script's reply as Redis 7.0 returns it: Lua holds numbers as doubles
+/// (`lua_pushnumber` of a `redis.call` integer, or a literal), and the reply casts them back
+/// with C's `(long long)`, which on x86-64 gives the smallest integer for 2^63 and above.
+/// Recorded on redis-server 7.0.15: `EVAL "return 9223372036854775806" 0` answers
+/// `-9223372036854775808`; `EVAL "return 9007199254740993" 0` answers `9007199254740992`.
+fn through_lua_number(reply: Reply) -> Reply {
+    match reply {
+        Reply::Int(n) => {
+            let d = n as f64;
+            Reply::Int(if d >= 9_223_372_036_854_775_808.0 {
+                i64::MIN
+            } else {
+                d as i64
+            })
+        }
+        Reply::Array(items) => Reply::Array(items.into_iter().map(through_lua_number).collect()),
+        other => other,
     }
 }
 
