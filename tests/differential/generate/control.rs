@@ -336,7 +336,7 @@ fn cluster_other(x: &mut Ctx) -> Cmd {
 
 /// CLUSTER FAILOVER sent to a master: refused. (Never to a replica: it would fail over.)
 fn cluster_failover_on_master(_: &mut Ctx) -> Cmd {
-    c("CLUSTER").a("FAILOVER").fixed().to_master()
+    c("CLUSTER").a("FAILOVER").fixed().masters_only()
 }
 
 /// A string command sent to any node (MOVED, a replica's MOVED or READONLY).

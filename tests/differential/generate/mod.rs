@@ -225,7 +225,7 @@ impl Cmd {
     }
 
     /// Sends it to a master only.
-    pub fn to_master(mut self) -> Cmd {
+    pub fn masters_only(mut self) -> Cmd {
         self.target = Target::Master;
         self
     }
