@@ -336,6 +336,21 @@ impl Harness {
             _ if real == b"+QUEUED\r\n" => self.queued[node].push(args.to_vec()),
             _ => {}
         }
+        // A write whose effect is random (SPOP removes a random member; XADD `*` makes an id
+        // from the clock) leaves the two sides holding different values: the key is deleted on
+        // both, so what follows compares behaviour, not luck.
+        let random_write = match name.as_deref() {
+            Some("spop") => true,
+            Some("xadd") => args.iter().any(|a| a.as_slice() == b"*"),
+            _ => false,
+        };
+        if random_write
+            && !real.starts_with(b"-")
+            && let Some(key) = args.get(1)
+        {
+            let del = [b"DEL".to_vec(), key.clone()];
+            self.send(Bucket::Harness, node, &del);
+        }
         parse(&real).unwrap_or(Value::Error(b"unparsable".to_vec()))
     }
 

@@ -263,8 +263,11 @@ fn config_get(x: &mut Ctx) -> Cmd {
     ]))
 }
 
+/// WAIT for the one replica, which acks within the timeout (`WAIT 0 0` would count the
+/// replicas that happen to have acked already: timing, not behaviour). Never mutated: a
+/// timeout of 0 waits for ever.
 fn wait(_: &mut Ctx) -> Cmd {
-    c("WAIT").a("0").a("0").fixed()
+    c("WAIT").a("1").a("2000").fixed()
 }
 
 fn auth(x: &mut Ctx) -> Cmd {
