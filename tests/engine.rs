@@ -1376,3 +1376,30 @@ fn a_script_calling_multi_is_refused_in_redis_words() {
         )
     );
 }
+
+/// A Lua number given to `redis.call` is written as `"%.17g"` of the double. Recorded:
+/// `redis.call('SET', KEYS[1], 99999999999999999)` stores `1e+17`,
+/// `… 123456789012345678)` stores `1.2345678901234568e+17`, `… -100000000000000000)` stores
+/// `-1e+17`, `… 12345)` stores `12345`.
+#[test]
+fn lua_numbers_given_to_redis_call_are_written_as_redis_writes_them() {
+    let mut c = Cluster::new(SlotMap::fixture_cluster());
+    let mut s = Session::new();
+    for (literal, stored) in [
+        ("99999999999999999", "1e+17"),
+        ("123456789012345678", "1.2345678901234568e+17"),
+        ("-100000000000000000", "-1e+17"),
+        ("12345", "12345"),
+        ("9007199254740993", "9007199254740992"),
+    ] {
+        let script = format!("return redis.call('SET', KEYS[1], {literal})");
+        let args = [
+            b"EVAL".to_vec(),
+            script.into_bytes(),
+            b"1".to_vec(),
+            b"hello".to_vec(),
+        ];
+        assert_eq!(c.exec(M0, &args, &mut s), Reply::Ok);
+        assert_eq!(c.peek(M0, b"hello"), Some(stored.as_bytes()), "{literal}");
+    }
+}

@@ -137,6 +137,27 @@ pub fn migration(h: &mut Harness, rng: &mut Rng, gens: &[(Family, MakeFn)], fami
     h.send(B, dst, &words(&["ASKING"]));
     h.send(B, dst, &words(&["MGET", "{m}a", "{m}c"]));
     h.send(B, dst, &words(&["MGET", "{m}a", "{m}b"]));
+    // Transactions across it: keys the source still has run; a queued ASK aborts EXEC; ASKING
+    // before MULTI, or queued inside it, lets the target serve.
+    for (node, line) in [
+        (src, "MULTI"),
+        (src, "GET {m}c"),
+        (src, "SET {m}c 4"),
+        (src, "EXEC"),
+        (src, "MULTI"),
+        (src, "GET {m}a"),
+        (src, "EXEC"),
+        (dst, "ASKING"),
+        (dst, "MULTI"),
+        (dst, "GET {m}a"),
+        (dst, "EXEC"),
+        (dst, "MULTI"),
+        (dst, "ASKING"),
+        (dst, "GET {m}b"),
+        (dst, "EXEC"),
+    ] {
+        h.send(B, node, &words(&line.split(' ').collect::<Vec<_>>()));
+    }
     // Random commands of the enabled data families on the slot's keys, to either side.
     let data: Vec<Family> = families
         .iter()

@@ -114,6 +114,9 @@ const SCRIPTS: &[&str] = &[
     "return redis.call('GET')",
     "return KEYS",
     "return ARGV",
+    "return redis.call('SET', KEYS[1], 99999999999999999)",
+    "return redis.call('SET', KEYS[1], -123456789012345678)",
+    "return redis.call('INCRBY', KEYS[1], 5)",
 ];
 
 /// EVAL of the subset, with as many keys as the script reads (two for `KEYS[2]`) and an
