@@ -1403,3 +1403,36 @@ fn lua_numbers_given_to_redis_call_are_written_as_redis_writes_them() {
         assert_eq!(c.peek(M0, b"hello"), Some(stored.as_bytes()), "{literal}");
     }
 }
+
+/// MIGRATE with KEYS and a non-empty key argument has no keys at all in 7.0.15
+/// (`migrateGetKeys`: "a syntax error … leave it to migrateCommand"), so it is never
+/// redirected. Recorded on the fixtures' layout: `MIGRATE 127.0.0.1 7001 foo 0 5000 KEYS k1` on
+/// 7000 and on 7002 → `ERR When using MIGRATE KEYS option, the key argument must be set to the
+/// empty string`; on 7003 (a replica) → `READONLY You can't write against a read only
+/// replica.`; inside MULTI on 7000 → `QUEUED`. The engine routes it by `foo` (MOVED).
+#[test]
+#[ignore = "the engine routes MIGRATE … KEYS by its key argument; the command table's migrateGetKeys (helper `table`) fixes it"]
+fn migrate_keys_with_a_key_argument_has_no_keys() {
+    let mut c = Cluster::new(SlotMap::fixture_cluster());
+    let line = "MIGRATE 127.0.0.1 7001 foo 0 5000 KEYS k1";
+    let refused =
+        "ERR When using MIGRATE KEYS option, the key argument must be set to the empty string";
+    assert_eq!(
+        error_text(run(&mut c, M0, &mut Session::new(), line)),
+        refused
+    );
+    assert_eq!(
+        error_text(run(&mut c, M2, &mut Session::new(), line)),
+        refused
+    );
+    assert_eq!(
+        error_text(run(&mut c, "127.0.0.1:7003", &mut Session::new(), line)),
+        "READONLY You can't write against a read only replica."
+    );
+    let mut s = Session::new();
+    run(&mut c, M0, &mut s, "MULTI");
+    assert_eq!(
+        run(&mut c, M0, &mut s, line),
+        Reply::Status("QUEUED".into())
+    );
+}

@@ -35,7 +35,6 @@ pub fn generators() -> Vec<(Family, MakeFn)> {
         (KeyspaceMore, keys),
         (KeyspaceMore, randomkey),
         (KeyspaceMore, dump),
-        (KeyspaceMore, not_in_cluster),
         (KeyspaceMore, persist_pttl),
         (Expiry, set_expiry),
         (Expiry, setex),
@@ -224,14 +223,6 @@ fn randomkey(_: &mut Ctx) -> Cmd {
 
 fn dump(x: &mut Ctx) -> Cmd {
     c("DUMP").k(x.key())
-}
-
-fn not_in_cluster(x: &mut Ctx) -> Cmd {
-    match x.rng.below(3) {
-        0 => c("SELECT").a(x.pick(&["0", "1", "abc"])),
-        1 => c("SWAPDB").a("0").a("1"),
-        _ => c("MOVE").k(x.key()).a(x.pick(&["0", "1"])),
-    }
 }
 
 fn persist_pttl(x: &mut Ctx) -> Cmd {

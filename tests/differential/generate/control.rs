@@ -27,16 +27,21 @@ pub fn generators() -> Vec<(Family, MakeFn)> {
         (ScriptingMore, eval_ro),
         (Server, ping_echo),
         (Server, dbsize_flush),
-        (Server, time),
-        (Server, command),
-        (Server, config_get),
-        (Server, wait),
-        (Server, auth),
+        (ServerMore, time),
+        (ServerMore, command),
+        (ServerMore, config_get),
+        (ServerMore, wait),
+        (ServerMore, auth),
+        (ServerMore, not_in_cluster),
         (Cluster, keyslot),
         (Cluster, countkeysinslot),
         (Cluster, getkeysinslot),
         (Cluster, myid),
+        (Cluster, slots_nodes),
+        (Cluster, setslot_refused),
+        (Cluster, migrate_refused),
         (ClusterMore, cluster_views),
+        (ClusterMore, migrate_keys_with_key),
         (ClusterMore, cluster_other),
         (ClusterMore, cluster_failover_on_master),
         (Routing, anywhere),
@@ -323,8 +328,71 @@ fn myid(_: &mut Ctx) -> Cmd {
     c("CLUSTER").a("MYID")
 }
 
+/// CLUSTER SLOTS and NODES (compared by shape: their tip says the output is not
+/// deterministic — ids, times, the order of ranges).
+fn slots_nodes(x: &mut Ctx) -> Cmd {
+    c("CLUSTER").a(x.pick(&["SLOTS", "NODES"]))
+}
+
+/// CLUSTER SETSLOT as it refuses: no real node id is ever generated, so nothing moves; STABLE
+/// on a slot that is not open changes nothing. Never mutated.
+fn setslot_refused(x: &mut Ctx) -> Cmd {
+    let slot = x.pick(&["5", "16384", "-1", "abc", "5712"]);
+    let cmd = c("CLUSTER").a("SETSLOT").a(slot);
+    match x.rng.below(5) {
+        0 => cmd.a("STABLE"),
+        1 => cmd.a("NODE").a("0000000000000000000000000000000000000000"),
+        2 => cmd.a("IMPORTING").a("nosuchnode"),
+        3 => cmd
+            .a("MIGRATING")
+            .a("0000000000000000000000000000000000000000"),
+        _ => cmd.a(x.pick(&["BADACTION", "NODE"])),
+    }
+    .fixed()
+}
+
+/// MIGRATE as it refuses or finds nothing before it connects anywhere: a missing key (NOKEY),
+/// KEYS with a key argument, a bad db or timeout. Never mutated (a real target would be
+/// connected to).
+fn migrate_refused(x: &mut Ctx) -> Cmd {
+    let key = x.key();
+    let port = x.pick(&["7000", "7001", "7002"]);
+    let cmd = c("MIGRATE").a("127.0.0.1").a(port);
+    match x.rng.below(3) {
+        0 => cmd.a("").a("0").a("5000").a("KEYS").k(b"{nokey}x".to_vec()),
+        1 => cmd.k(key).a("abc").a("5000"),
+        _ => cmd.k(key).a("0").a("abc"),
+    }
+    .fixed()
+}
+
+/// MIGRATE with KEYS and a non-empty key argument: 7.0.15's `migrateGetKeys` then finds no
+/// key at all, so every master runs it (and refuses it) and a replica answers READONLY. The
+/// engine routes it by the key argument today (MOVED): off by default until the command table
+/// finds keys as `migrateGetKeys` does (see the ignored test in tests/engine.rs).
+fn migrate_keys_with_key(x: &mut Ctx) -> Cmd {
+    let port = x.pick(&["7000", "7001", "7002"]);
+    c("MIGRATE")
+        .a("127.0.0.1")
+        .a(port)
+        .k(x.key())
+        .a("0")
+        .a("5000")
+        .a("KEYS")
+        .a("k1")
+        .fixed()
+}
+
+fn not_in_cluster(x: &mut Ctx) -> Cmd {
+    match x.rng.below(3) {
+        0 => c("SELECT").a(x.pick(&["0", "1", "abc"])),
+        1 => c("SWAPDB").a("0").a("1"),
+        _ => c("MOVE").k(x.key()).a(x.pick(&["0", "1"])),
+    }
+}
+
 fn cluster_views(x: &mut Ctx) -> Cmd {
-    c("CLUSTER").a(x.pick(&["SLOTS", "SHARDS", "INFO", "NODES", "LINKS"]))
+    c("CLUSTER").a(x.pick(&["SHARDS", "INFO", "LINKS"]))
 }
 
 fn cluster_other(x: &mut Ctx) -> Cmd {

@@ -21,7 +21,7 @@ pub enum Family {
     StringsMore,
     /// DEL UNLINK EXISTS TOUCH TYPE RENAME RENAMENX DBSIZE TTL (keys never have a TTL here).
     Keyspace,
-    /// COPY OBJECT SCAN KEYS RANDOMKEY DUMP MOVE PERSIST PTTL EXPIRETIME.
+    /// COPY OBJECT SCAN KEYS RANDOMKEY DUMP PERSIST PTTL EXPIRETIME.
     KeyspaceMore,
     /// Everything with a time to live (needs the engine's clock).
     Expiry,
@@ -53,11 +53,14 @@ pub enum Family {
     Scripting,
     /// Scripts outside the subset, SCRIPT, FUNCTION, FCALL, EVAL_RO.
     ScriptingMore,
-    /// PING ECHO DBSIZE FLUSHALL TIME COMMAND CONFIG GET WAIT SELECT AUTH.
+    /// PING ECHO DBSIZE FLUSHALL FLUSHDB.
     Server,
-    /// CLUSTER KEYSLOT COUNTKEYSINSLOT GETKEYSINSLOT MYID.
+    /// TIME LASTSAVE COMMAND CONFIG GET WAIT SELECT SWAPDB AUTH.
+    ServerMore,
+    /// CLUSTER KEYSLOT COUNTKEYSINSLOT GETKEYSINSLOT MYID SLOTS NODES, and SETSLOT and MIGRATE
+    /// as they refuse (no slot moves here: `Migration` does that).
     Cluster,
-    /// The other CLUSTER subcommands a client may send (SLOTS SHARDS INFO NODES LINKS …).
+    /// The other CLUSTER subcommands a client may send (SHARDS INFO LINKS HELP FAILOVER …).
     ClusterMore,
     /// Commands sent to any node: MOVED, READONLY replicas, CROSSSLOT, unknown commands, arity.
     Routing,
@@ -67,7 +70,7 @@ pub enum Family {
 
 impl Family {
     /// Every family, in print order.
-    pub const ALL: [Family; 24] = [
+    pub const ALL: [Family; 25] = [
         Family::Strings,
         Family::StringsMore,
         Family::Keyspace,
@@ -88,6 +91,7 @@ impl Family {
         Family::Scripting,
         Family::ScriptingMore,
         Family::Server,
+        Family::ServerMore,
         Family::Cluster,
         Family::ClusterMore,
         Family::Routing,
@@ -117,6 +121,7 @@ impl Family {
             Family::Scripting => "scripting",
             Family::ScriptingMore => "scripting-more",
             Family::Server => "server",
+            Family::ServerMore => "server-more",
             Family::Cluster => "cluster",
             Family::ClusterMore => "cluster-more",
             Family::Routing => "routing",
@@ -131,6 +136,7 @@ pub const DEFAULT_FAMILIES: &[Family] = &[
     Family::Keyspace,
     Family::Transactions,
     Family::Scripting,
+    Family::Server,
     Family::Cluster,
     Family::Routing,
     Family::Migration,
