@@ -194,7 +194,7 @@ fn object(x: &mut Ctx) -> Cmd {
     }
 }
 
-/// SCAN from cursor 0 with a COUNT no node's key count reaches (a node holds at most 8 of the
+/// SCAN from cursor 0 with a COUNT no node's key count reaches (a node holds at most 7 of the
 /// pool's keys), so a real node returns every key and cursor 0 whatever its hash table's
 /// random seed; a partial scan (cursor 1, COUNT 1) would depend on it.
 fn scan(x: &mut Ctx) -> Cmd {

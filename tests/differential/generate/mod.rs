@@ -284,8 +284,8 @@ pub struct KeyPool {
 
 impl KeyPool {
     /// The pool: `{a}` keys, `{user:1001}` keys, `k1` and an untagged key in its slot, `foo`,
-    /// binary keys tagged `{b}`, the empty key, and UTF-8 keys tagged `{z}`. They spread over
-    /// all three masters.
+    /// binary keys tagged `{b}`, the empty key, UTF-8 keys tagged `{z}`, `{}k`, `a{{b}}` and a
+    /// 1000-byte key. They spread over all three masters, at most 7 on one.
     pub fn new() -> KeyPool {
         let slot = slotscope::core::key_slot;
         let target = slot(b"k1");
@@ -305,6 +305,10 @@ impl KeyPool {
                 vec![b(b"\x00\xff{b}\n"), b(b"{b}x y")],
                 vec![b(b"")],
                 vec![b("{z}é".as_bytes()), b(b"{z}2")],
+                // An empty tag hashes the whole key; `{{b}}` has the tag `{b`; a long key.
+                vec![b(b"{}k")],
+                vec![b(b"a{{b}}")],
+                vec![vec![b'L'; 1000]],
             ],
         }
     }
