@@ -1,4 +1,5 @@
-//! The harness: the real cluster's six connections and the engine's six sessions side by side.
+//! The harness: the real cluster's connections and the engine's sessions side by side, two
+//! clients per node (the second one changes keys another client WATCHes).
 //! Every command goes to one node on both sides; the replies are compared (`compare.rs`) and
 //! counted by family; a reply that is the page's own `NotRun` note is counted as "not
 //! simulated", never as a pass.
@@ -55,11 +56,13 @@ pub struct Harness {
     /// The engine.
     pub cluster: Cluster,
     addrs: Vec<String>,
+    /// Per client and node (index `client * nodes + node`): the engine's session.
     sessions: Vec<Session>,
+    /// Per client and node: the real node's connection.
     conns: Vec<Conn>,
     /// Connections for the harness's own questions (replica offsets, cluster views).
     control: Vec<Conn>,
-    /// Per node: the commands the real node answered `+QUEUED` since MULTI.
+    /// Per client and node: the commands the real node answered `+QUEUED` since MULTI.
     queued: Vec<Vec<Vec<Vec<u8>>>>,
     /// Every master's slot fields in `CLUSTER NODES` at the start, by id.
     layout: BTreeMap<String, String>,
@@ -72,6 +75,9 @@ pub struct Harness {
     /// Commands sent so far.
     pub step: usize,
 }
+
+/// Clients per node: the one generated commands use, and another that changes watched keys.
+pub const CLIENTS: usize = 2;
 
 /// The wall clock in milliseconds.
 fn now_ms() -> u64 {
@@ -161,8 +167,8 @@ impl Harness {
             6,
             "expected 3 masters and 3 replicas, got {addrs:?}"
         );
-        let conns: Vec<Conn> = addrs
-            .iter()
+        let conns: Vec<Conn> = (0..CLIENTS)
+            .flat_map(|_| addrs.iter())
             .map(|a| Conn::open(a).unwrap_or_else(|e| panic!("{e}")))
             .collect();
         let control = addrs
@@ -179,10 +185,10 @@ impl Harness {
             table,
             cluster,
             addrs,
-            sessions: vec![Session::new(); n],
+            sessions: vec![Session::new(); n * CLIENTS],
             conns,
             control,
-            queued: vec![Vec::new(); n],
+            queued: vec![Vec::new(); n * CLIENTS],
             layout: master_slots(&nodes_text),
             totals: BTreeMap::new(),
             not_simulated: BTreeMap::new(),
@@ -290,19 +296,31 @@ impl Harness {
     /// Sends `args` to node `node` on both sides, compares, counts under `bucket`, and returns
     /// the real node's reply.
     pub fn send(&mut self, bucket: Bucket, node: usize, args: &[Vec<u8>]) -> Value {
+        self.send_as(bucket, node, 0, args)
+    }
+
+    /// [`Harness::send`] from client `client` (0 or 1) of that node.
+    pub fn send_as(
+        &mut self,
+        bucket: Bucket,
+        node: usize,
+        client: usize,
+        args: &[Vec<u8>],
+    ) -> Value {
+        let at = client * self.addrs.len() + node;
         if self.replicas().iter().any(|(r, _)| *r == node) {
             self.sync_replica(node);
         }
         self.step += 1;
         set_engine_clock(&mut self.cluster, now_ms());
-        let real = self.conns[node].call(args);
+        let real = self.conns[at].call(args);
         let reply = self
             .cluster
-            .exec(&self.addrs[node], args, &mut self.sessions[node]);
+            .exec(&self.addrs[node], args, &mut self.sessions[at]);
         let engine = reply.to_resp();
         let name = self.table.name_of(args);
         let not_run = is_not_run(&reply);
-        let matched = !not_run && self.reply_matches(node, name.as_deref(), &engine, &real);
+        let matched = !not_run && self.reply_matches(at, name.as_deref(), &engine, &real);
         let totals = self.totals.entry(bucket).or_default();
         totals.sent += 1;
         if not_run {
@@ -318,10 +336,14 @@ impl Harness {
             totals.mismatched += 1;
             self.mismatches.push(Mismatch {
                 step: self.step,
-                node: self.addrs[node].clone(),
-                command: if name.as_deref() == Some("exec") && !self.queued[node].is_empty() {
+                node: if client == 0 {
+                    self.addrs[node].clone()
+                } else {
+                    format!("{} (its other client)", self.addrs[node])
+                },
+                command: if name.as_deref() == Some("exec") && !self.queued[at].is_empty() {
                     let queued: Vec<String> =
-                        self.queued[node].iter().map(|q| cli_command(q)).collect();
+                        self.queued[at].iter().map(|q| cli_command(q)).collect();
                     format!("{} (queued: {})", cli_command(args), queued.join(" / "))
                 } else {
                     cli_command(args)
@@ -332,9 +354,9 @@ impl Harness {
         }
         // What the real node queued, so EXEC's replies are each compared by their own rule.
         match name.as_deref() {
-            Some("multi") if real == b"+OK\r\n" => self.queued[node].clear(),
-            Some("exec" | "discard") => self.queued[node].clear(),
-            _ if real == b"+QUEUED\r\n" => self.queued[node].push(args.to_vec()),
+            Some("multi") if real == b"+OK\r\n" => self.queued[at].clear(),
+            Some("exec" | "discard") => self.queued[at].clear(),
+            _ if real == b"+QUEUED\r\n" => self.queued[at].push(args.to_vec()),
             _ => {}
         }
         // A write whose effect is random (SPOP removes a random member; XADD `*` makes an id
@@ -350,20 +372,20 @@ impl Harness {
             && let Some(key) = args.get(1)
         {
             let del = [b"DEL".to_vec(), key.clone()];
-            self.send(Bucket::Harness, node, &del);
+            self.send_as(Bucket::Harness, node, client, &del);
         }
         parse(&real).unwrap_or(Value::Error(b"unparsable".to_vec()))
     }
 
-    fn reply_matches(&self, node: usize, name: Option<&str>, engine: &[u8], real: &[u8]) -> bool {
-        if name == Some("exec") && !self.queued[node].is_empty() {
+    fn reply_matches(&self, at: usize, name: Option<&str>, engine: &[u8], real: &[u8]) -> bool {
+        if name == Some("exec") && !self.queued[at].is_empty() {
             // EXEC: element by element, each by its queued command's rule.
             if let (Some(Value::Array(Some(e))), Some(Value::Array(Some(r)))) =
                 (parse(engine), parse(real))
                 && e.len() == r.len()
-                && r.len() == self.queued[node].len()
+                && r.len() == self.queued[at].len()
             {
-                return self.queued[node]
+                return self.queued[at]
                     .iter()
                     .zip(e.iter().zip(&r))
                     .all(|(q, (e, r))| {
@@ -419,23 +441,34 @@ impl Harness {
                 && self.replicas().iter().any(|(r, _)| *r == node)
                 && rng.chance(0.3)
             {
-                self.send(Bucket::Family(family), node, &[b"READONLY".to_vec()]);
+                self.send_as(
+                    Bucket::Family(family),
+                    node,
+                    cmd.client,
+                    &[b"READONLY".to_vec()],
+                );
             }
-            self.send(Bucket::Family(family), node, &cmd.args);
+            self.send_as(Bucket::Family(family), node, cmd.client, &cmd.args);
         }
         self.reset(families.contains(&Family::Watch));
     }
 
-    /// Between sequences: ends transactions, READWRITE everywhere (and UNWATCH when the watch
-    /// family runs), FLUSHALL on every master.
+    /// Between sequences: ends transactions, READWRITE where READONLY was sent (and UNWATCH
+    /// when the watch family runs), FLUSHALL on every master.
     pub fn reset(&mut self, unwatch: bool) {
-        for node in 0..self.addrs.len() {
-            if self.sessions[node].in_multi() {
-                self.send(Bucket::Harness, node, &[b"DISCARD".to_vec()]);
-            }
-            self.send(Bucket::Harness, node, &[b"READWRITE".to_vec()]);
-            if unwatch {
-                self.send(Bucket::Harness, node, &[b"UNWATCH".to_vec()]);
+        let n = self.addrs.len();
+        for client in 0..CLIENTS {
+            for node in 0..n {
+                if self.sessions[client * n + node].in_multi() {
+                    self.send_as(Bucket::Harness, node, client, &[b"DISCARD".to_vec()]);
+                }
+                // READONLY was sent on this connection (both sides agree while replies match).
+                if self.sessions[client * n + node].is_readonly() {
+                    self.send_as(Bucket::Harness, node, client, &[b"READWRITE".to_vec()]);
+                }
+                if unwatch {
+                    self.send_as(Bucket::Harness, node, client, &[b"UNWATCH".to_vec()]);
+                }
             }
         }
         for node in self.masters() {

@@ -13,6 +13,8 @@ pub fn generators() -> Vec<(Family, MakeFn)> {
         (Watch, watch),
         (Watch, multi),
         (Watch, exec),
+        (Watch, other_client_writes),
+        (Watch, other_client_writes),
         (PubSub, publish),
         (PubSub, spublish),
         (PubSub, pubsub),
@@ -72,6 +74,18 @@ fn watch(x: &mut Ctx) -> Cmd {
     }
     let first = x.key();
     c("WATCH").ks(x.keys_near(&first, 3))
+}
+
+/// Another client of the node changes a key (which may be one a transaction WATCHes): EXEC
+/// must then abort with a nil array.
+fn other_client_writes(x: &mut Ctx) -> Cmd {
+    let cmd = match x.rng.below(4) {
+        0 => c("SET").k(x.key()).a(x.val()),
+        1 => c("DEL").k(x.key()),
+        2 => c("INCR").k(x.key()),
+        _ => c("GET").k(x.key()),
+    };
+    cmd.from_other_client()
 }
 
 fn channel(x: &mut Ctx) -> Vec<u8> {
@@ -438,6 +452,7 @@ fn unknown(x: &mut Ctx) -> Cmd {
         args: vec![name.to_vec(), x.val(), x.val()],
         target: super::Target::Any,
         fixed: true,
+        client: 0,
     }
 }
 

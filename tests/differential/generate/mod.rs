@@ -189,6 +189,8 @@ pub struct Cmd {
     pub target: Target,
     /// Never mutated (blocking commands keep their short timeout, MULTI stays MULTI).
     pub fixed: bool,
+    /// Which client of the node sends it: 0, or 1 (another client, changing watched keys).
+    pub client: usize,
 }
 
 /// A command named `name` with no arguments yet.
@@ -197,6 +199,7 @@ pub fn c(name: &str) -> Cmd {
         args: vec![name.as_bytes().to_vec()],
         target: Target::Any,
         fixed: false,
+        client: 0,
     }
 }
 
@@ -227,6 +230,12 @@ impl Cmd {
     /// Marks it never to be mutated.
     pub fn fixed(mut self) -> Cmd {
         self.fixed = true;
+        self
+    }
+
+    /// Sends it from the node's other client.
+    pub fn from_other_client(mut self) -> Cmd {
+        self.client = 1;
         self
     }
 
