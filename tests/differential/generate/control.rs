@@ -85,7 +85,7 @@ fn other_client_writes(x: &mut Ctx) -> Cmd {
         2 => c("INCR").k(x.key()),
         _ => c("GET").k(x.key()),
     };
-    cmd.from_other_client()
+    cmd.by_other_client()
 }
 
 fn channel(x: &mut Ctx) -> Vec<u8> {

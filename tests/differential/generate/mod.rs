@@ -234,7 +234,7 @@ impl Cmd {
     }
 
     /// Sends it from the node's other client.
-    pub fn from_other_client(mut self) -> Cmd {
+    pub fn by_other_client(mut self) -> Cmd {
         self.client = 1;
         self
     }
