@@ -29,6 +29,20 @@ cargo clippy --locked --workspace --target wasm32-unknown-unknown --all-targets 
 step "native tests: core, fixtures, properties, CLI, UI logic, doctests"
 cargo test --locked --workspace
 
+# The engine against a real Redis 7.0.15 cluster (Debian's redis-server, installed if missing):
+# six nodes on 127.0.0.1:7000-7005 laid out like the fixtures', 20,000 generated commands
+# compared reply by reply (tests/differential.rs; SLOTSCOPE_DIFF_COMMANDS / _SEED / _FAMILIES
+# for other runs). The cluster is stopped on any exit: failure, Ctrl-C or success.
+step "differential: the engine against a real Redis 7.0.15 cluster"
+CLUSTER_DIR="$(mktemp -d /tmp/slotscope-cluster.XXXXXX)"
+stop_cluster() { bash scripts/redis-cluster.sh stop "$CLUSTER_DIR" >/dev/null 2>&1 || true; }
+trap stop_cluster EXIT
+trap 'exit 130' INT TERM
+bash scripts/redis-cluster.sh start "$CLUSTER_DIR"
+SLOTSCOPE_REDIS=127.0.0.1:7000 cargo test --locked --test differential -- --ignored --nocapture
+stop_cluster
+trap - EXIT INT TERM
+
 # The native tests above already ran every test with the web feature; here only what must
 # hold without it: the core compiles, and its own unit tests pass, with no yew, web-sys or
 # wasm-bindgen (and so does the CLI, which uses only the core).

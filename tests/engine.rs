@@ -1277,3 +1277,204 @@ fn typed_errors_print_redis_source_text() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Found by the differential test (tests/differential.rs) against a real 7.0.15 cluster; each
+// expected reply below is what redis-server 7.0.15 answered (recorded with redis-cli).
+// ---------------------------------------------------------------------------------------------
+
+/// Once a transaction is aborted, Redis answers QUEUED but keeps no more commands
+/// (`queueMultiCommand`), so a later key in another slot cannot make EXEC answer CROSSSLOT.
+/// Recorded: `MULTI`, `SET {a}1 x`, `GET` (arity error), `GET k1` → `QUEUED`, then `EXEC` →
+/// `EXECABORT …` (without the refused `GET`, the same EXEC answers CROSSSLOT).
+#[test]
+fn an_aborted_transaction_keeps_no_more_commands() {
+    let mut c = Cluster::new(SlotMap::fixture_cluster());
+    let mut s = Session::new();
+    assert_eq!(run(&mut c, M2, &mut s, "MULTI"), Reply::Ok);
+    assert_eq!(
+        run(&mut c, M2, &mut s, "SET {a}1 x"),
+        Reply::Status("QUEUED".into())
+    );
+    assert_eq!(
+        error_text(run(&mut c, M2, &mut s, "GET")),
+        "ERR wrong number of arguments for 'get' command"
+    );
+    assert_eq!(
+        run(&mut c, M2, &mut s, "GET k1"),
+        Reply::Status("QUEUED".into())
+    );
+    assert_eq!(
+        error_text(run(&mut c, M2, &mut s, "EXEC")),
+        "EXECABORT Transaction discarded because of previous errors."
+    );
+    run(&mut c, M2, &mut s, "MULTI");
+    run(&mut c, M2, &mut s, "SET {a}1 x");
+    run(&mut c, M2, &mut s, "GET k1");
+    assert_eq!(
+        error_text(run(&mut c, M2, &mut s, "EXEC")),
+        "CROSSSLOT Keys in request don't hash to the same slot"
+    );
+}
+
+/// Lua keeps numbers as doubles, and Redis casts them back with C's `(long long)`.
+/// Recorded: `EVAL "return 9223372036854775806" 0` → `(integer) -9223372036854775808`,
+/// `EVAL "return 9007199254740993" 0` → `(integer) 9007199254740992`, and
+/// `EVAL "return redis.call('INCRBY', KEYS[1], '9223372036854775807')" 1 x` (x missing) →
+/// `(integer) -9223372036854775808`.
+#[test]
+fn script_integers_pass_through_lua_doubles() {
+    let mut c = Cluster::new(SlotMap::fixture_cluster());
+    let mut s = Session::new();
+    let eval = |c: &mut Cluster, s: &mut Session, script: &str, keys: &[&str]| {
+        let mut args = vec![
+            b"EVAL".to_vec(),
+            script.as_bytes().to_vec(),
+            keys.len().to_string().into_bytes(),
+        ];
+        args.extend(keys.iter().map(|k| k.as_bytes().to_vec()));
+        c.exec(M0, &args, s)
+    };
+    assert_eq!(
+        eval(&mut c, &mut s, "return 9223372036854775806", &[]),
+        Reply::Int(i64::MIN)
+    );
+    assert_eq!(
+        eval(&mut c, &mut s, "return 9007199254740993", &[]),
+        Reply::Int(9_007_199_254_740_992)
+    );
+    assert_eq!(
+        eval(&mut c, &mut s, "return {-9223372036854775807, 5}", &[]),
+        Reply::Array(vec![Reply::Int(i64::MIN), Reply::Int(5)])
+    );
+    // "hello" hashes to slot 866, served by 7000.
+    assert_eq!(
+        eval(
+            &mut c,
+            &mut s,
+            "return redis.call('INCRBY', KEYS[1], '9223372036854775807')",
+            &["hello"]
+        ),
+        Reply::Int(i64::MIN)
+    );
+}
+
+/// Recorded: `EVAL "return redis.call('MULTI')" 0` →
+/// `ERR This Redis command is not allowed from script script: <sha1>, on @user_script:1.`
+/// ("from script", singular).
+#[test]
+fn a_script_calling_multi_is_refused_in_redis_words() {
+    let mut c = Cluster::new(SlotMap::fixture_cluster());
+    let mut s = Session::new();
+    let script = "return redis.call('MULTI')";
+    let reply = c.exec(
+        M0,
+        &[b"EVAL".to_vec(), script.as_bytes().to_vec(), b"0".to_vec()],
+        &mut s,
+    );
+    assert_eq!(
+        error_text(reply),
+        format!(
+            "ERR This Redis command is not allowed from script script: {}, on @user_script:1.",
+            sha1_hex(script.as_bytes())
+        )
+    );
+}
+
+/// A Lua number given to `redis.call` is written as `"%.17g"` of the double. Recorded:
+/// `redis.call('SET', KEYS[1], 99999999999999999)` stores `1e+17`,
+/// `… 123456789012345678)` stores `1.2345678901234568e+17`, `… -100000000000000000)` stores
+/// `-1e+17`, `… 12345)` stores `12345`.
+#[test]
+fn lua_numbers_given_to_redis_call_are_written_as_redis_writes_them() {
+    let mut c = Cluster::new(SlotMap::fixture_cluster());
+    let mut s = Session::new();
+    for (literal, stored) in [
+        ("99999999999999999", "1e+17"),
+        ("123456789012345678", "1.2345678901234568e+17"),
+        ("-100000000000000000", "-1e+17"),
+        ("12345", "12345"),
+        ("9007199254740993", "9007199254740992"),
+    ] {
+        let script = format!("return redis.call('SET', KEYS[1], {literal})");
+        let args = [
+            b"EVAL".to_vec(),
+            script.into_bytes(),
+            b"1".to_vec(),
+            b"hello".to_vec(),
+        ];
+        assert_eq!(c.exec(M0, &args, &mut s), Reply::Ok);
+        assert_eq!(c.peek(M0, b"hello"), Some(stored.as_bytes()), "{literal}");
+    }
+}
+
+/// MIGRATE with KEYS and a non-empty key argument has no keys at all in 7.0.15
+/// (`migrateGetKeys`: "a syntax error … leave it to migrateCommand"), so it is never
+/// redirected. Recorded on the fixtures' layout: `MIGRATE 127.0.0.1 7001 foo 0 5000 KEYS k1` on
+/// 7000 and on 7002 → `ERR When using MIGRATE KEYS option, the key argument must be set to the
+/// empty string`; on 7003 (a replica) → `READONLY You can't write against a read only
+/// replica.`; inside MULTI on 7000 → `QUEUED`. The engine routes it by `foo` (MOVED).
+#[test]
+fn migrate_keys_with_a_key_argument_has_no_keys() {
+    let mut c = Cluster::new(SlotMap::fixture_cluster());
+    let line = "MIGRATE 127.0.0.1 7001 foo 0 5000 KEYS k1";
+    let refused =
+        "ERR When using MIGRATE KEYS option, the key argument must be set to the empty string";
+    assert_eq!(
+        error_text(run(&mut c, M0, &mut Session::new(), line)),
+        refused
+    );
+    assert_eq!(
+        error_text(run(&mut c, M2, &mut Session::new(), line)),
+        refused
+    );
+    assert_eq!(
+        error_text(run(&mut c, "127.0.0.1:7003", &mut Session::new(), line)),
+        "READONLY You can't write against a read only replica."
+    );
+    let mut s = Session::new();
+    run(&mut c, M0, &mut s, "MULTI");
+    assert_eq!(
+        run(&mut c, M0, &mut s, line),
+        Reply::Status("QUEUED".into())
+    );
+}
+
+/// A touched WATCHed key aborts the transaction like a refused command does: Redis keeps no
+/// more queued commands (`queueMultiCommand` returns early on `CLIENT_DIRTY_CAS` too), so a
+/// key in another slot queued after the touch cannot make EXEC answer CROSSSLOT. Recorded on
+/// 7002 with two connections A and B: A `WATCH k1`, B `SET k1 x`, A `MULTI`, `GET k1`,
+/// `GET foo` (both `+QUEUED`), `EXEC` → `*-1`; without B's SET the same EXEC →
+/// `-CROSSSLOT …`; with B's SET between A's two GETs → `*-1`. Found by the differential test
+/// on a trial merge with the `data` branch, whose engine runs WATCH but still queued them.
+#[test]
+fn a_touched_watched_key_keeps_no_more_commands() {
+    let mut c = Cluster::new(SlotMap::fixture_cluster());
+    let (mut a, mut b) = (Session::new(), Session::new());
+    assert_eq!(run(&mut c, M2, &mut a, "WATCH k1"), Reply::Ok);
+    assert_eq!(run(&mut c, M2, &mut b, "SET k1 x"), Reply::Ok);
+    assert_eq!(run(&mut c, M2, &mut a, "MULTI"), Reply::Ok);
+    assert_eq!(
+        run(&mut c, M2, &mut a, "GET k1"),
+        Reply::Status("QUEUED".into())
+    );
+    assert_eq!(
+        run(&mut c, M2, &mut a, "GET foo"),
+        Reply::Status("QUEUED".into())
+    );
+    assert_eq!(run(&mut c, M2, &mut a, "EXEC").to_resp(), b"*-1\r\n");
+    run(&mut c, M2, &mut a, "WATCH k1");
+    run(&mut c, M2, &mut a, "MULTI");
+    run(&mut c, M2, &mut a, "GET k1");
+    run(&mut c, M2, &mut a, "GET foo");
+    assert_eq!(
+        error_text(run(&mut c, M2, &mut a, "EXEC")),
+        "CROSSSLOT Keys in request don't hash to the same slot"
+    );
+    run(&mut c, M2, &mut a, "WATCH k1");
+    run(&mut c, M2, &mut a, "MULTI");
+    run(&mut c, M2, &mut a, "GET k1");
+    run(&mut c, M2, &mut b, "SET k1 y");
+    run(&mut c, M2, &mut a, "GET foo");
+    assert_eq!(run(&mut c, M2, &mut a, "EXEC").to_resp(), b"*-1\r\n");
+}

@@ -335,13 +335,19 @@ impl Cluster {
             session.flag();
             return ErrorReply::ReadonlyReplica.into();
         }
-        if let Some(queue) = session.multi.as_mut()
+        if session.in_multi()
             && !matches!(
                 info.id,
                 C::Exec | C::Discard | C::Multi | C::Watch | C::Quit | C::Reset
             )
         {
-            queue.push(args.to_vec());
+            // Redis's queueMultiCommand: once the transaction is aborted (a refused command:
+            // CLIENT_DIRTY_EXEC) or a watched key was touched (CLIENT_DIRTY_CAS), commands are
+            // answered QUEUED but no longer kept, so EXEC's routing never sees them.
+            let keep = !session.dirty && !self.watched_changed(session);
+            if keep && let Some(queue) = session.multi.as_mut() {
+                queue.push(args.to_vec());
+            }
             return Reply::Status("QUEUED".to_owned());
         }
         self.call(node, info, args, session)

@@ -271,7 +271,7 @@ pub enum ScriptCallError {
     WrongArity,
     /// `ERR Unknown Redis command called from script`.
     UnknownCommand,
-    /// `ERR This Redis command is not allowed from scripts`.
+    /// `ERR This Redis command is not allowed from script`.
     NotAllowed,
     /// `ERR Script attempted to access a non local key in a cluster node`.
     NonLocalKey,
@@ -452,7 +452,7 @@ impl fmt::Display for ScriptCallError {
                 f.write_str("ERR Unknown Redis command called from script")
             }
             ScriptCallError::NotAllowed => {
-                f.write_str("ERR This Redis command is not allowed from scripts")
+                f.write_str("ERR This Redis command is not allowed from script")
             }
             ScriptCallError::NonLocalKey => {
                 f.write_str("ERR Script attempted to access a non local key in a cluster node")

@@ -67,7 +67,7 @@ impl Cluster {
         };
         match self.eval_expr(node, &script, &mut ctx) {
             Ok(Lua::Nil) => Reply::Bulk(None),
-            Ok(Lua::Value(r)) => r,
+            Ok(Lua::Value(r)) => through_lua_number(r),
             Err(r) => r,
         }
     }
@@ -116,7 +116,7 @@ impl Cluster {
                 for (i, a) in args.iter().enumerate() {
                     match self.eval_expr(node, a, ctx)? {
                         Lua::Value(Reply::Bulk(Some(b))) => call_args.push(b),
-                        Lua::Value(Reply::Int(n)) => call_args.push(n.to_string().into_bytes()),
+                        Lua::Value(Reply::Int(n)) => call_args.push(lua_number_arg(n).into_bytes()),
                         _ => {
                             return Err(NotRun::Script(ScriptNotRun::NotStringArgument {
                                 argument: i + 1,
@@ -179,6 +179,44 @@ impl Cluster {
             reply => Ok(reply),
         }
     }
+}
+
+/// Every integer of a script's reply as Redis 7.0 returns it: Lua holds numbers as doubles
+/// (`lua_pushnumber` of a `redis.call` integer, or a literal), and the reply casts them back
+/// with C's `(long long)`, which on x86-64 gives the smallest integer for 2^63 and above.
+/// Recorded on redis-server 7.0.15: `EVAL "return 9223372036854775806" 0` answers
+/// `-9223372036854775808`; `EVAL "return 9007199254740993" 0` answers `9007199254740992`.
+fn through_lua_number(reply: Reply) -> Reply {
+    match reply {
+        Reply::Int(n) => {
+            let d = n as f64;
+            Reply::Int(if d >= 9_223_372_036_854_775_808.0 {
+                i64::MIN
+            } else {
+                d as i64
+            })
+        }
+        Reply::Array(items) => Reply::Array(items.into_iter().map(through_lua_number).collect()),
+        other => other,
+    }
+}
+
+/// A Lua number passed to `redis.call`, as Redis 7.0 writes it (`"%.17g"` of the double):
+/// integers below 10^17 in full, larger ones as `1.2345678901234568e+17`. Recorded on
+/// redis-server 7.0.15: `redis.call('SET', KEYS[1], 99999999999999999)` stores `1e+17`.
+fn lua_number_arg(n: i64) -> String {
+    let d = n as f64;
+    if d.abs() < 1e17 {
+        return (d as i64).to_string();
+    }
+    let text = format!("{d:.16e}");
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    let mantissa = if mantissa.contains('.') {
+        mantissa.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        mantissa
+    };
+    format!("{mantissa}e+{exponent}")
 }
 
 struct ScriptRun<'a> {
