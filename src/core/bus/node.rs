@@ -1,0 +1,287 @@
+//! One node's own state (`clusterState`, the process, replication offset) and the helpers of
+//! cluster.c that change its view: `clusterSetNodeAsMaster`, `clusterNodeAddSlave`,
+//! `clusterAddSlot` / `clusterDelSlot`, failure reports (`clusterNodeAddFailureReport`, …).
+
+use super::types::{flag, Msg, Peer, Process, SlotBits, NO_NODE, SLOTS};
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+/// `todo_before_sleep` bits (`CLUSTER_TODO_*`).
+pub mod todo {
+    pub const HANDLE_FAILOVER: u8 = 1;
+    pub const UPDATE_STATE: u8 = 2;
+    pub const SAVE_CONFIG: u8 = 4;
+    pub const HANDLE_MANUALFAILOVER: u8 = 8;
+}
+
+/// `CLUSTER_CANT_FAILOVER_*`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CantFailover {
+    None,
+    DataAge,
+    WaitingDelay,
+    Expired,
+    WaitingVotes,
+}
+
+/// What a node writes to `nodes.conf` and reads back on restart (`clusterLoadConfig`).
+#[derive(Clone, Debug)]
+pub struct Saved {
+    pub peers: Vec<Peer>,
+    pub slot_owner: Vec<u32>,
+    pub current_epoch: u64,
+    pub last_vote_epoch: u64,
+}
+
+/// A node: its process and its `clusterState`.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// Ix.
+    pub ix: u32,
+    /// Name.
+    pub name: String,
+    /// Port.
+    pub port: u16,
+    /// Pid.
+    pub pid: u32,
+    /// Process.
+    pub process: Process,
+    /// Every node as this node knows it, itself included (`server.cluster->nodes`).
+    pub peers: Vec<Peer>,
+    /// The nodes this node knows (its dict's keys), itself included, in the order it met them.
+    pub known_list: Vec<u32>,
+    /// `server.cluster->slots`: the owner of each slot, or `NO_NODE`.
+    pub slot_owner: Vec<u32>,
+    /// Bumped on every change of `slot_owner` (invalidates cached claims).
+    pub slots_version: u64,
+    /// Current epoch.
+    pub current_epoch: u64,
+    /// Last vote epoch.
+    pub last_vote_epoch: u64,
+    /// State ok.
+    pub state_ok: bool,
+    /// Size.
+    pub size: u32,
+    /// Failover auth time.
+    pub failover_auth_time: u64,
+    /// Failover auth count.
+    pub failover_auth_count: u32,
+    /// Failover auth sent.
+    pub failover_auth_sent: bool,
+    /// Failover auth rank.
+    pub failover_auth_rank: u32,
+    /// Failover auth epoch.
+    pub failover_auth_epoch: u64,
+    /// Cant failover reason.
+    pub cant_failover_reason: CantFailover,
+    /// Cant failover lastlog.
+    pub cant_failover_lastlog: u64,
+    /// Mf end.
+    pub mf_end: u64,
+    /// Mf can start.
+    pub mf_can_start: bool,
+    /// Mf slave.
+    pub mf_slave: u32,
+    /// Mf master offset.
+    pub mf_master_offset: i64,
+    /// The replication offset the node has (a master's `master_repl_offset`, a replica's
+    /// processed offset).
+    pub repl_offset: u64,
+    /// A replica: the last instant its master's replication link was alive.
+    pub master_seen: u64,
+    /// Iteration.
+    pub iteration: u64,
+    /// Pings sent counter.
+    pub pings_sent_counter: u64,
+    /// First call time.
+    pub first_call_time: u64,
+    /// Among minority time.
+    pub among_minority_time: u64,
+    /// Todo.
+    pub todo: u8,
+    /// Cron phase.
+    pub cron_phase: u64,
+    /// Nofailover.
+    pub nofailover: bool,
+    /// Messages that reached a stopped process, read when it resumes.
+    pub inbox: VecDeque<Msg>,
+    /// Saved.
+    pub saved: Option<Box<Saved>>,
+    /// Claim cache.
+    pub claim_cache: Option<(u64, u32, Rc<SlotBits>)>,
+    /// Stats sent.
+    pub stats_sent: [u64; 8],
+    /// Stats received.
+    pub stats_received: [u64; 8],
+    /// Pfail nodes.
+    pub pfail_nodes: u32,
+    /// The process's write-pause deadline during a manual failover (a master).
+    pub paused_until: u64,
+}
+
+impl Node {
+    /// The me (see the module docs).
+    pub fn me(&self) -> &Peer {
+        &self.peers[self.ix as usize]
+    }
+    /// The me mut (see the module docs).
+    pub fn me_mut(&mut self) -> &mut Peer {
+        let i = self.ix as usize;
+        &mut self.peers[i]
+    }
+    /// The is master (see the module docs).
+    pub fn is_master(&self) -> bool {
+        self.me().is_master()
+    }
+    /// The is slave (see the module docs).
+    pub fn is_slave(&self) -> bool {
+        self.me().is_slave()
+    }
+    /// The my master (see the module docs).
+    pub fn my_master(&self) -> Option<u32> {
+        self.me().master
+    }
+
+    /// `clusterAddSlot` after `clusterDelSlot`: give `slot` to `owner` in this view.
+    pub fn set_slot(&mut self, slot: usize, owner: u32) {
+        let old = self.slot_owner[slot];
+        if old == owner {
+            return;
+        }
+        if old != NO_NODE {
+            if let Some(p) = self.peers.get_mut(old as usize) {
+                p.numslots = p.numslots.saturating_sub(1);
+            }
+        }
+        self.slot_owner[slot] = owner;
+        if owner != NO_NODE {
+            if let Some(p) = self.peers.get_mut(owner as usize) {
+                p.numslots += 1;
+                // clusterAddSlot: a master that gets its first slot may receive migrated
+                // replicas (the MIGRATE_TO flag, set when it has slaves).
+            }
+        }
+        self.slots_version += 1;
+    }
+
+    /// `clusterDelNodeSlots`.
+    pub fn del_node_slots(&mut self, n: u32) {
+        if self.peers[n as usize].numslots == 0 {
+            return;
+        }
+        for j in 0..SLOTS {
+            if self.slot_owner[j] == n {
+                self.set_slot(j, NO_NODE);
+            }
+        }
+    }
+
+    /// The slots `n` owns in this view, as a bitmap (cached per node and table version).
+    pub fn slots_of(&mut self, n: u32) -> Rc<SlotBits> {
+        if let Some((v, who, bits)) = &self.claim_cache {
+            if *v == self.slots_version && *who == n {
+                return bits.clone();
+            }
+        }
+        let mut bits = SlotBits::empty();
+        for (j, o) in self.slot_owner.iter().enumerate() {
+            if *o == n {
+                bits.set(j);
+            }
+        }
+        let bits = Rc::new(bits);
+        self.claim_cache = Some((self.slots_version, n, bits.clone()));
+        bits
+    }
+
+    /// `clusterNodeRemoveSlave`.
+    pub fn remove_slave(&mut self, master: u32, slave: u32) {
+        let m = &mut self.peers[master as usize];
+        m.slaves.retain(|s| *s != slave);
+        if m.slaves.is_empty() {
+            m.flags &= !flag::MIGRATE_TO;
+        }
+    }
+
+    /// `clusterNodeAddSlave`.
+    pub fn add_slave(&mut self, master: u32, slave: u32) {
+        let m = &mut self.peers[master as usize];
+        if !m.slaves.contains(&slave) {
+            m.slaves.push(slave);
+        }
+        m.flags |= flag::MIGRATE_TO;
+    }
+
+    /// `clusterSetNodeAsMaster`.
+    pub fn set_node_as_master(&mut self, n: u32) {
+        if self.peers[n as usize].is_master() {
+            return;
+        }
+        if let Some(m) = self.peers[n as usize].master {
+            self.remove_slave(m, n);
+            if n != self.ix {
+                self.peers[n as usize].flags |= flag::MIGRATE_TO;
+            }
+        }
+        let p = &mut self.peers[n as usize];
+        p.flags &= !flag::SLAVE;
+        p.flags |= flag::MASTER;
+        p.master = None;
+        self.todo |= todo::SAVE_CONFIG | todo::UPDATE_STATE;
+    }
+
+    /// Record that `sender` (a node known to be a master) sees `n` as failing; true if new
+    /// (`clusterNodeAddFailureReport`).
+    pub fn add_failure_report(&mut self, n: u32, sender: u32, now: u64) -> bool {
+        let p = &mut self.peers[n as usize];
+        for r in p.reports.iter_mut() {
+            if r.0 == sender {
+                r.1 = now;
+                return false;
+            }
+        }
+        p.reports.push((sender, now));
+        true
+    }
+
+    /// `clusterNodeDelFailureReport`: true if there was one.
+    pub fn del_failure_report(&mut self, n: u32, sender: u32, nt: u64, now: u64) -> bool {
+        self.cleanup_reports(n, nt, now);
+        let p = &mut self.peers[n as usize];
+        let before = p.reports.len();
+        p.reports.retain(|r| r.0 != sender);
+        before != p.reports.len()
+    }
+
+    /// `clusterNodeCleanupFailureReports`: reports older than 2 × NT are dropped.
+    pub fn cleanup_reports(&mut self, n: u32, nt: u64, now: u64) {
+        let maxtime = nt * 2;
+        self.peers[n as usize]
+            .reports
+            .retain(|r| now.saturating_sub(r.1) <= maxtime);
+    }
+
+    /// `clusterNodeFailureReportsCount` (after the cleanup).
+    pub fn failure_reports(&mut self, n: u32, nt: u64, now: u64) -> usize {
+        self.cleanup_reports(n, nt, now);
+        self.peers[n as usize].reports.len()
+    }
+
+    /// `clusterCountNonFailingSlaves`.
+    pub fn ok_slaves(&self, m: u32) -> u32 {
+        self.peers[m as usize]
+            .slaves
+            .iter()
+            .filter(|s| !self.peers[**s as usize].failed())
+            .count() as u32
+    }
+
+    /// The replica's role letter in the log (`server.masterhost ? 'S' : 'M'`).
+    pub fn role_char(&self) -> char {
+        if self.is_slave() {
+            'S'
+        } else {
+            'M'
+        }
+    }
+}
