@@ -251,7 +251,8 @@ impl Sim {
         }
         if ok != node.state_ok {
             let rejoin = nt.clamp(MIN_REJOIN_DELAY, MAX_REJOIN_DELAY);
-            if ok && node.is_master() && now - node.among_minority_time < rejoin {
+            let minority = node.among_minority_time != 0;
+            if ok && node.is_master() && minority && now - node.among_minority_time < rejoin {
                 return;
             }
             node.state_ok = ok;

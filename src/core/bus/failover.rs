@@ -91,6 +91,7 @@ impl Sim {
             }
         }
         self.before_sleep(n);
+        self.wake_if_needed(n);
         Ok(())
     }
 
@@ -216,7 +217,12 @@ impl Sim {
         let nt = self.cfg.node_timeout;
         let node = &mut self.nodes[nu];
         node.todo &= !todo::HANDLE_FAILOVER;
-        let auth_age = now.saturating_sub(node.failover_auth_time);
+        // Redis's times are unix ms, so a never-set 0 is "long ago": keep that meaning.
+        let auth_age = if node.failover_auth_time == 0 {
+            u64::MAX
+        } else {
+            now.saturating_sub(node.failover_auth_time)
+        };
         let needed = node.size / 2 + 1;
         let manual = node.mf_end != 0 && node.mf_can_start;
         let auth_timeout = (nt * 2).max(2000);

@@ -101,6 +101,8 @@ pub struct Node {
     pub todo: u8,
     /// Cron phase.
     pub cron_phase: u64,
+    /// The process generation whose cron timer is live (a restart starts a new one).
+    pub cron_gen: u32,
     /// Nofailover.
     pub nofailover: bool,
     /// Messages that reached a stopped process, read when it resumes.

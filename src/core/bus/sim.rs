@@ -12,7 +12,10 @@ use std::collections::{BinaryHeap, HashMap, VecDeque};
 /// What is scheduled.
 #[derive(Debug)]
 enum Ev {
-    Cron(u32),
+    /// `clusterCron` of a node, for the process generation it was scheduled by.
+    Cron(u32, u32),
+    /// The event loop turns again: `clusterBeforeSleep` with what the last one left to do.
+    Wake(u32),
     Deliver(Box<Msg>),
 }
 
@@ -132,6 +135,7 @@ impl Sim {
             among_minority_time: 0,
             todo: 0,
             cron_phase: phase,
+            cron_gen: 0,
             nofailover: false,
             inbox: VecDeque::new(),
             saved: None,
@@ -143,7 +147,7 @@ impl Sim {
         });
         self.group.push(0);
         let first = self.now - self.now % 100 + 100 + phase;
-        self.push(first, Ev::Cron(ix));
+        self.push(first, Ev::Cron(ix, 0));
         ix
     }
 
@@ -178,12 +182,22 @@ impl Sim {
         let item = self.queue.pop()?;
         self.now = self.now.max(item.t);
         match item.ev {
-            Ev::Cron(n) => {
+            Ev::Cron(n, generation) => {
+                if self.nodes[n as usize].cron_gen != generation {
+                    return Some(self.now);
+                }
                 let next = item.t + 100;
-                self.push(next, Ev::Cron(n));
+                self.push(next, Ev::Cron(n, generation));
                 if self.nodes[n as usize].process == Process::Running {
                     self.cluster_cron(n);
                     self.before_sleep(n);
+                    self.wake_if_needed(n);
+                }
+            }
+            Ev::Wake(n) => {
+                if self.nodes[n as usize].process == Process::Running {
+                    self.before_sleep(n);
+                    self.wake_if_needed(n);
                 }
             }
             Ev::Deliver(msg) => {
@@ -209,6 +223,16 @@ impl Sim {
         }
         self.process_packet(msg);
         self.before_sleep(to);
+        self.wake_if_needed(to);
+    }
+
+    /// A `clusterBeforeSleep` that left work for the next one: the loop turns again 1 ms
+    /// later (Redis's loop wakes as soon as any socket or timer is ready).
+    pub(super) fn wake_if_needed(&mut self, n: u32) {
+        if self.nodes[n as usize].todo != 0 {
+            let t = self.now + 1;
+            self.push(t, Ev::Wake(n));
+        }
     }
 
     /// Whether a message from `a` can reach `b` now (same partition group).
@@ -343,9 +367,10 @@ impl Sim {
         }
         node.slots_version += 1;
         for p in &mut node.peers {
+            // clusterLoadConfig: a saved non-zero ping/pong time becomes "now".
             p.link = None;
-            p.ping_sent = 0;
-            p.pong_received = 0;
+            p.ping_sent = if p.ping_sent != 0 { now } else { 0 };
+            p.pong_received = if p.pong_received != 0 { now } else { 0 };
             p.data_received = 0;
             p.reports.clear();
             p.claim_seen = None;
@@ -363,8 +388,12 @@ impl Sim {
         node.todo = 0;
         node.stats_sent = [0; 8];
         node.stats_received = [0; 8];
+        node.cron_gen += 1;
+        let generation = node.cron_gen;
         let name = node.name.clone();
         self.log(n, '*', format!("Node configuration loaded, I'm {name}"));
+        // serverCron's first run comes 1 ms after start and runs clusterCron at once.
+        self.push(now + 1, Ev::Cron(n, generation));
         self.event(EventKind::Process {
             node: n,
             process: Process::Running,
