@@ -457,38 +457,3 @@ fn recorded_first_pfail_polls_are_in_the_window() {
     }
     assert!(n >= 12, "{n} PFAIL rows");
 }
-
-#[test]
-#[ignore]
-fn debug_case() {
-    let seed: u64 = std::env::var("SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let (sim, t0) = run_equal(seed, 5000);
-    for l in &sim.logs {
-        if l.t >= t0 + 2000 && l.t < t0 + 5000 && !l.text.starts_with("Conn") {
-            eprintln!(
-                "{} {} {}",
-                l.t as i64 - t0 as i64,
-                sim.nodes[l.node as usize].port,
-                l.text
-            );
-        }
-    }
-    for e in &sim.events {
-        if e.t >= t0 + 10040 && e.t < t0 + 10200 {
-            if let EventKind::Delivered { msg, from, to } = &e.kind {
-                if (*from == 0 && *to == 1) || (*from == 1 && *to == 0) {
-                    eprintln!(
-                        "{} {:?} {} -> {}",
-                        e.t as i64 - t0 as i64,
-                        msg,
-                        sim.nodes[*from as usize].port,
-                        sim.nodes[*to as usize].port
-                    );
-                }
-            }
-        }
-    }
-}

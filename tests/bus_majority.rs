@@ -23,7 +23,10 @@ fn run(seed: u64) -> (Sim, u64, Vec<(u16, String)>) {
     sim.hang(a);
     sim.hang(b);
     sim.run_until(t0 + 8000);
-    let during = [7200, 7203, 7204, 7205].iter().map(|p| (*p, sim.cluster_info(ix(&sim, *p)))).collect();
+    let during = [7200, 7203, 7204, 7205]
+        .iter()
+        .map(|p| (*p, sim.cluster_info(ix(&sim, *p))))
+        .collect();
     sim.run_until(t0 + 12007);
     sim.resume(a);
     sim.resume(b);
@@ -47,21 +50,34 @@ fn majority_loss_no_fail_no_promotion_cluster_down_then_ok() {
     for seed in 0..seeds(6) {
         let (sim, t0, during) = run(seed);
         let got = simulated(&sim, t0);
-        assert_eq!(events_only(&got), events_only(&rec), "seed {seed}: events per node");
+        assert_eq!(
+            events_only(&got),
+            events_only(&rec),
+            "seed {seed}: events per node"
+        );
         for (port, v) in &got {
             for (t, e) in v {
                 match e.as_str() {
                     // The second stopped master's PFAIL: between NT and 1.5 NT + a cron.
                     "Cluster state changed: fail" => {
-                        assert!((NT..=NT * 3 / 2 + 200).contains(t), "seed {seed}: {port} fail at {t}")
+                        assert!(
+                            (NT..=NT * 3 / 2 + 200).contains(t),
+                            "seed {seed}: {port} fail at {t}"
+                        )
                     }
                     // Replicas right after SIGCONT; the master only after the rejoin delay
                     // (min(max(NT, 500), 5000) = 2000 ms after it last saw the minority).
                     "Cluster state changed: ok" if *port == 7200 => {
-                        assert!((12007 + 1900..=12007 + 2200).contains(t), "seed {seed}: master ok at {t}")
+                        assert!(
+                            (12007 + 1900..=12007 + 2200).contains(t),
+                            "seed {seed}: master ok at {t}"
+                        )
                     }
                     "Cluster state changed: ok" => {
-                        assert!((12007..=12007 + 120).contains(t), "seed {seed}: {port} ok at {t}")
+                        assert!(
+                            (12007..=12007 + 120).contains(t),
+                            "seed {seed}: {port} ok at {t}"
+                        )
                     }
                     _ => {}
                 }
@@ -74,18 +90,38 @@ fn majority_loss_no_fail_no_promotion_cluster_down_then_ok() {
                 7204 => "majority_loss/18_during_cluster_info_7204.txt",
                 _ => "majority_loss/19_during_cluster_info_7205.txt",
             };
-            assert_eq!(info_shape(info), info_shape(&read(file)), "seed {seed}: CLUSTER INFO of {port}");
+            assert_eq!(
+                info_shape(info),
+                info_shape(&read(file)),
+                "seed {seed}: CLUSTER INFO of {port}"
+            );
         }
         assert!(
-            !sim.events.iter().any(|e| matches!(e.kind, EventKind::Opinion { opinion: Opinion::Fail, .. })),
+            !sim.events.iter().any(|e| matches!(
+                e.kind,
+                EventKind::Opinion {
+                    opinion: Opinion::Fail,
+                    ..
+                }
+            )),
             "seed {seed}: no node may be marked FAIL without a majority"
         );
         assert!(
-            !sim.logs.iter().any(|l| l.text.starts_with("Starting a failover election")),
+            !sim.logs
+                .iter()
+                .any(|l| l.text.starts_with("Starting a failover election")),
             "seed {seed}: no election"
         );
         let end = sim.cluster_nodes(ix(&sim, 7203));
-        assert_eq!(nodes_shape(&end), nodes_shape(&read_block("raw/majority_loss_cluster_nodes.txt", "majority_loss", 7203)), "seed {seed}");
+        assert_eq!(
+            nodes_shape(&end),
+            nodes_shape(&read_block(
+                "raw/majority_loss_cluster_nodes.txt",
+                "majority_loss",
+                7203
+            )),
+            "seed {seed}"
+        );
     }
 }
 

@@ -142,6 +142,7 @@ pub fn normalize(text: &str, ids: &HashMap<String, u16>) -> Option<String> {
         "Manual failover timed out.",
         "Migrating to orphaned master",
         "Replica rank updated",
+        "configEpoch updated after importing slot",
     ];
     if let Some(rest) = out.strip_prefix("Marking node ") {
         let x = rest.split(' ').next()?;

@@ -4,7 +4,7 @@
 use super::node::todo;
 use super::output::EventKind;
 use super::sim::Sim;
-use super::types::{flag, Gossip, MsgType, Process, NO_NODE, SLOTS};
+use super::types::{flag, Gossip, MsgType, Process};
 
 /// `CLUSTER_WRITABLE_DELAY`.
 const WRITABLE_DELAY: u64 = 2000;
@@ -223,15 +223,14 @@ impl Sim {
         if node.is_master() && !node.state_ok && now - node.first_call_time < WRITABLE_DELAY {
             return;
         }
+        // Full coverage: no slot without an owner, no owner FAIL (counted per owner rather
+        // than per slot: the same answer as Redis's loop over the 16384 slots).
         let mut ok = true;
         if self.cfg.require_full_coverage {
-            for j in 0..SLOTS {
-                let o = node.slot_owner[j];
-                if o == NO_NODE || node.peers[o as usize].failed() {
-                    ok = false;
-                    break;
-                }
-            }
+            ok = node.unassigned == 0
+                && !node.known_list.iter().any(|p| {
+                    node.peers[*p as usize].numslots > 0 && node.peers[*p as usize].failed()
+                });
         }
         let mut size = 0u32;
         let mut reachable = 0u32;

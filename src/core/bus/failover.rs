@@ -597,7 +597,7 @@ impl Sim {
             sender_slots += 1;
             let node = &self.nodes[nu];
             let o = node.slot_owner[j];
-            if o == sender {
+            if o == sender || node.importing.iter().any(|(sl, _)| usize::from(*sl) == j) {
                 continue;
             }
             if o == NO_NODE || node.peers[o as usize].config_epoch < epoch {

@@ -8,6 +8,7 @@
 //! - `packet.rs` — `clusterProcessPacket` and the gossip section, FAIL marking and clearing.
 //! - `failover.rs` — elections, votes, manual failover, migration, `clusterUpdateSlotsConfigWith`.
 //! - `node.rs`, `types.rs` — one node's state and its view of the others; messages and sizes.
+//! - `reshard.rs` — `CLUSTER SETSLOT … IMPORTING / NODE` and redis-cli's slot move.
 //! - `output.rs` — logs in redis-server's format, `CLUSTER NODES`, `CLUSTER INFO`, events.
 //! - `rng.rs` — the seeded generator (no wall clock, no system randomness).
 //!
@@ -21,6 +22,7 @@ mod failover;
 mod node;
 mod output;
 mod packet;
+mod reshard;
 mod rng;
 mod sim;
 mod types;
@@ -28,6 +30,7 @@ mod types;
 pub use failover::{FailoverMode, FailoverRefusal};
 pub use node::Node;
 pub use output::{timestamp, BusEvent, EventKind, LogLine, Opinion};
+pub use reshard::SetSlotRefusal;
 pub use sim::Sim;
 pub use types::{flag, Config, Msg, MsgType, Peer, Process, SlotBits, NO_NODE, SLOTS};
 pub use types::{FAIL_BYTES, GOSSIP_BYTES, HEADER_BYTES, UPDATE_BYTES};
@@ -110,28 +113,5 @@ impl Sim {
         }
         sim.run_for(warmup_ms);
         sim
-    }
-
-    /// The end of a reshard that moves every slot `from` owns to `to` (`CLUSTER SETSLOT
-    /// <slot> NODE` on both): `to` bumps its config epoch without consensus
-    /// (`New configEpoch set to N`) and claims the slots; `from` learns it at once, the rest
-    /// by gossip.
-    pub fn move_all_slots(&mut self, from: u32, to: u32) {
-        let tu = to as usize;
-        for j in 0..SLOTS {
-            if self.nodes[tu].slot_owner[j] == from {
-                self.nodes[tu].set_slot(j, to);
-            }
-        }
-        self.bump_epoch_without_consensus(to);
-        let epoch = self.nodes[tu].me().config_epoch;
-        let bits = self.nodes[tu].slots_of(to);
-        let fu = from as usize;
-        if self.nodes[fu].peers[tu].config_epoch < epoch {
-            self.nodes[fu].peers[tu].config_epoch = epoch;
-        }
-        self.update_slots_config_with(from, to, epoch, &bits);
-        self.before_sleep(from);
-        self.before_sleep(to);
     }
 }

@@ -52,6 +52,8 @@ pub struct Node {
     pub known_list: Vec<u32>,
     /// `server.cluster->slots`: the owner of each slot, or `NO_NODE`.
     pub slot_owner: Vec<u32>,
+    /// How many slots have no owner in `slot_owner`.
+    pub unassigned: u32,
     /// Bumped on every change of `slot_owner` (invalidates cached claims).
     pub slots_version: u64,
     /// Current epoch.
@@ -117,6 +119,8 @@ pub struct Node {
     pub stats_received: [u64; 8],
     /// Pfail nodes.
     pub pfail_nodes: u32,
+    /// Slots being imported (`importing_slots_from`): slot and source.
+    pub importing: Vec<(u16, u32)>,
     /// The process's write-pause deadline during a manual failover (a master).
     pub paused_until: u64,
 }
@@ -154,6 +158,11 @@ impl Node {
             if let Some(p) = self.peers.get_mut(old as usize) {
                 p.numslots = p.numslots.saturating_sub(1);
             }
+        } else {
+            self.unassigned = self.unassigned.saturating_sub(1);
+        }
+        if owner == NO_NODE {
+            self.unassigned += 1;
         }
         self.slot_owner[slot] = owner;
         if owner != NO_NODE {
@@ -178,22 +187,47 @@ impl Node {
         }
     }
 
-    /// The slots `n` owns in this view, as a bitmap (cached per node and table version).
-    pub fn slots_of(&mut self, n: u32) -> Rc<SlotBits> {
-        if let Some((v, who, bits)) = &self.claim_cache {
-            if *v == self.slots_version && *who == n {
-                return bits.clone();
-            }
-        }
+    /// The slots `n` owns in this view, as a bitmap.
+    pub fn slots_of(&self, n: u32) -> Rc<SlotBits> {
         let mut bits = SlotBits::empty();
         for (j, o) in self.slot_owner.iter().enumerate() {
             if *o == n {
                 bits.set(j);
             }
         }
-        let bits = Rc::new(bits);
+        Rc::new(bits)
+    }
+
+    /// The `myslots` this node sends (its master's slots, or its own), cached until its
+    /// table or role changes, so every message of a steady node shares one bitmap.
+    pub fn claim(&mut self, n: u32) -> Rc<SlotBits> {
+        if let Some((v, who, bits)) = &self.claim_cache {
+            if *v == self.slots_version && *who == n {
+                return bits.clone();
+            }
+        }
+        let bits = self.slots_of(n);
         self.claim_cache = Some((self.slots_version, n, bits.clone()));
         bits
+    }
+
+    /// Whether `claimed` is exactly the set of slots `n` owns in this view: the counts, then
+    /// each claimed slot's owner (no bitmap built).
+    pub fn claims_match(&self, n: u32, claimed: &SlotBits) -> bool {
+        if claimed.count() != self.peers[n as usize].numslots {
+            return false;
+        }
+        for (w, word) in claimed.0.iter().enumerate() {
+            let mut bits = *word;
+            while bits != 0 {
+                let j = w * 64 + bits.trailing_zeros() as usize;
+                if self.slot_owner[j] != n {
+                    return false;
+                }
+                bits &= bits - 1;
+            }
+        }
+        true
     }
 
     /// `clusterNodeRemoveSlave`.

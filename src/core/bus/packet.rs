@@ -213,8 +213,7 @@ impl Sim {
                 None => false,
             };
             if !cached {
-                let mine = self.nodes[nu].slots_of(sm);
-                dirty = *mine != *msg.myslots;
+                dirty = !self.nodes[nu].claims_match(sm, &msg.myslots);
                 if !dirty {
                     self.nodes[nu].peers[sm as usize].claim_seen =
                         Some((msg.myslots.clone(), version));

@@ -111,6 +111,7 @@ impl Sim {
             peers,
             known_list: vec![ix],
             slot_owner: vec![NO_NODE; SLOTS],
+            unassigned: SLOTS as u32,
             slots_version: 0,
             current_epoch: 0,
             last_vote_epoch: 0,
@@ -144,6 +145,7 @@ impl Sim {
             stats_received: [0; 8],
             pfail_nodes: 0,
             paused_until: 0,
+            importing: Vec::new(),
         });
         self.group.push(0);
         let first = self.now - self.now % 100 + 100 + phase;
@@ -362,6 +364,7 @@ impl Sim {
         if let Some(saved) = node.saved.take() {
             node.peers = saved.peers;
             node.slot_owner = saved.slot_owner;
+            node.unassigned = node.slot_owner.iter().filter(|o| **o == NO_NODE).count() as u32;
             node.current_epoch = saved.current_epoch;
             node.last_vote_epoch = saved.last_vote_epoch;
         }
@@ -495,7 +498,7 @@ impl Sim {
         } else {
             from
         };
-        let myslots = n.slots_of(master_or_me);
+        let myslots = n.claim(master_or_me);
         let me = n.me();
         let config_epoch = if n.is_slave() {
             n.my_master()

@@ -93,16 +93,17 @@ pub enum MsgType {
 }
 
 impl MsgType {
-    /// Index in `cluster_stats_messages_*` order (`clusterGetMessageTypeString`).
+    /// Index in `cluster_stats_messages_*` order (the `CLUSTERMSG_TYPE_*` numbers without
+    /// PUBLISH; names from `clusterGetMessageTypeString`).
     pub fn stat_index(self) -> usize {
         match self {
             MsgType::Ping => 0,
             MsgType::Pong => 1,
             MsgType::Meet => 2,
             MsgType::Fail => 3,
-            MsgType::FailoverAuthRequest => 6,
+            MsgType::FailoverAuthRequest => 4,
             MsgType::FailoverAuthAck => 5,
-            MsgType::Update => 4,
+            MsgType::Update => 6,
             MsgType::MfStart => 7,
         }
     }
