@@ -56,6 +56,8 @@ pub struct Sim {
     /// Partition group of each node: messages cross only within a group.
     group: Vec<u32>,
     latency: HashMap<(u32, u32), u64>,
+    /// Links cut in both directions (pairs, beside the partition groups).
+    cuts: std::collections::HashSet<(u32, u32)>,
     /// Logs.
     pub logs: Vec<LogLine>,
     /// Events.
@@ -78,6 +80,7 @@ impl Sim {
             seq: 0,
             group: Vec::new(),
             latency: HashMap::new(),
+            cuts: std::collections::HashSet::new(),
             logs: Vec::new(),
             events: Vec::new(),
             bytes_sent: 0,
@@ -240,6 +243,17 @@ impl Sim {
     /// Whether a message from `a` can reach `b` now (same partition group).
     pub fn reachable(&self, a: u32, b: u32) -> bool {
         self.group.get(a as usize) == self.group.get(b as usize)
+            && !self.cuts.contains(&(a.min(b), a.max(b)))
+    }
+
+    /// Cut the link between `a` and `b` (both ways): their packets and replication stop.
+    pub fn cut(&mut self, a: u32, b: u32) {
+        self.cuts.insert((a.min(b), a.max(b)));
+    }
+
+    /// Restore the link between `a` and `b`.
+    pub fn uncut(&mut self, a: u32, b: u32) {
+        self.cuts.remove(&(a.min(b), a.max(b)));
     }
 
     /// Put a message on the wire: delivered after the link's latency unless the partition or
@@ -404,11 +418,15 @@ impl Sim {
     }
 
     /// Writes on a master: its offset advances by `bytes`, and so does every replica that
-    /// runs and can hear it.
-    pub fn write(&mut self, master: u32, bytes: u64) {
+    /// runs and can hear it. False when the write is not taken: the node is not a running
+    /// master, or its writes are paused for a manual failover.
+    pub fn write(&mut self, master: u32, bytes: u64) -> bool {
         let mu = master as usize;
-        if self.nodes[mu].process != Process::Running || !self.nodes[mu].is_master() {
-            return;
+        if self.nodes[mu].process != Process::Running
+            || !self.nodes[mu].is_master()
+            || self.nodes[mu].paused_until > self.now
+        {
+            return false;
         }
         self.nodes[mu].repl_offset += bytes;
         let off = self.nodes[mu].repl_offset;
@@ -420,6 +438,7 @@ impl Sim {
                 self.nodes[i].repl_offset = off;
             }
         }
+        true
     }
 
     /// `cluster-replica-no-failover` of one replica.
