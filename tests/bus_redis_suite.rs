@@ -8,7 +8,10 @@ use bus_support::seeds;
 use slotscope::core::bus::{Config, FailoverMode, Sim};
 
 fn cfg() -> Config {
-    Config { node_timeout: 2000, ..Config::default() }
+    Config {
+        node_timeout: 2000,
+        ..Config::default()
+    }
 }
 
 /// 3 masters with one replica each (replica i follows master i).
@@ -17,11 +20,16 @@ fn three_by_one(seed: u64) -> Sim {
 }
 
 fn logged(sim: &Sim, n: u32, text: &str) -> bool {
-    sim.logs.iter().any(|l| l.node == n && l.text.starts_with(text))
+    sim.logs
+        .iter()
+        .any(|l| l.node == n && l.text.starts_with(text))
 }
 
 fn all_ok(sim: &Sim) -> bool {
-    sim.nodes.iter().filter(|n| n.process == slotscope::core::bus::Process::Running).all(|n| n.state_ok)
+    sim.nodes
+        .iter()
+        .filter(|n| n.process == slotscope::core::bus::Process::Running)
+        .all(|n| n.state_ok)
 }
 
 /// 01-faildet: killing replicas does not change the cluster state; each is marked FAIL.
@@ -36,7 +44,10 @@ fn replicas_down_state_stays_ok() {
         for n in [0u32, 1, 2, 5] {
             let nodes = sim.cluster_nodes(n);
             for port in [30004, 30005] {
-                let line = nodes.lines().find(|l| l.contains(&format!(":{port}@"))).unwrap();
+                let line = nodes
+                    .lines()
+                    .find(|l| l.contains(&format!(":{port}@")))
+                    .unwrap();
                 assert!(line.contains("slave,fail "), "seed {seed}: {n} sees {line}");
             }
         }
@@ -51,10 +62,16 @@ fn master_without_replica_down_cluster_fails() {
         sim.crash(0);
         sim.run_for(6000);
         for n in 1..sim.nodes.len() as u32 {
-            assert!(!sim.nodes[n as usize].state_ok, "seed {seed}: node {n} still ok");
+            assert!(
+                !sim.nodes[n as usize].state_ok,
+                "seed {seed}: node {n} still ok"
+            );
             assert!(sim.cluster_info(n).starts_with("cluster_state:fail\r\n"));
         }
-        assert!(!sim.logs.iter().any(|l| l.text.starts_with("Starting a failover election")));
+        assert!(!sim
+            .logs
+            .iter()
+            .any(|l| l.text.starts_with("Starting a failover election")));
     }
 }
 
@@ -68,11 +85,20 @@ fn promoted_replica_takes_the_greatest_epoch_and_old_master_rejoins_as_replica()
         sim.run_for(8000);
         let new = sim.nodes[3].me().config_epoch;
         assert!(sim.nodes[3].is_master(), "seed {seed}");
-        assert!((0..sim.nodes.len()).filter(|i| *i != 3).all(|i| sim.nodes[i].me().config_epoch < new));
+        assert!((0..sim.nodes.len())
+            .filter(|i| *i != 3)
+            .all(|i| sim.nodes[i].me().config_epoch < new));
         sim.restart(0);
         sim.run_for(3000);
-        assert!(sim.nodes[0].is_slave() && sim.nodes[0].my_master() == Some(3), "seed {seed}");
-        assert!(logged(&sim, 0, "Configuration change detected. Reconfiguring myself as a replica of"));
+        assert!(
+            sim.nodes[0].is_slave() && sim.nodes[0].my_master() == Some(3),
+            "seed {seed}"
+        );
+        assert!(logged(
+            &sim,
+            0,
+            "Configuration change detected. Reconfiguring myself as a replica of"
+        ));
         assert!(all_ok(&sim));
     }
 }
@@ -84,10 +110,19 @@ fn repeated_failovers_bump_the_epoch_each_time() {
     let mut sim = three_by_one(9);
     let mut last = sim.nodes[0].current_epoch;
     for round in 0..4 {
-        let master = sim.nodes.iter().find(|n| n.is_master() && n.slot_owner[0] == n.ix).unwrap().ix;
+        let master = sim
+            .nodes
+            .iter()
+            .find(|n| n.is_master() && n.slot_owner[0] == n.ix)
+            .unwrap()
+            .ix;
         sim.crash(master);
         sim.run_for(8000);
-        let now_master = sim.nodes.iter().find(|n| n.is_master() && n.slot_owner[0] == n.ix && n.process == slotscope::core::bus::Process::Running);
+        let now_master = sim.nodes.iter().find(|n| {
+            n.is_master()
+                && n.slot_owner[0] == n.ix
+                && n.process == slotscope::core::bus::Process::Running
+        });
         let nm = now_master.unwrap_or_else(|| panic!("round {round}: no new master"));
         assert!(nm.me().config_epoch > last, "round {round}");
         last = nm.me().config_epoch;
@@ -102,13 +137,19 @@ fn repeated_failovers_bump_the_epoch_each_time() {
 #[test]
 fn replica_with_too_old_data_does_not_fail_over() {
     for seed in 0..seeds(3) {
-        let c = Config { replica_validity_factor: 1, ..cfg() };
+        let c = Config {
+            replica_validity_factor: 1,
+            ..cfg()
+        };
         let mut sim = Sim::create(c, seed, 3, &[0, 1, 2], 30001, 5000);
         sim.cut(0, 3);
         sim.run_for(20_000);
         sim.crash(0);
         sim.run_for(15_000);
-        assert!(sim.nodes[3].is_slave(), "seed {seed}: promoted with old data");
+        assert!(
+            sim.nodes[3].is_slave(),
+            "seed {seed}: promoted with old data"
+        );
         assert!(logged(
             &sim,
             3,
@@ -126,12 +167,22 @@ fn replica_migrates_to_an_orphaned_master() {
         let mut sim = Sim::create(cfg(), seed, 3, &[0, 0, 1, 2], 30001, 5000);
         sim.crash(5);
         sim.run_for(12_000);
-        let moved: Vec<u32> = [3u32, 4].into_iter().filter(|r| sim.nodes[*r as usize].my_master() == Some(1)).collect();
+        let moved: Vec<u32> = [3u32, 4]
+            .into_iter()
+            .filter(|r| sim.nodes[*r as usize].my_master() == Some(1))
+            .collect();
         assert_eq!(moved.len(), 1, "seed {seed}: one replica moves");
         let other = if moved[0] == 3 { 4 } else { 3 };
-        assert!(sim.nodes[moved[0] as usize].name < sim.nodes[other as usize].name, "seed {seed}");
+        assert!(
+            sim.nodes[moved[0] as usize].name < sim.nodes[other as usize].name,
+            "seed {seed}"
+        );
         let name = sim.nodes[1].name.clone();
-        assert!(logged(&sim, moved[0], &format!("Migrating to orphaned master {name}")));
+        assert!(logged(
+            &sim,
+            moved[0],
+            &format!("Migrating to orphaned master {name}")
+        ));
     }
 }
 
@@ -140,7 +191,10 @@ fn replica_migrates_to_an_orphaned_master() {
 #[test]
 fn migration_barrier_keeps_replicas_home() {
     for seed in 0..seeds(4) {
-        let c = Config { migration_barrier: 2, ..cfg() };
+        let c = Config {
+            migration_barrier: 2,
+            ..cfg()
+        };
         let mut sim = Sim::create(c, seed, 3, &[0, 0, 1, 2], 30001, 5000);
         sim.crash(5);
         sim.run_for(12_000);
@@ -159,10 +213,16 @@ fn manual_failover_loses_no_writes() {
         sim.cluster_failover(3, FailoverMode::Default).unwrap();
         sim.run_for(2);
         let before = sim.nodes[0].repl_offset;
-        assert!(!sim.write(0, 10) || sim.nodes[0].is_slave(), "seed {seed}: a paused master took a write");
+        assert!(
+            !sim.write(0, 10) || sim.nodes[0].is_slave(),
+            "seed {seed}: a paused master took a write"
+        );
         sim.run_for(1000);
         assert!(sim.nodes[3].is_master(), "seed {seed}");
-        assert!(sim.nodes[3].repl_offset >= before, "seed {seed}: writes lost");
+        assert!(
+            sim.nodes[3].repl_offset >= before,
+            "seed {seed}: writes lost"
+        );
         assert!(sim.nodes[0].is_slave());
     }
 }
@@ -192,7 +252,10 @@ fn nofailover_replica_never_runs_an_election() {
         sim.run_for(10_000);
         assert!(sim.nodes[3].is_slave(), "seed {seed}");
         assert!(!logged(&sim, 3, "Start of election delayed"));
-        assert!(sim.cluster_nodes(1).lines().any(|l| l.contains(":30004@") && l.contains("nofailover")));
+        assert!(sim
+            .cluster_nodes(1)
+            .lines()
+            .any(|l| l.contains(":30004@") && l.contains("nofailover")));
     }
 }
 
@@ -205,8 +268,67 @@ fn two_masters_of_five_die_at_once() {
         sim.crash(0);
         sim.crash(1);
         sim.run_for(25_000);
-        assert!(sim.nodes[5].is_master() && sim.nodes[6].is_master(), "seed {seed}");
-        assert_ne!(sim.nodes[5].me().config_epoch, sim.nodes[6].me().config_epoch);
+        assert!(
+            sim.nodes[5].is_master() && sim.nodes[6].is_master(),
+            "seed {seed}"
+        );
+        assert_ne!(
+            sim.nodes[5].me().config_epoch,
+            sim.nodes[6].me().config_epoch
+        );
         assert!(all_ok(&sim), "seed {seed}");
     }
+}
+
+/// A new node MEETs one member; gossip spreads it until every node knows every other
+/// (`clusterProcessGossipSection` adds nodes a known sender mentions).
+#[test]
+fn a_met_node_spreads_by_gossip() {
+    for seed in 0..seeds(4) {
+        let mut sim = three_by_one(seed);
+        let new = sim.add_node(30007).unwrap();
+        sim.meet(new, 0);
+        sim.run_for(10_000);
+        for n in 0..sim.nodes.len() as u32 {
+            assert_eq!(
+                sim.cluster_nodes(n).lines().count(),
+                7,
+                "seed {seed}: node {n}"
+            );
+        }
+        assert!(sim
+            .cluster_nodes(new)
+            .lines()
+            .any(|l| l.starts_with(&sim.nodes[new as usize].name) && l.contains("myself,master")));
+        assert!(sim.cluster_info(new).contains("cluster_known_nodes:7\r\n"));
+    }
+}
+
+/// Nothing a caller passes makes the simulator panic: unknown nodes, huge times and sizes.
+#[test]
+fn bad_input_is_refused_not_panicked_on() {
+    let mut sim = three_by_one(1);
+    for n in [6u32, 999, u32::MAX] {
+        sim.hang(n);
+        sim.resume(n);
+        sim.crash(n);
+        sim.restart(n);
+        sim.set_nofailover(n, true);
+        assert!(!sim.write(n, u64::MAX));
+        assert_eq!(sim.cluster_nodes(n), "");
+        assert_eq!(sim.cluster_info(n), "");
+        assert!(sim.cluster_failover(n, FailoverMode::Takeover).is_err());
+        assert!(sim.setslot_node(n, 0, 0).is_err());
+        assert!(sim.move_slots(0, n, 0..10).is_err());
+        sim.meet(n, 0);
+    }
+    assert!(sim.setslot_node(0, 16384, 0).is_err());
+    assert!(sim.write(0, u64::MAX) && sim.write(0, u64::MAX));
+    sim.set_latency(0, 1, u64::MAX);
+    sim.partition(&[0, 1, 0, 1, 0, 1, 7, 7, 7]);
+    sim.run_for(3000);
+    sim.heal();
+    sim.run_for(1000);
+    let big = Sim::create(cfg(), 1, 5000, &[0; 10], 1, 0);
+    assert_eq!(big.nodes.len(), slotscope::core::bus::MAX_NODES);
 }

@@ -56,7 +56,7 @@ impl Sim {
     /// `CLUSTER FAILOVER [FORCE|TAKEOVER]` sent to node `n`; `Ok` is Redis's `+OK`.
     pub fn cluster_failover(&mut self, n: u32, mode: FailoverMode) -> Result<(), FailoverRefusal> {
         let nu = n as usize;
-        if self.nodes[nu].process != super::types::Process::Running {
+        if !self.has(n) || self.nodes[nu].process != super::types::Process::Running {
             return Err(FailoverRefusal::NoAnswer);
         }
         if self.nodes[nu].is_master() {

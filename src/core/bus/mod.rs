@@ -32,7 +32,7 @@ pub use node::Node;
 pub use output::{timestamp, BusEvent, EventKind, LogLine, Opinion};
 pub use reshard::SetSlotRefusal;
 pub use sim::Sim;
-pub use types::{flag, Config, Msg, MsgType, Peer, Process, SlotBits, NO_NODE, SLOTS};
+pub use types::{flag, Config, Msg, MsgType, Peer, Process, SlotBits, MAX_NODES, NO_NODE, SLOTS};
 pub use types::{FAIL_BYTES, GOSSIP_BYTES, HEADER_BYTES, UPDATE_BYTES};
 
 /// The slot ranges `redis-cli --cluster create` gives `masters` masters
@@ -72,6 +72,15 @@ impl Sim {
         warmup_ms: u64,
     ) -> Sim {
         let mut sim = Sim::new(cfg, seed);
+        let masters = masters.min(MAX_NODES);
+        // A replica of a master that does not exist is dropped, as are nodes past the cap.
+        let replica_of: Vec<usize> = replica_of
+            .iter()
+            .copied()
+            .filter(|m| *m < masters)
+            .take(MAX_NODES - masters)
+            .collect();
+        let replica_of = &replica_of[..];
         let total = masters + replica_of.len();
         for i in 0..total {
             sim.add_node(base_port.saturating_add(i as u16));

@@ -197,6 +197,9 @@ impl Sim {
 
     /// `CLUSTER NODES` as node `n` answers it now (`clusterGenNodesDescription`).
     pub fn cluster_nodes(&self, n: u32) -> String {
+        if !self.has(n) {
+            return String::new();
+        }
         let node = &self.nodes[n as usize];
         let base = self.cfg.start_unix_ms;
         let mut out = String::new();
@@ -289,6 +292,9 @@ impl Sim {
 
     /// `CLUSTER INFO` as node `n` answers it now (the bus counters of its current process).
     pub fn cluster_info(&self, n: u32) -> String {
+        if !self.has(n) {
+            return String::new();
+        }
         let node = &self.nodes[n as usize];
         let (mut assigned, mut ok, mut pfail, mut fail) = (0, 0, 0, 0);
         for j in 0..SLOTS {

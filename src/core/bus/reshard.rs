@@ -13,6 +13,8 @@ pub enum SetSlotRefusal {
     NotAMaster,
     /// "ERR Invalid or out of range slot".
     BadSlot,
+    /// "ERR Unknown node" (an index that names no node).
+    UnknownNode,
 }
 
 impl std::fmt::Display for SetSlotRefusal {
@@ -20,6 +22,7 @@ impl std::fmt::Display for SetSlotRefusal {
         f.write_str(match self {
             SetSlotRefusal::NotAMaster => "ERR Target node is not a master",
             SetSlotRefusal::BadSlot => "ERR Invalid or out of range slot",
+            SetSlotRefusal::UnknownNode => "ERR Unknown node",
         })
     }
 }
@@ -34,6 +37,9 @@ impl Sim {
     ) -> Result<(), SetSlotRefusal> {
         if slot >= SLOTS {
             return Err(SetSlotRefusal::BadSlot);
+        }
+        if !self.has(n) || !self.has(from) {
+            return Err(SetSlotRefusal::UnknownNode);
         }
         let node = &mut self.nodes[n as usize];
         node.importing.retain(|(s, _)| usize::from(*s) != slot);
@@ -60,6 +66,9 @@ impl Sim {
     ) -> Result<(), SetSlotRefusal> {
         if slots.end > SLOTS || slots.start >= slots.end {
             return Err(SetSlotRefusal::BadSlot);
+        }
+        if !self.has(n) || !self.has(owner) {
+            return Err(SetSlotRefusal::UnknownNode);
         }
         let mut broadcast = false;
         for slot in slots {

@@ -5,7 +5,7 @@
 use super::node::{CantFailover, Node, Saved};
 use super::output::{BusEvent, EventKind, LogLine, Opinion};
 use super::rng::Rng;
-use super::types::{flag, Config, Msg, MsgType, Peer, Process, NO_NODE, SLOTS};
+use super::types::{flag, Config, Msg, MsgType, Peer, Process, MAX_NODES, NO_NODE, SLOTS};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
@@ -89,8 +89,12 @@ impl Sim {
     }
 
     /// Start a new, empty node (`cluster-enabled yes`, nothing known but itself) on `port`.
-    /// Every existing node gets an (unknown) slot for it, so indexes stay valid.
-    pub fn add_node(&mut self, port: u16) -> u32 {
+    /// Every existing node gets an (unknown) slot for it, so indexes stay valid. `None` past
+    /// `MAX_NODES`.
+    pub fn add_node(&mut self, port: u16) -> Option<u32> {
+        if self.nodes.len() >= MAX_NODES {
+            return None;
+        }
         let ix = self.nodes.len() as u32;
         for n in &mut self.nodes {
             n.peers.push(Peer::default());
@@ -153,7 +157,22 @@ impl Sim {
         self.group.push(0);
         let first = self.now - self.now % 100 + 100 + phase;
         self.push(first, Ev::Cron(ix, 0));
-        ix
+        Some(ix)
+    }
+
+    /// Whether `n` names a node of this simulation.
+    pub fn has(&self, n: u32) -> bool {
+        (n as usize) < self.nodes.len()
+    }
+
+    /// `CLUSTER MEET` sent to `a` about `b`: `a` adds `b` with the MEET flag; its next cron
+    /// connects and sends MEET, and gossip does the rest.
+    pub fn meet(&mut self, a: u32, b: u32) {
+        if !self.has(a) || !self.has(b) || a == b {
+            return;
+        }
+        self.learn(a, b, flag::MASTER);
+        self.nodes[a as usize].peers[b as usize].flags |= flag::MEET;
     }
 
     fn push(&mut self, t: u64, ev: Ev) {
@@ -273,7 +292,11 @@ impl Sim {
             .latency
             .get(&(from, to))
             .unwrap_or(&self.cfg.latency_ms);
-        let arrives = if lost { None } else { Some(self.now + lat) };
+        let arrives = if lost {
+            None
+        } else {
+            Some(self.now.saturating_add(lat))
+        };
         if self.cfg.record_messages {
             self.event(EventKind::Sent {
                 msg: kind,
@@ -314,6 +337,9 @@ impl Sim {
 
     /// SIGSTOP: the process reads nothing; its sockets still accept and buffer.
     pub fn hang(&mut self, n: u32) {
+        if !self.has(n) {
+            return;
+        }
         if self.nodes[n as usize].process == Process::Running {
             self.nodes[n as usize].process = Process::Hung;
             self.event(EventKind::Process {
@@ -325,6 +351,9 @@ impl Sim {
 
     /// SIGCONT: the process reads what was buffered, then runs on.
     pub fn resume(&mut self, n: u32) {
+        if !self.has(n) {
+            return;
+        }
         if self.nodes[n as usize].process != Process::Hung {
             return;
         }
@@ -340,6 +369,9 @@ impl Sim {
 
     /// SIGKILL: connections are refused from now on; peers see their links closed.
     pub fn crash(&mut self, n: u32) {
+        if !self.has(n) {
+            return;
+        }
         let nu = n as usize;
         if self.nodes[nu].process == Process::Crashed {
             return;
@@ -368,6 +400,9 @@ impl Sim {
     /// Start a killed node again from its own `nodes.conf` (`clusterLoadConfig`): the roles,
     /// slots and epochs it last saved, no links, no pings in flight, state fail.
     pub fn restart(&mut self, n: u32) {
+        if !self.has(n) {
+            return;
+        }
         let nu = n as usize;
         if self.nodes[nu].process != Process::Crashed {
             return;
@@ -421,6 +456,9 @@ impl Sim {
     /// runs and can hear it. False when the write is not taken: the node is not a running
     /// master, or its writes are paused for a manual failover.
     pub fn write(&mut self, master: u32, bytes: u64) -> bool {
+        if !self.has(master) {
+            return false;
+        }
         let mu = master as usize;
         if self.nodes[mu].process != Process::Running
             || !self.nodes[mu].is_master()
@@ -428,7 +466,7 @@ impl Sim {
         {
             return false;
         }
-        self.nodes[mu].repl_offset += bytes;
+        self.nodes[mu].repl_offset = self.nodes[mu].repl_offset.saturating_add(bytes);
         let off = self.nodes[mu].repl_offset;
         for i in 0..self.nodes.len() {
             if self.nodes[i].my_master() == Some(master)
@@ -443,6 +481,9 @@ impl Sim {
 
     /// `cluster-replica-no-failover` of one replica.
     pub fn set_nofailover(&mut self, n: u32, on: bool) {
+        if !self.has(n) {
+            return;
+        }
         self.nodes[n as usize].nofailover = on;
         let me = &mut self.nodes[n as usize];
         if on {

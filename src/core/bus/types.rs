@@ -29,6 +29,8 @@ pub mod flag {
 
 /// No owner in a slot table (a slot nobody claims).
 pub const NO_NODE: u32 = u32::MAX;
+/// The most nodes a simulation holds (Redis's recommended ceiling).
+pub const MAX_NODES: usize = 1000;
 /// `CLUSTER_SLOTS`.
 pub const SLOTS: usize = 16384;
 
