@@ -93,11 +93,12 @@ fn first_opinion(sim: &Sim, t0: u64, subject: u32, want: Opinion) -> BTreeMap<u1
             subject: s,
             opinion,
         } = e.kind
+            && s == subject
+            && opinion == want
+            && e.t >= t0
         {
-            if s == subject && opinion == want && e.t >= t0 {
-                out.entry(sim.nodes[observer as usize].port)
-                    .or_insert(e.t as i64 - t0 as i64);
-            }
+            out.entry(sim.nodes[observer as usize].port)
+                .or_insert(e.t as i64 - t0 as i64);
         }
     }
     out
@@ -355,10 +356,10 @@ fn master_hang_fails_over_and_returns_as_replica() {
         |sim, got, want| {
             // The resumed master reads the vote request buffered while it was stopped, and
             // refuses it ("its master is up"), when the request could be sent (see above).
-            if !auth_request_sent(sim, 7205, 7200) {
-                if let Some(v) = want.get_mut(&7200) {
-                    v.retain(|(_, e)| !e.starts_with("Failover auth denied"));
-                }
+            if !auth_request_sent(sim, 7205, 7200)
+                && let Some(v) = want.get_mut(&7200)
+            {
+                v.retain(|(_, e)| !e.starts_with("Failover auth denied"));
             }
             (got, None)
         },

@@ -55,7 +55,7 @@ impl Sim {
         }
 
         // Once a second: ping the node with the oldest PONG among 5 random ones.
-        if iteration % 10 == 0 {
+        if iteration.is_multiple_of(10) {
             let mut best: Option<(u32, u64)> = None;
             for _ in 0..5 {
                 let pick = known[self.random(known.len() as u64) as usize];
@@ -109,18 +109,17 @@ impl Sim {
             }
             let ping_delay = now.saturating_sub(ping_sent);
             let data_delay = now.saturating_sub(data_received);
-            if let Some(ctime) = link {
-                if now.saturating_sub(ctime) > nt
-                    && ping_sent != 0
-                    && ping_delay > nt / 2
-                    && data_delay > nt / 2
-                {
-                    self.nodes[nu].peers[pu].link = None;
-                    self.event(EventKind::LinkFreed {
-                        observer: n,
-                        subject: p,
-                    });
-                }
+            if let Some(ctime) = link
+                && now.saturating_sub(ctime) > nt
+                && ping_sent != 0
+                && ping_delay > nt / 2
+                && data_delay > nt / 2
+            {
+                self.nodes[nu].peers[pu].link = None;
+                self.event(EventKind::LinkFreed {
+                    observer: n,
+                    subject: p,
+                });
             }
             let link = self.nodes[nu].peers[pu].link;
             if link.is_some() && ping_sent == 0 && now.saturating_sub(pong_received) > nt / 2 {
@@ -164,13 +163,14 @@ impl Sim {
         }
 
         // The replication link: a replica hears its master while both can talk.
-        if let Some(m) = self.nodes[nu].my_master() {
-            if self.nodes[m as usize].process == Process::Running && self.reachable(n, m) {
-                self.nodes[nu].master_seen = now;
-                if self.nodes[m as usize].is_master() {
-                    let off = self.nodes[m as usize].repl_offset;
-                    self.nodes[nu].repl_offset = self.nodes[nu].repl_offset.max(off);
-                }
+        if let Some(m) = self.nodes[nu].my_master()
+            && self.nodes[m as usize].process == Process::Running
+            && self.reachable(n, m)
+        {
+            self.nodes[nu].master_seen = now;
+            if self.nodes[m as usize].is_master() {
+                let off = self.nodes[m as usize].repl_offset;
+                self.nodes[nu].repl_offset = self.nodes[nu].repl_offset.max(off);
             }
         }
 

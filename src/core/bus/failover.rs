@@ -626,19 +626,20 @@ impl Sim {
             );
             self.set_master(n, sender);
             self.nodes[nu].todo |= todo::SAVE_CONFIG | todo::UPDATE_STATE;
-        } else if let Some(m) = self.nodes[nu].my_master() {
-            if let Some(gm) = self.nodes[nu].peers[m as usize].master {
-                if gm != n {
-                    let name = self.nodes[gm as usize].name.clone();
-                    self.log(
-                        n,
-                        '#',
-                        format!("I'm a sub-replica! Reconfiguring myself as a replica of grandmaster {name}"),
-                    );
-                    self.set_master(n, gm);
-                    self.nodes[nu].todo |= todo::SAVE_CONFIG | todo::UPDATE_STATE;
-                }
-            }
+        } else if let Some(m) = self.nodes[nu].my_master()
+            && let Some(gm) = self.nodes[nu].peers[m as usize].master
+            && gm != n
+        {
+            let name = self.nodes[gm as usize].name.clone();
+            self.log(
+                n,
+                '#',
+                format!(
+                    "I'm a sub-replica! Reconfiguring myself as a replica of grandmaster {name}"
+                ),
+            );
+            self.set_master(n, gm);
+            self.nodes[nu].todo |= todo::SAVE_CONFIG | todo::UPDATE_STATE;
         }
     }
 

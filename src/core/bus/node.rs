@@ -165,12 +165,10 @@ impl Node {
             self.unassigned += 1;
         }
         self.slot_owner[slot] = owner;
-        if owner != NO_NODE {
-            if let Some(p) = self.peers.get_mut(owner as usize) {
-                p.numslots += 1;
-                // clusterAddSlot: a master that gets its first slot may receive migrated
-                // replicas (the MIGRATE_TO flag, set when it has slaves).
-            }
+        if owner != NO_NODE
+            && let Some(p) = self.peers.get_mut(owner as usize)
+        {
+            p.numslots += 1;
         }
         self.slots_version += 1;
     }
@@ -201,10 +199,11 @@ impl Node {
     /// The `myslots` this node sends (its master's slots, or its own), cached until its
     /// table or role changes, so every message of a steady node shares one bitmap.
     pub fn claim(&mut self, n: u32) -> Rc<SlotBits> {
-        if let Some((v, who, bits)) = &self.claim_cache {
-            if *v == self.slots_version && *who == n {
-                return bits.clone();
-            }
+        if let Some((v, who, bits)) = &self.claim_cache
+            && *v == self.slots_version
+            && *who == n
+        {
+            return bits.clone();
         }
         let bits = self.slots_of(n);
         self.claim_cache = Some((self.slots_version, n, bits.clone()));

@@ -113,18 +113,18 @@ impl Sim {
             .importing
             .iter()
             .position(|(s, _)| usize::from(*s) == slot);
-        if owner == n {
-            if let Some(i) = importing {
-                if self.bump_epoch_without_consensus(n) {
-                    self.log(
-                        n,
-                        '#',
-                        format!("configEpoch updated after importing slot {slot}"),
-                    );
-                }
-                self.nodes[nu].importing.remove(i);
-                return Ok(true);
+        if owner == n
+            && let Some(i) = importing
+        {
+            if self.bump_epoch_without_consensus(n) {
+                self.log(
+                    n,
+                    '#',
+                    format!("configEpoch updated after importing slot {slot}"),
+                );
             }
+            self.nodes[nu].importing.remove(i);
+            return Ok(true);
         }
         Ok(false)
     }
