@@ -36,15 +36,15 @@ pub struct Saved {
 /// A node: its process and its `clusterState`.
 #[derive(Clone, Debug)]
 pub struct Node {
-    /// Ix.
+    /// This node's index in `Sim::nodes` (its identity inside the simulation).
     pub ix: u32,
-    /// Name.
+    /// Its 40-hex-digit node id.
     pub name: String,
-    /// Port.
+    /// Its client port (the bus port is port + 10000).
     pub port: u16,
-    /// Pid.
+    /// The process id its log lines carry (a new one after a restart).
     pub pid: u32,
-    /// Process.
+    /// Running, stopped (SIGSTOP) or killed.
     pub process: Process,
     /// Every node as this node knows it, itself included (`server.cluster->nodes`).
     pub peers: Vec<Peer>,
@@ -56,68 +56,68 @@ pub struct Node {
     pub unassigned: u32,
     /// Bumped on every change of `slot_owner` (invalidates cached claims).
     pub slots_version: u64,
-    /// Current epoch.
+    /// `currentEpoch`.
     pub current_epoch: u64,
-    /// Last vote epoch.
+    /// `lastVoteEpoch`: the epoch of its last vote.
     pub last_vote_epoch: u64,
-    /// State ok.
+    /// `cluster_state:ok` (else fail).
     pub state_ok: bool,
-    /// Size.
+    /// `cluster_size`: masters that own at least one slot, as of the last state update.
     pub size: u32,
-    /// Failover auth time.
+    /// `failover_auth_time`: when this replica's election may start (0: never set).
     pub failover_auth_time: u64,
-    /// Failover auth count.
+    /// `failover_auth_count`: votes received.
     pub failover_auth_count: u32,
-    /// Failover auth sent.
+    /// `failover_auth_sent`: the vote request went out.
     pub failover_auth_sent: bool,
-    /// Failover auth rank.
+    /// `failover_auth_rank`.
     pub failover_auth_rank: u32,
-    /// Failover auth epoch.
+    /// `failover_auth_epoch`: the epoch the votes are for.
     pub failover_auth_epoch: u64,
-    /// Cant failover reason.
+    /// `cant_failover_reason` (the last logged one).
     pub cant_failover_reason: CantFailover,
-    /// Cant failover lastlog.
+    /// When that reason was last logged (seconds).
     pub cant_failover_lastlog: u64,
-    /// Mf end.
+    /// `mf_end`: the manual failover's deadline (0: none in progress).
     pub mf_end: u64,
-    /// Mf can start.
+    /// `mf_can_start`.
     pub mf_can_start: bool,
-    /// Mf slave.
+    /// `mf_slave`: the replica a master is failing over to (`NO_NODE`: none).
     pub mf_slave: u32,
-    /// Mf master offset.
+    /// `mf_master_offset`: the paused master's offset (-1: not yet received).
     pub mf_master_offset: i64,
     /// The replication offset the node has (a master's `master_repl_offset`, a replica's
     /// processed offset).
     pub repl_offset: u64,
     /// A replica: the last instant its master's replication link was alive.
     pub master_seen: u64,
-    /// Iteration.
+    /// `clusterCron`'s iteration counter (the random ping every 10th).
     pub iteration: u64,
-    /// Pings sent counter.
+    /// `cluster_pings_sent` (marks gossip entries already in this message).
     pub pings_sent_counter: u64,
-    /// First call time.
+    /// `clusterUpdateState`'s first call (the writable delay of a master).
     pub first_call_time: u64,
-    /// Among minority time.
+    /// `among_minority_time`: last time this node saw itself in the minority.
     pub among_minority_time: u64,
-    /// Todo.
+    /// `todo_before_sleep` bits (`node::todo`).
     pub todo: u8,
-    /// Cron phase.
+    /// Offset of its 100 ms cron within the second.
     pub cron_phase: u64,
     /// The process generation whose cron timer is live (a restart starts a new one).
     pub cron_gen: u32,
-    /// Nofailover.
+    /// `cluster-replica-no-failover`.
     pub nofailover: bool,
     /// Messages that reached a stopped process, read when it resumes.
     pub inbox: VecDeque<Msg>,
-    /// Saved.
+    /// What its `nodes.conf` held when it was killed.
     pub saved: Option<Box<Saved>>,
-    /// Claim cache.
+    /// The cached `myslots` this node sends: table version, owner, bitmap.
     pub claim_cache: Option<(u64, u32, Rc<SlotBits>)>,
-    /// Stats sent.
+    /// `cluster_stats_messages_<type>_sent`, by `MsgType::stat_index`.
     pub stats_sent: [u64; 8],
-    /// Stats received.
+    /// `cluster_stats_messages_<type>_received`.
     pub stats_received: [u64; 8],
-    /// Pfail nodes.
+    /// `stats_pfail_nodes`: nodes in PFAIL at the last cron.
     pub pfail_nodes: u32,
     /// Slots being imported (`importing_slots_from`): slot and source.
     pub importing: Vec<(u16, u32)>,

@@ -10,15 +10,15 @@ use std::fmt::Write;
 pub struct LogLine {
     /// Simulated ms.
     pub t: u64,
-    /// Node.
+    /// The node that wrote it (index).
     pub node: u32,
-    /// Pid.
+    /// Its process id.
     pub pid: u32,
     /// `M` master, `S` replica, `C` child (the replication role when it was written).
     pub role: char,
     /// `.` debug, `-` verbose, `*` notice, `#` warning.
     pub level: char,
-    /// Text.
+    /// The message, exactly as Redis writes it.
     pub text: String,
 }
 
@@ -83,9 +83,9 @@ pub enum Opinion {
 /// One thing that happened, at simulated time `t`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BusEvent {
-    /// T.
+    /// Simulated ms.
     pub t: u64,
-    /// Kind.
+    /// What happened.
     pub kind: EventKind,
 }
 

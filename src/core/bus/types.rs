@@ -131,37 +131,37 @@ pub struct Gossip {
 /// opened (a PONG answering the receiver's PING), which is what updates `pong_received`.
 #[derive(Clone, Debug)]
 pub struct Msg {
-    /// Kind.
+    /// The message type (`hdr->type`).
     pub kind: MsgType,
-    /// From.
+    /// The sender (`hdr->sender`).
     pub from: u32,
-    /// To.
+    /// The receiver.
     pub to: u32,
-    /// Reply.
+    /// It travels on the connection the receiver opened (a PONG answering its PING).
     pub reply: bool,
-    /// Current epoch.
+    /// The sender's `currentEpoch`.
     pub current_epoch: u64,
-    /// Config epoch.
+    /// The sender's config epoch (its master's, for a replica).
     pub config_epoch: u64,
-    /// Offset.
+    /// The sender's replication offset.
     pub offset: u64,
-    /// Sender flags.
+    /// The sender's role flags (`hdr->flags`: MASTER/SLAVE/NOFAILOVER).
     pub sender_flags: u16,
-    /// Slaveof.
+    /// The sender's master (`NO_NODE` for a master).
     pub slaveof: u32,
-    /// Myslots.
+    /// The slots the sender (or its master) claims.
     pub myslots: Rc<SlotBits>,
-    /// Paused.
+    /// `CLUSTERMSG_FLAG0_PAUSED`: a master paused for a manual failover.
     pub paused: bool,
-    /// Forceack.
+    /// `CLUSTERMSG_FLAG0_FORCEACK`: a manual failover's vote request.
     pub forceack: bool,
-    /// Gossip.
+    /// The gossip sections (PING, PONG, MEET).
     pub gossip: Vec<Gossip>,
     /// FAIL: the failing node; UPDATE: the node the update is about.
     pub about: u32,
-    /// Update epoch.
+    /// UPDATE: the config epoch of the node it is about.
     pub update_epoch: u64,
-    /// Update slots.
+    /// UPDATE: that node's slots.
     pub update_slots: Option<Rc<SlotBits>>,
 }
 
@@ -184,31 +184,31 @@ impl Msg {
 /// What one node knows of one node (itself included): Redis's `clusterNode`.
 #[derive(Clone, Debug, Default)]
 pub struct Peer {
-    /// Known.
+    /// This node is in the observer's table (the dict holds it).
     pub known: bool,
-    /// Flags.
+    /// `CLUSTER_NODE_*` flags (`types::flag`).
     pub flags: u16,
-    /// Master.
+    /// `slaveof`: its master, for a replica.
     pub master: Option<u32>,
-    /// Slaves.
+    /// `slaves`: its replicas, for a master.
     pub slaves: Vec<u32>,
-    /// Config epoch.
+    /// The sender's config epoch (its master's, for a replica).
     pub config_epoch: u64,
-    /// Ping sent.
+    /// `ping_sent`: when the unanswered PING went out (0: none in flight).
     pub ping_sent: u64,
-    /// Pong received.
+    /// `pong_received`: the last PONG (or a fresher time from gossip).
     pub pong_received: u64,
-    /// Data received.
+    /// `data_received`: the last packet of any kind.
     pub data_received: u64,
-    /// Fail time.
+    /// `fail_time`: when it was flagged FAIL.
     pub fail_time: u64,
-    /// Voted time.
+    /// `voted_time`: when we last voted about this master (0: never).
     pub voted_time: u64,
-    /// Orphaned time.
+    /// `orphaned_time`: since when it is a master without working replicas.
     pub orphaned_time: u64,
-    /// Repl offset.
+    /// `repl_offset`: its replication offset as last heard.
     pub repl_offset: u64,
-    /// Numslots.
+    /// `numslots`: slots it owns in the observer's table.
     pub numslots: u32,
     /// The outbound link's creation time, when there is a link.
     pub link: Option<u64>,
@@ -216,7 +216,7 @@ pub struct Peer {
     pub reports: Vec<(u32, u64)>,
     /// The last slot bitmap this node claimed that matched our table, at `slots_version`.
     pub claim_seen: Option<(Rc<SlotBits>, u64)>,
-    /// Last in ping gossip.
+    /// `last_in_ping_gossip`: the ping counter of the last message that gossiped it.
     pub last_in_ping_gossip: u64,
 }
 
@@ -256,13 +256,13 @@ pub enum Process {
 pub struct Config {
     /// `cluster-node-timeout`, ms.
     pub node_timeout: u64,
-    /// Require full coverage.
+    /// `cluster-require-full-coverage`.
     pub require_full_coverage: bool,
-    /// Allow replica migration.
+    /// `cluster-allow-replica-migration`.
     pub allow_replica_migration: bool,
-    /// Migration barrier.
+    /// `cluster-migration-barrier`.
     pub migration_barrier: u32,
-    /// Replica validity factor.
+    /// `cluster-replica-validity-factor`.
     pub replica_validity_factor: u64,
     /// `repl-ping-replica-period`, seconds.
     pub repl_ping_period: u64,
