@@ -3,6 +3,7 @@
 //! It builds natively and for wasm32 and is what the native tests check against the fixtures
 //! recorded from a real Redis 7.0.15 cluster.
 
+pub mod bus;
 pub mod client;
 pub mod cluster;
 pub mod key;

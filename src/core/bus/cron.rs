@@ -1,0 +1,377 @@
+//! What each node does on its own clock: `clusterCron` (every 100 ms), `clusterBeforeSleep`,
+//! `clusterUpdateState`, and the sending side of pings (`clusterSendPing` with its gossip).
+
+use super::node::todo;
+use super::output::EventKind;
+use super::sim::Sim;
+use super::types::{flag, Gossip, MsgType, Process};
+
+/// `CLUSTER_WRITABLE_DELAY`.
+const WRITABLE_DELAY: u64 = 2000;
+/// `CLUSTER_MIN_REJOIN_DELAY` / `CLUSTER_MAX_REJOIN_DELAY`.
+const MIN_REJOIN_DELAY: u64 = 500;
+const MAX_REJOIN_DELAY: u64 = 5000;
+
+impl Sim {
+    /// `clusterCron`: reconnect links, the once-a-second random ping, the NT/2 pings, link
+    /// freeing, PFAIL, then the replica's failover, manual failover and migration, and the
+    /// cluster state.
+    pub(super) fn cluster_cron(&mut self, n: u32) {
+        let nu = n as usize;
+        let nt = self.cfg.node_timeout;
+        let now = self.now;
+        self.nodes[nu].iteration += 1;
+        let iteration = self.nodes[nu].iteration;
+        self.nodes[nu].pfail_nodes = 0;
+        let known = self.nodes[nu].known_list.clone();
+
+        // clusterNodeCronHandleReconnect
+        for &p in &known {
+            let (pflags, plink) = {
+                let peer = &self.nodes[nu].peers[p as usize];
+                (peer.flags, peer.link)
+            };
+            if pflags & (flag::MYSELF | flag::NOADDR) != 0 {
+                continue;
+            }
+            if pflags & flag::PFAIL != 0 {
+                self.nodes[nu].pfail_nodes += 1;
+            }
+            if plink.is_none() {
+                self.nodes[nu].peers[p as usize].link = Some(now);
+                let target_up = self.nodes[p as usize].process != Process::Crashed;
+                if target_up && self.reachable(n, p) {
+                    // clusterLinkConnectHandler: the first packet keeps an older ping_sent.
+                    let old = self.nodes[nu].peers[p as usize].ping_sent;
+                    let meet = self.nodes[nu].peers[p as usize].flags & flag::MEET != 0;
+                    let kind = if meet { MsgType::Meet } else { MsgType::Ping };
+                    self.send_ping(n, p, kind, false);
+                    if old != 0 {
+                        self.nodes[nu].peers[p as usize].ping_sent = old;
+                    }
+                    self.nodes[nu].peers[p as usize].flags &= !flag::MEET;
+                }
+            }
+        }
+
+        // Once a second: ping the node with the oldest PONG among 5 random ones.
+        if iteration.is_multiple_of(10) {
+            let mut best: Option<(u32, u64)> = None;
+            for _ in 0..5 {
+                let pick = known[self.random(known.len() as u64) as usize];
+                let p = &self.nodes[nu].peers[pick as usize];
+                if p.link.is_none() || p.ping_sent != 0 {
+                    continue;
+                }
+                if p.flags & (flag::MYSELF | flag::HANDSHAKE) != 0 {
+                    continue;
+                }
+                if best.is_none_or(|(_, t)| t > p.pong_received) {
+                    best = Some((pick, p.pong_received));
+                }
+            }
+            if let Some((pick, _)) = best {
+                self.send_ping(n, pick, MsgType::Ping, false);
+            }
+        }
+
+        let mut orphaned = 0u32;
+        let mut max_slaves = 0u32;
+        let mut this_slaves = 0u32;
+        let mut update_state = false;
+        let i_am_slave = self.nodes[nu].is_slave();
+        let my_master = self.nodes[nu].my_master();
+        for &p in &known {
+            let pu = p as usize;
+            let (flags, ping_sent, data_received, pong_received, link) = {
+                let q = &self.nodes[nu].peers[pu];
+                (
+                    q.flags,
+                    q.ping_sent,
+                    q.data_received,
+                    q.pong_received,
+                    q.link,
+                )
+            };
+            if flags & (flag::MYSELF | flag::NOADDR | flag::HANDSHAKE) != 0 {
+                continue;
+            }
+            if i_am_slave && flags & flag::MASTER != 0 && flags & flag::FAIL == 0 {
+                let ok = self.nodes[nu].ok_slaves(p);
+                if ok == 0 && self.nodes[nu].peers[pu].numslots > 0 && flags & flag::MIGRATE_TO != 0
+                {
+                    orphaned += 1;
+                }
+                max_slaves = max_slaves.max(ok);
+                if my_master == Some(p) {
+                    this_slaves = ok;
+                }
+            }
+            let ping_delay = now.saturating_sub(ping_sent);
+            let data_delay = now.saturating_sub(data_received);
+            if let Some(ctime) = link
+                && now.saturating_sub(ctime) > nt
+                && ping_sent != 0
+                && ping_delay > nt / 2
+                && data_delay > nt / 2
+            {
+                self.nodes[nu].peers[pu].link = None;
+                self.event(EventKind::LinkFreed {
+                    observer: n,
+                    subject: p,
+                });
+            }
+            let link = self.nodes[nu].peers[pu].link;
+            if link.is_some() && ping_sent == 0 && now.saturating_sub(pong_received) > nt / 2 {
+                self.send_ping(n, p, MsgType::Ping, false);
+                continue;
+            }
+            let me = &self.nodes[nu];
+            if me.mf_end != 0 && me.is_master() && me.mf_slave == p && link.is_some() {
+                self.send_ping(n, p, MsgType::Ping, false);
+                continue;
+            }
+            if ping_sent == 0 {
+                continue;
+            }
+            let node_delay = ping_delay.min(data_delay);
+            if node_delay > nt && flags & (flag::PFAIL | flag::FAIL) == 0 {
+                self.nodes[nu].peers[pu].flags |= flag::PFAIL;
+                update_state = true;
+                self.opinion(n, p);
+            }
+        }
+
+        // Connections to killed processes fail (asynchronously, after this cron).
+        for &p in &known {
+            let pu = p as usize;
+            if p != n
+                && self.nodes[pu].process == Process::Crashed
+                && self.nodes[nu].peers[pu].link.is_some()
+            {
+                self.nodes[nu].peers[pu].link = None;
+                let (name, port) = (self.nodes[pu].name.clone(), self.nodes[pu].port);
+                self.log(
+                    n,
+                    '-',
+                    format!(
+                        "Connection with Node {name} at 127.0.0.1:{} failed: Connection refused",
+                        u32::from(port) + 10000
+                    ),
+                );
+            }
+        }
+
+        // The replication link: a replica hears its master while both can talk.
+        if let Some(m) = self.nodes[nu].my_master()
+            && self.nodes[m as usize].process == Process::Running
+            && self.reachable(n, m)
+        {
+            self.nodes[nu].master_seen = now;
+            if self.nodes[m as usize].is_master() {
+                let off = self.nodes[m as usize].repl_offset;
+                self.nodes[nu].repl_offset = self.nodes[nu].repl_offset.max(off);
+            }
+        }
+
+        self.manual_failover_check_timeout(n);
+        if self.nodes[nu].is_slave() {
+            self.handle_manual_failover(n);
+            self.handle_slave_failover(n);
+            if orphaned > 0
+                && max_slaves >= 2
+                && this_slaves == max_slaves
+                && self.cfg.allow_replica_migration
+            {
+                self.handle_slave_migration(n, max_slaves);
+            }
+        }
+        if update_state || !self.nodes[nu].state_ok {
+            self.update_state(n);
+        }
+    }
+
+    /// `clusterBeforeSleep`: what packets asked to be done once the event loop is idle.
+    pub(super) fn before_sleep(&mut self, n: u32) {
+        let nu = n as usize;
+        let flags = self.nodes[nu].todo;
+        self.nodes[nu].todo = 0;
+        if flags & todo::HANDLE_MANUALFAILOVER != 0 {
+            if self.nodes[nu].is_slave() {
+                self.handle_manual_failover(n);
+                self.handle_slave_failover(n);
+            }
+        } else if flags & todo::HANDLE_FAILOVER != 0 {
+            self.handle_slave_failover(n);
+        }
+        if flags & todo::UPDATE_STATE != 0 {
+            self.update_state(n);
+        }
+    }
+
+    /// `clusterUpdateState`: ok or fail, with the writable delay after start and the rejoin
+    /// delay of a master coming back from the minority.
+    pub(super) fn update_state(&mut self, n: u32) {
+        let nu = n as usize;
+        let now = self.now;
+        let nt = self.cfg.node_timeout;
+        let node = &mut self.nodes[nu];
+        node.todo &= !todo::UPDATE_STATE;
+        if node.first_call_time == 0 {
+            node.first_call_time = now.max(1);
+        }
+        if node.is_master() && !node.state_ok && now - node.first_call_time < WRITABLE_DELAY {
+            return;
+        }
+        // Full coverage: no slot without an owner, no owner FAIL (counted per owner rather
+        // than per slot: the same answer as Redis's loop over the 16384 slots).
+        let mut ok = true;
+        if self.cfg.require_full_coverage {
+            ok = node.unassigned == 0
+                && !node.known_list.iter().any(|p| {
+                    node.peers[*p as usize].numslots > 0 && node.peers[*p as usize].failed()
+                });
+        }
+        let mut size = 0u32;
+        let mut reachable = 0u32;
+        for &p in &node.known_list {
+            let q = &node.peers[p as usize];
+            if q.is_master() && q.numslots > 0 {
+                size += 1;
+                if q.flags & (flag::FAIL | flag::PFAIL) == 0 {
+                    reachable += 1;
+                }
+            }
+        }
+        node.size = size;
+        if reachable < size / 2 + 1 {
+            ok = false;
+            node.among_minority_time = now;
+        }
+        if ok != node.state_ok {
+            let rejoin = nt.clamp(MIN_REJOIN_DELAY, MAX_REJOIN_DELAY);
+            let minority = node.among_minority_time != 0;
+            if ok && node.is_master() && minority && now - node.among_minority_time < rejoin {
+                return;
+            }
+            node.state_ok = ok;
+            self.log(
+                n,
+                '#',
+                format!("Cluster state changed: {}", if ok { "ok" } else { "fail" }),
+            );
+            self.event(EventKind::State { node: n, ok });
+        }
+    }
+
+    /// `clusterSendPing`: a PING, PONG or MEET with `max(3, nodes/10)` random gossip entries
+    /// (capped at nodes − 2), then every node in PFAIL.
+    pub(super) fn send_ping(&mut self, from: u32, to: u32, kind: MsgType, reply: bool) {
+        let fu = from as usize;
+        self.nodes[fu].pings_sent_counter += 1;
+        let counter = self.nodes[fu].pings_sent_counter;
+        let known = self.nodes[fu].known_list.len() as i64;
+        let mut freshnodes = known - 2;
+        let mut wanted = (known / 10).max(3);
+        if wanted > freshnodes {
+            wanted = freshnodes;
+        }
+        if !reply && kind == MsgType::Ping {
+            self.nodes[fu].peers[to as usize].ping_sent = self.now;
+        }
+        let mut msg = self.header(from, to, kind);
+        msg.reply = reply;
+        let mut maxiter = wanted * 3;
+        let mut gossip: Vec<Gossip> = Vec::with_capacity(wanted.max(0) as usize);
+        while freshnodes > 0 && (gossip.len() as i64) < wanted && maxiter > 0 {
+            maxiter -= 1;
+            let len = self.nodes[fu].known_list.len() as u64;
+            let r = self.random(len) as usize;
+            let pick = self.nodes[fu].known_list[r];
+            if pick == from {
+                continue;
+            }
+            let p = &self.nodes[fu].peers[pick as usize];
+            if p.flags & flag::PFAIL != 0 {
+                continue;
+            }
+            if p.flags & (flag::HANDSHAKE | flag::NOADDR) != 0
+                || (p.link.is_none() && p.numslots == 0)
+            {
+                freshnodes -= 1;
+                continue;
+            }
+            if p.last_in_ping_gossip == counter {
+                continue;
+            }
+            gossip.push(Gossip {
+                node: pick,
+                flags: p.flags & !flag::MYSELF,
+                ping_sent: p.ping_sent,
+                pong_received_s: p.pong_received / 1000,
+            });
+            self.nodes[fu].peers[pick as usize].last_in_ping_gossip = counter;
+            freshnodes -= 1;
+        }
+        let pfail = self.nodes[fu].pfail_nodes;
+        if pfail > 0 {
+            let mut left = pfail;
+            for &p in &self.nodes[fu].known_list {
+                if left == 0 {
+                    break;
+                }
+                let q = &self.nodes[fu].peers[p as usize];
+                if q.flags & (flag::HANDSHAKE | flag::NOADDR) != 0 || q.flags & flag::PFAIL == 0 {
+                    continue;
+                }
+                gossip.push(Gossip {
+                    node: p,
+                    flags: q.flags & !flag::MYSELF,
+                    ping_sent: q.ping_sent,
+                    pong_received_s: q.pong_received / 1000,
+                });
+                left -= 1;
+            }
+        }
+        msg.gossip = gossip;
+        self.send(msg);
+    }
+
+    /// `clusterBroadcastPong`: a PONG to every connected node, or only to the replicas of
+    /// our master (`CLUSTER_BROADCAST_LOCAL_SLAVES`).
+    pub(super) fn broadcast_pong(&mut self, n: u32, local_slaves: bool) {
+        let nu = n as usize;
+        let known = self.nodes[nu].known_list.clone();
+        let master = if self.nodes[nu].is_master() {
+            Some(n)
+        } else {
+            self.nodes[nu].my_master()
+        };
+        for p in known {
+            let q = &self.nodes[nu].peers[p as usize];
+            if p == n || q.link.is_none() || q.flags & (flag::HANDSHAKE | flag::NOADDR) != 0 {
+                continue;
+            }
+            if local_slaves && !(q.is_slave() && q.master.is_some() && q.master == master) {
+                continue;
+            }
+            self.send_ping(n, p, MsgType::Pong, false);
+        }
+    }
+
+    /// `clusterBroadcastMessage`: one message type to every connected node.
+    pub(super) fn broadcast(&mut self, n: u32, kind: MsgType, about: u32, forceack: bool) {
+        let nu = n as usize;
+        let known = self.nodes[nu].known_list.clone();
+        for p in known {
+            let q = &self.nodes[nu].peers[p as usize];
+            if p == n || q.link.is_none() || q.flags & (flag::HANDSHAKE | flag::NOADDR) != 0 {
+                continue;
+            }
+            let mut m = self.header(n, p, kind);
+            m.about = about;
+            m.forceack = forceack;
+            self.send(m);
+        }
+    }
+}

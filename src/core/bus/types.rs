@@ -1,0 +1,294 @@
+//! The simulator's data: node flags, one node's view of a peer (`clusterNode`), a node's own
+//! state (`clusterState` plus the process), bus messages (`clusterMsg`) and their real sizes.
+
+use std::rc::Rc;
+
+/// `CLUSTER_NODE_*` flags (cluster.h), the subset the bus uses.
+pub mod flag {
+    /// `MYSELF`.
+    pub const MYSELF: u16 = 1;
+    /// `MASTER`.
+    pub const MASTER: u16 = 2;
+    /// `SLAVE`.
+    pub const SLAVE: u16 = 4;
+    /// `PFAIL`.
+    pub const PFAIL: u16 = 8;
+    /// `FAIL`.
+    pub const FAIL: u16 = 16;
+    /// `HANDSHAKE`.
+    pub const HANDSHAKE: u16 = 32;
+    /// `NOADDR`.
+    pub const NOADDR: u16 = 64;
+    /// `MEET`.
+    pub const MEET: u16 = 128;
+    /// `MIGRATE_TO`.
+    pub const MIGRATE_TO: u16 = 256;
+    /// `NOFAILOVER`.
+    pub const NOFAILOVER: u16 = 512;
+}
+
+/// No owner in a slot table (a slot nobody claims).
+pub const NO_NODE: u32 = u32::MAX;
+/// The most nodes a simulation holds (Redis's recommended ceiling).
+pub const MAX_NODES: usize = 1000;
+/// `CLUSTER_SLOTS`.
+pub const SLOTS: usize = 16384;
+
+/// `sizeof(clusterMsg) - sizeof(union clusterMsgData)` in 7.0.15: 2256 bytes, of which the
+/// slot bitmap `myslots` is 2048.
+pub const HEADER_BYTES: u32 = 2256;
+/// `sizeof(clusterMsgDataGossip)`.
+pub const GOSSIP_BYTES: u32 = 104;
+/// FAIL: the header (without the data union) + a 40-byte node name.
+pub const FAIL_BYTES: u32 = 2296;
+/// UPDATE: header without the union + config epoch, name and a slot bitmap.
+pub const UPDATE_BYTES: u32 = 4352;
+
+/// A slot bitmap (`myslots`), shared between the messages a node sends until its slots change.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SlotBits(pub Box<[u64; 256]>);
+
+impl SlotBits {
+    /// The empty (see the module docs).
+    pub fn empty() -> Self {
+        SlotBits(Box::new([0; 256]))
+    }
+    /// The get (see the module docs).
+    pub fn get(&self, slot: usize) -> bool {
+        self.0[(slot >> 6) & 255] & (1u64 << (slot & 63)) != 0
+    }
+    /// The set (see the module docs).
+    pub fn set(&mut self, slot: usize) {
+        self.0[(slot >> 6) & 255] |= 1u64 << (slot & 63);
+    }
+    /// The count (see the module docs).
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+}
+
+impl std::fmt::Debug for SlotBits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SlotBits({} slots)", self.count())
+    }
+}
+
+/// Bus message types (`CLUSTERMSG_TYPE_*`) the simulator sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MsgType {
+    /// `Ping`.
+    Ping,
+    /// `Pong`.
+    Pong,
+    /// `Meet`.
+    Meet,
+    /// `Fail`.
+    Fail,
+    /// `FailoverAuthRequest`.
+    FailoverAuthRequest,
+    /// `FailoverAuthAck`.
+    FailoverAuthAck,
+    /// `Update`.
+    Update,
+    /// `MfStart`.
+    MfStart,
+}
+
+impl MsgType {
+    /// Index in `cluster_stats_messages_*` order (the `CLUSTERMSG_TYPE_*` numbers without
+    /// PUBLISH; names from `clusterGetMessageTypeString`).
+    pub fn stat_index(self) -> usize {
+        match self {
+            MsgType::Ping => 0,
+            MsgType::Pong => 1,
+            MsgType::Meet => 2,
+            MsgType::Fail => 3,
+            MsgType::FailoverAuthRequest => 4,
+            MsgType::FailoverAuthAck => 5,
+            MsgType::Update => 6,
+            MsgType::MfStart => 7,
+        }
+    }
+    /// The name `CLUSTER INFO` uses in `cluster_stats_messages_<name>_sent`.
+    pub fn stat_name(i: usize) -> &'static str {
+        [
+            "ping", "pong", "meet", "fail", "update", "auth-ack", "auth-req", "mfstart",
+        ][i]
+    }
+}
+
+/// One gossip section (`clusterMsgDataGossip`): what the sender knows of one node.
+#[derive(Clone, Copy, Debug)]
+pub struct Gossip {
+    pub node: u32,
+    pub flags: u16,
+    pub ping_sent: u64,
+    /// Seconds, as the wire carries it (`pong_received / 1000`).
+    pub pong_received_s: u64,
+}
+
+/// A bus message in flight. `reply` says it travels back on the connection the receiver
+/// opened (a PONG answering the receiver's PING), which is what updates `pong_received`.
+#[derive(Clone, Debug)]
+pub struct Msg {
+    /// The message type (`hdr->type`).
+    pub kind: MsgType,
+    /// The sender (`hdr->sender`).
+    pub from: u32,
+    /// The receiver.
+    pub to: u32,
+    /// It travels on the connection the receiver opened (a PONG answering its PING).
+    pub reply: bool,
+    /// The sender's `currentEpoch`.
+    pub current_epoch: u64,
+    /// The sender's config epoch (its master's, for a replica).
+    pub config_epoch: u64,
+    /// The sender's replication offset.
+    pub offset: u64,
+    /// The sender's role flags (`hdr->flags`: MASTER/SLAVE/NOFAILOVER).
+    pub sender_flags: u16,
+    /// The sender's master (`NO_NODE` for a master).
+    pub slaveof: u32,
+    /// The slots the sender (or its master) claims.
+    pub myslots: Rc<SlotBits>,
+    /// `CLUSTERMSG_FLAG0_PAUSED`: a master paused for a manual failover.
+    pub paused: bool,
+    /// `CLUSTERMSG_FLAG0_FORCEACK`: a manual failover's vote request.
+    pub forceack: bool,
+    /// The gossip sections (PING, PONG, MEET).
+    pub gossip: Vec<Gossip>,
+    /// FAIL: the failing node; UPDATE: the node the update is about.
+    pub about: u32,
+    /// UPDATE: the config epoch of the node it is about.
+    pub update_epoch: u64,
+    /// UPDATE: that node's slots.
+    pub update_slots: Option<Rc<SlotBits>>,
+}
+
+impl Msg {
+    /// The bytes on the wire, as `clusterSendPing` & co. size them.
+    pub fn size(&self) -> u32 {
+        match self.kind {
+            MsgType::Ping | MsgType::Pong | MsgType::Meet => {
+                HEADER_BYTES + GOSSIP_BYTES * self.gossip.len() as u32
+            }
+            MsgType::Fail => FAIL_BYTES,
+            MsgType::Update => UPDATE_BYTES,
+            MsgType::FailoverAuthRequest | MsgType::FailoverAuthAck | MsgType::MfStart => {
+                HEADER_BYTES
+            }
+        }
+    }
+}
+
+/// What one node knows of one node (itself included): Redis's `clusterNode`.
+#[derive(Clone, Debug, Default)]
+pub struct Peer {
+    /// This node is in the observer's table (the dict holds it).
+    pub known: bool,
+    /// `CLUSTER_NODE_*` flags (`types::flag`).
+    pub flags: u16,
+    /// `slaveof`: its master, for a replica.
+    pub master: Option<u32>,
+    /// `slaves`: its replicas, for a master.
+    pub slaves: Vec<u32>,
+    /// The sender's config epoch (its master's, for a replica).
+    pub config_epoch: u64,
+    /// `ping_sent`: when the unanswered PING went out (0: none in flight).
+    pub ping_sent: u64,
+    /// `pong_received`: the last PONG (or a fresher time from gossip).
+    pub pong_received: u64,
+    /// `data_received`: the last packet of any kind.
+    pub data_received: u64,
+    /// `fail_time`: when it was flagged FAIL.
+    pub fail_time: u64,
+    /// `voted_time`: when we last voted about this master (0: never).
+    pub voted_time: u64,
+    /// `orphaned_time`: since when it is a master without working replicas.
+    pub orphaned_time: u64,
+    /// `repl_offset`: its replication offset as last heard.
+    pub repl_offset: u64,
+    /// `numslots`: slots it owns in the observer's table.
+    pub numslots: u32,
+    /// The outbound link's creation time, when there is a link.
+    pub link: Option<u64>,
+    /// Failure reports: (reporting master, time).
+    pub reports: Vec<(u32, u64)>,
+    /// The last slot bitmap this node claimed that matched our table, at `slots_version`.
+    pub claim_seen: Option<(Rc<SlotBits>, u64)>,
+    /// `last_in_ping_gossip`: the ping counter of the last message that gossiped it.
+    pub last_in_ping_gossip: u64,
+}
+
+impl Peer {
+    /// The is master (see the module docs).
+    pub fn is_master(&self) -> bool {
+        self.flags & flag::MASTER != 0
+    }
+    /// The is slave (see the module docs).
+    pub fn is_slave(&self) -> bool {
+        self.flags & flag::SLAVE != 0
+    }
+    /// The failed (see the module docs).
+    pub fn failed(&self) -> bool {
+        self.flags & flag::FAIL != 0
+    }
+    /// The timed out (see the module docs).
+    pub fn timed_out(&self) -> bool {
+        self.flags & flag::PFAIL != 0
+    }
+}
+
+/// Whether the process runs, is stopped (SIGSTOP: connections still accepted, nothing read)
+/// or is dead (SIGKILL: connections refused).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Process {
+    /// `Running`.
+    Running,
+    /// `Hung`.
+    Hung,
+    /// `Crashed`.
+    Crashed,
+}
+
+/// `cluster-*` settings the rules read.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `cluster-node-timeout`, ms.
+    pub node_timeout: u64,
+    /// `cluster-require-full-coverage`.
+    pub require_full_coverage: bool,
+    /// `cluster-allow-replica-migration`.
+    pub allow_replica_migration: bool,
+    /// `cluster-migration-barrier`.
+    pub migration_barrier: u32,
+    /// `cluster-replica-validity-factor`.
+    pub replica_validity_factor: u64,
+    /// `repl-ping-replica-period`, seconds.
+    pub repl_ping_period: u64,
+    /// One-way latency of every link, ms (per-link overrides in `Sim::set_latency`).
+    pub latency_ms: u64,
+    /// Probability that a message is lost.
+    pub loss: f64,
+    /// Record every message sent and delivered in the event stream (off for big benchmarks).
+    pub record_messages: bool,
+    /// The simulated clock's unix time at t = 0, ms (the log's and CLUSTER NODES' timestamps).
+    pub start_unix_ms: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            node_timeout: 15000,
+            require_full_coverage: true,
+            allow_replica_migration: true,
+            migration_barrier: 1,
+            replica_validity_factor: 10,
+            repl_ping_period: 10,
+            latency_ms: 1,
+            loss: 0.0,
+            record_messages: true,
+            start_unix_ms: 1_796_109_600_000,
+        }
+    }
+}
