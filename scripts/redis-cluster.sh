@@ -135,6 +135,19 @@ start() {
     wait_for "[ \"\$(cli $p CLUSTER NODES | grep -c ' connected')\" = ${#PORTS[@]} ]" 300 ||
       die "node $p does not see all ${#PORTS[@]} nodes connected within 30 s"
   done
+  # Every node's CLUSTER SLOTS lists every replica: 7.0.15 leaves out a replica whose known
+  # replication offset is still 0 (isReplicaAvailable in cluster.c), as on a cluster that has
+  # never been written. A FLUSHALL on each master is a write that moves the offsets; the nodes
+  # learn them from the next pings.
+  for p in "${PORTS[@]}"; do
+    if cli "$p" ROLE | head -n 1 | grep -q master; then
+      cli "$p" FLUSHALL >/dev/null
+    fi
+  done
+  for p in "${PORTS[@]}"; do
+    wait_for "[ \"\$(cli $p CLUSTER SLOTS | grep -cx '700[0-5]')\" = ${#PORTS[@]} ]" 300 ||
+      die "node $p does not list every replica in CLUSTER SLOTS within 30 s"
+  done
   layout_check
   echo "SLOTSCOPE_REDIS=$HOST:${PORTS[0]}"
 }

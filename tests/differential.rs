@@ -55,6 +55,40 @@ fn env_number(name: &str, default: u64) -> u64 {
     }
 }
 
+/// Commands the page answers with its own note on purpose, each with why; the test reports
+/// them (the "not simulated" counts above) but does not fail on them. Any other note fails it.
+const NOTED: &[(&str, &str)] = &[
+    (
+        "dump",
+        "the reply is Redis's RDB serialization of the value, which the page does not keep",
+    ),
+    (
+        "eval",
+        "scripts beyond the page's Lua subset (return of redis.call, tables, KEYS/ARGV)",
+    ),
+    ("eval_ro", "the same, read-only"),
+    (
+        "exec",
+        "a transaction that queued one of the commands above",
+    ),
+    (
+        "script|load",
+        "the same: Redis compiles any Lua; the page reads only its subset",
+    ),
+    (
+        "cluster|info",
+        "message counters and times the cluster bus changes from run to run",
+    ),
+    (
+        "cluster|links",
+        "the bus links' creation times and buffer sizes",
+    ),
+    (
+        "cluster|shards",
+        "replication offsets and health that change from run to run",
+    ),
+];
+
 #[test]
 #[ignore = "needs the real cluster that scripts/test.sh starts"]
 fn engine_answers_as_a_real_cluster() {
@@ -111,7 +145,6 @@ fn engine_answers_as_a_real_cluster() {
         "{:<16} {:>8} {:>8} {:>10} {:>14}",
         "family", "sent", "matched", "mismatched", "not simulated"
     );
-    let mut not_sim = 0;
     for (bucket, t) in &h.totals {
         let label = match bucket {
             Bucket::Family(f) => f.name(),
@@ -121,7 +154,6 @@ fn engine_answers_as_a_real_cluster() {
             "{label:<16} {:>8} {:>8} {:>10} {:>14}",
             t.sent, t.matched, t.mismatched, t.not_simulated
         );
-        not_sim += t.not_simulated;
     }
     if !h.not_simulated.is_empty() {
         println!("not simulated, by command:");
@@ -139,9 +171,16 @@ fn engine_answers_as_a_real_cluster() {
             run::show_reply(&m.real)
         );
     }
+    // Every not-simulated reply must be one the page notes on purpose (see NOTED).
+    let not_sim: usize = h
+        .not_simulated
+        .iter()
+        .filter(|(name, _)| !NOTED.iter().any(|(n, _)| n == name))
+        .map(|(_, (n, _))| n)
+        .sum();
     assert!(
         h.mismatches.is_empty() && not_sim == 0,
-        "{} mismatches and {not_sim} not-simulated replies in enabled families (seed {seed}); see above",
+        "{} mismatches and {not_sim} not-simulated replies (outside NOTED) in enabled families (seed {seed}); see above",
         h.mismatches.len()
     );
 }

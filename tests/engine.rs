@@ -1478,3 +1478,66 @@ fn a_touched_watched_key_keeps_no_more_commands() {
     run(&mut c, M2, &mut a, "GET foo");
     assert_eq!(run(&mut c, M2, &mut a, "EXEC").to_resp(), b"*-1\r\n");
 }
+
+/// Found by the differential test (seeds 1 and 2), then recorded with redis-cli on a real
+/// 7.0.15 cluster master: the default user has `nopass`, so AUTH default <anything> is OK;
+/// PUBSUB CHANNELS takes one pattern at most; CLUSTER REPLICAS of a replica, and of an unknown
+/// id, are refused.
+#[test]
+fn differential_regressions_auth_pubsub_replicas() {
+    let mut c = Cluster::new(SlotMap::fixture_cluster());
+    let mut s = Session::new();
+    assert_eq!(run(&mut c, M2, &mut s, "AUTH default whatever"), Reply::Ok);
+    assert_eq!(
+        error_text(run(&mut c, M2, &mut s, "AUTH bob pw")),
+        "WRONGPASS invalid username-password pair or user is disabled."
+    );
+    assert_eq!(
+        error_text(run(&mut c, M2, &mut s, "AUTH default secret nan")),
+        "ERR syntax error"
+    );
+    assert_eq!(
+        error_text(run(&mut c, M2, &mut s, "PUBSUB CHANNELS a b c")),
+        "ERR unknown subcommand or wrong number of arguments for 'CHANNELS'. Try PUBSUB HELP."
+    );
+    assert_eq!(
+        error_text(run(
+            &mut c,
+            M2,
+            &mut s,
+            "CLUSTER REPLICAS 0000000000000000000000000000000000000000"
+        )),
+        "ERR Unknown node 0000000000000000000000000000000000000000"
+    );
+    let replica = SlotMap::fixture_cluster().masters()[0].replicas[0]
+        .id
+        .clone();
+    assert_eq!(
+        error_text(run(
+            &mut c,
+            M2,
+            &mut s,
+            &format!("CLUSTER REPLICAS {replica}")
+        )),
+        "ERR The specified node is not a master"
+    );
+    // Seed 4: strtoul stops at the cursor's NUL byte, so this cursor is 0 (a missing key: the
+    // empty scan), as a real node answered.
+    let nul = vec![
+        b"ZSCAN".to_vec(),
+        b"{user:1001}:profile".to_vec(),
+        b"\x00\xff\r\n".to_vec(),
+    ];
+    assert_eq!(
+        c.exec("127.0.0.1:7001", &nul, &mut s).to_resp(),
+        b"*2\r\n$1\r\n0\r\n*0\r\n"
+    );
+    // Seed 4: GEOPOS reads a score as C's (uint64_t) cast on x86-64, so 1e300 is 0 (the
+    // south-west corner) and -5 wraps to the north-east one, as a real node printed.
+    run(&mut c, M2, &mut s, "ZADD g{m} 1e300 a -5 b");
+    assert_eq!(
+        run(&mut c, M2, &mut s, "GEOPOS g{m} a b").to_cli(),
+        "1) 1) \"-179.99999731779098511\"\n   2) \"-85.05112751263942528\"\n\
+         2) 1) \"180\"\n   2) \"85.0511287799999991\"\n"
+    );
+}

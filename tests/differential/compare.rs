@@ -13,7 +13,10 @@
 //!    must be equal.
 //! 3. [`Rule::Multiset`] — tip `nondeterministic_output_order` (KEYS, SMEMBERS, SINTER, HKEYS,
 //!    …): the top-level array's elements compared as multisets; for HGETALL (field, value)
-//!    pairs, so a value cannot move to another field.
+//!    pairs, so a value cannot move to another field. For `COMMAND`, `COMMAND INFO` and
+//!    `COMMAND DOCS` without names ([`Rule::DeepMultiset`]) every array at every depth: the
+//!    server lists commands, and each container its subcommands, in its dict's order, which
+//!    depends on the node's random hash seed.
 //! 4. [`Rule::Shape`] — tip `nondeterministic_output` (RANDOMKEY, SPOP, SRANDMEMBER, TIME,
 //!    SCAN, XADD with `*`, OBJECT ENCODING, …): type and shape only — the same RESP type, the
 //!    same nil-ness, arrays of the same length whose elements have the same shape; status
@@ -34,6 +37,8 @@ pub enum Rule {
     Exact,
     /// Top-level elements as a multiset.
     Multiset,
+    /// Every array, at every depth, as a multiset (the whole command table).
+    DeepMultiset,
     /// Top-level (field, value) pairs as a multiset (HGETALL).
     Pairs,
     /// Type and shape only.
@@ -48,6 +53,7 @@ pub fn rule_for(table: &Table, name: &str) -> Rule {
         "ttl" | "pttl" | "expiretime" | "pexpiretime" => Rule::Clock,
         "hgetall" => Rule::Pairs,
         "cluster|getkeysinslot" => Rule::Exact,
+        "command" | "command|info" | "command|docs" => Rule::DeepMultiset,
         _ if table.has_tip(name, "nondeterministic_output_order") => Rule::Multiset,
         _ if table.has_tip(name, "nondeterministic_output") => Rule::Shape,
         _ => Rule::Exact,
@@ -102,7 +108,20 @@ pub fn values_match(rule: Rule, e: &Value, r: &Value) -> bool {
             }
             _ => e == r,
         },
+        Rule::DeepMultiset => canonical(e) == canonical(r),
         Rule::Shape => same_shape(e, r),
+    }
+}
+
+/// `v` with every array sorted, recursively.
+fn canonical(v: &Value) -> Value {
+    match v {
+        Value::Array(Some(items)) => {
+            let mut items: Vec<Value> = items.iter().map(canonical).collect();
+            items.sort();
+            Value::Array(Some(items))
+        }
+        other => other.clone(),
     }
 }
 

@@ -197,7 +197,9 @@ pub fn migration(h: &mut Harness, rng: &mut Rng, gens: &[(Family, MakeFn)], fami
     h.send(B, src, &words(&["GET", "{m}a"]));
     h.send(B, dst, &words(&["GET", "{m}a"]));
 
-    // And back, so the cluster ends as it started.
+    // And back, so the cluster ends as it started (once every node has heard the first move's
+    // epoch: see `wait_epochs`).
+    h.wait_epochs();
     h.send(
         B,
         src,

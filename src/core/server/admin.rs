@@ -120,6 +120,14 @@ impl Cluster {
                 }
             }
             C::Publish | C::Spublish => Reply::Int(0),
+            // pubsubCommand takes one pattern at most (the table's arity -2 allows more).
+            C::PubsubChannels | C::PubsubShardchannels if args.len() > 3 => {
+                let mut text =
+                    b"ERR unknown subcommand or wrong number of arguments for '".to_vec();
+                text.extend(arg(1).iter().take_while(|&&b| b != 0).take(128));
+                text.extend_from_slice(b"'. Try PUBSUB HELP.");
+                other(&String::from_utf8_lossy(&text))
+            }
             C::PubsubChannels | C::PubsubShardchannels => Reply::Array(Vec::new()),
             C::PubsubNumpat => Reply::Int(0),
             C::PubsubNumsub | C::PubsubShardnumsub => Reply::Array(
@@ -237,8 +245,12 @@ impl Cluster {
                 Reply::Ok
             }
             C::ScriptLoad => {
-                // Redis compiles the script first; the page keeps any body (EVALSHA then says
-                // when it is outside the Lua subset the page runs).
+                // Redis compiles the script first, and refuses one that is not Lua; the page
+                // reads only its Lua subset, so a body outside it gets the page's note rather
+                // than a SHA-1 Redis might not give.
+                if let Err(why) = super::script::check_script(arg(2)) {
+                    return Some(NotRun::Script(why).into());
+                }
                 let sha = sha1_hex(arg(2));
                 if let Some(n) = self.nodes.get_mut(node) {
                     n.scripts.insert(sha.clone(), arg(2).to_vec());
@@ -291,16 +303,42 @@ impl Cluster {
             ),
             C::ModuleList => Reply::Array(Vec::new()),
             C::Auth => {
-                if args.len() == 2 {
+                // The only user is `default`, which has `nopass` (ACL LIST: `user default on
+                // nopass ~* &* +@all`): any password is accepted for it; user names are
+                // case-sensitive, and any other user does not exist.
+                if args.len() > 3 {
+                    ErrorReply::Syntax.into()
+                } else if args.len() == 2 {
                     ErrorReply::AuthNotConfigured.into()
+                } else if args.len() == 3 && args.get(1).is_some_and(|u| u == b"default") {
+                    Reply::Ok
                 } else {
                     other("WRONGPASS invalid username-password pair or user is disabled.")
                 }
             }
+            // The simulated clock: seconds and microseconds.
+            C::Time => {
+                let now = self.now.max(0);
+                Reply::Array(vec![
+                    bulk(&(now / 1000).to_string()),
+                    bulk(&((now % 1000) * 1000).to_string()),
+                ])
+            }
+            // No save ever ran: the time the (simulated) server started.
+            C::Lastsave => Reply::Int(super::CLOCK_START_MS / 1000),
+            C::ClusterReplicas | C::ClusterSlaves => self.cluster_replicas(node, arg(2)),
+            // The page's cluster is healthy unless the lab failed a node: no failure reports
+            // then; a failed node's reports are the cluster bus's to count.
+            C::ClusterCountFailureReports => match self.lookup_node(arg(2)) {
+                None => ErrorReply::SetSlot(super::reply::SetSlotError::UnknownNode {
+                    id: String::from_utf8_lossy(arg(2)).into_owned(),
+                })
+                .into(),
+                Some(_) if self.node_has_failed(arg(2)) => return topology(),
+                Some(_) => Reply::Int(0),
+            },
             // Output that changes from run to run (ids, times, counters, memory).
             C::Info
-            | C::Time
-            | C::Lastsave
             | C::Role
             | C::Hello
             | C::Lolwut
@@ -334,9 +372,7 @@ impl Cluster {
             | C::ClusterBumpepoch
             | C::ClusterSetConfigEpoch
             | C::ClusterSaveconfig
-            | C::ClusterCountFailureReports
-            | C::ClusterReplicas
-            | C::ClusterSlaves => return topology(),
+            => return topology(),
             _ if self.is_server_side(info) => return not_simulated(),
             _ => return None,
         };

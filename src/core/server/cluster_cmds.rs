@@ -49,8 +49,45 @@ impl Cluster {
         )
     }
 
+    /// `CLUSTER REPLICAS <id>` (and SLAVES): the replicas' lines of `CLUSTER NODES` as `node`
+    /// prints them, one bulk string each; `ERR Unknown node <id>` or `ERR The specified node
+    /// is not a master` as 7.0.15 answers.
+    pub(super) fn cluster_replicas(&self, node: usize, id: &[u8]) -> Reply {
+        let master = match self.lookup_node(id) {
+            None => {
+                return ErrorReply::SetSlot(SetSlotError::UnknownNode {
+                    id: String::from_utf8_lossy(id).into_owned(),
+                })
+                .into()
+            }
+            Some(Err(())) => return ErrorReply::NotAMaster.into(),
+            Some(Ok(m)) => m,
+        };
+        let Some(master_id) = self.map.masters().get(master).map(|m| m.id.clone()) else {
+            return Reply::Array(Vec::new());
+        };
+        Reply::Array(
+            self.cluster_nodes(node)
+                .lines()
+                .filter(|line| line.split(' ').nth(3) == Some(master_id.as_str()))
+                .map(|line| Reply::Bulk(Some(line.as_bytes().to_vec())))
+                .collect(),
+        )
+    }
+
+    /// Whether the node named `id` is flagged `fail` or `fail?` in the map.
+    pub(super) fn node_has_failed(&self, id: &[u8]) -> bool {
+        self.map.masters().iter().any(|m| {
+            let failed = |flags: &[String]| flags.iter().any(|f| f == "fail" || f == "fail?");
+            (m.id.as_bytes() == id && failed(&m.flags))
+                || m.replicas
+                    .iter()
+                    .any(|r| r.id.as_bytes() == id && failed(&r.flags))
+        })
+    }
+
     /// The master index and node id named by `id`, or whether it is a replica's id.
-    fn lookup_node(&self, id: &[u8]) -> Option<Result<usize, ()>> {
+    pub(super) fn lookup_node(&self, id: &[u8]) -> Option<Result<usize, ()>> {
         let masters = self.map.masters();
         if let Some(m) = masters.iter().position(|m| m.id.as_bytes() == id) {
             return Some(Ok(m));

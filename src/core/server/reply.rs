@@ -69,6 +69,8 @@ pub enum ErrorReply {
     Syntax,
     /// `WRONGTYPE Operation against a key holding the wrong kind of value`.
     WrongType,
+    /// `ERR The specified node is not a master` (CLUSTER REPLICAS of a replica).
+    NotAMaster,
     /// `ERR value is not a valid float`.
     NotFloat,
     /// `ERR increment or decrement would overflow`.
@@ -589,6 +591,7 @@ impl fmt::Display for ErrorReply {
                 "WRONGTYPE Operation against a key holding the wrong kind of value",
             ),
             ErrorReply::NotFloat => text(f, "ERR value is not a valid float"),
+            ErrorReply::NotAMaster => text(f, "ERR The specified node is not a master"),
             ErrorReply::Overflow => text(f, "ERR increment or decrement would overflow"),
             ErrorReply::DecrementOverflow => text(f, "ERR decrement would overflow"),
             ErrorReply::NoSuchKey => text(f, "ERR no such key"),

@@ -464,6 +464,11 @@ impl Parser<'_> {
     }
 }
 
+/// Whether `body` is in the page's Lua subset, and where the reading stopped if not.
+pub(super) fn check_script(body: &[u8]) -> Result<(), ScriptNotRun> {
+    parse_script(body).map(|_| ())
+}
+
 fn parse_script(body: &[u8]) -> Result<Expr, ScriptNotRun> {
     let newlines = body
         .iter()

@@ -555,23 +555,8 @@ pub(super) struct ScanOpts {
 
 /// Parses a collection SCAN's cursor (`parseScanCursorOrReply`).
 pub(super) fn parse_cursor(bytes: &[u8]) -> Result<u64, ErrorReply> {
-    let invalid = || ErrorReply::InvalidCursor;
-    let (neg, digits) = match bytes.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        Some((b'+', rest)) => (false, rest),
-        _ => (false, bytes),
-    };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return Err(invalid());
-    }
-    let mut v: u64 = 0;
-    for &d in digits {
-        v = v
-            .checked_mul(10)
-            .and_then(|v| v.checked_add(u64::from(d - b'0')))
-            .ok_or_else(invalid)?;
-    }
-    Ok(if neg { v.wrapping_neg() } else { v })
+    // Redis's strtoul: an empty cursor reads as 0.
+    super::util::parse_cursor(bytes).ok_or(ErrorReply::InvalidCursor)
 }
 
 /// Parses `COUNT n` and `MATCH p` after a collection SCAN's cursor.
@@ -634,10 +619,12 @@ pub(super) fn scan_step(
 
 fn sscan(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Res {
     let cursor = parse_cursor(arg(args, 2))?;
-    let opts = scan_opts(args.get(3..).unwrap_or(&[]))?;
+    // As 7.0.15's s/zscanCommand: the cursor, then the key (a missing one is the empty scan,
+    // whatever the options), then the options in scanGenericCommand.
     let Some(set) = read(db, now, arg(args, 1))? else {
         return Ok(Reply::Array(vec![bulk(b"0"), Reply::Array(vec![])]));
     };
+    let opts = scan_opts(args.get(3..).unwrap_or(&[]))?;
     let items = set
         .members()
         .into_iter()

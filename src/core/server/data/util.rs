@@ -53,6 +53,8 @@ pub(super) fn is(a: &[u8], word: &str) -> bool {
 /// decimal digits, a negative number wrapping around; no leading space, nothing after, no
 /// overflow; the empty string is 0).
 pub(super) fn parse_cursor(v: &[u8]) -> Option<u64> {
+    // strtoul reads a C string: the cursor ends at its first NUL byte.
+    let v = v.split(|&b| b == 0).next().unwrap_or(v);
     let (neg, digits) = match v.split_first() {
         Some((b'-', rest)) => (true, rest),
         Some((b'+', rest)) => (false, rest),

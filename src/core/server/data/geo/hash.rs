@@ -140,12 +140,21 @@ pub(super) fn decode(long_range: Range, lat_range: Range, hash: Bits) -> Option<
 
 /// The centre of a 52-bit score's box, clamped (`decodeGeohash`): `[longitude, latitude]`.
 pub(super) fn decode_score(score: f64) -> Option<[f64; 2]> {
-    // C's `(uint64_t)score` on x86-64.
+    // C's `(uint64_t)score` as gcc compiles it on x86-64: `cvttsd2si` below 2^63, else of
+    // `score - 2^63` with the top bit flipped; `cvttsd2si` gives 0x8000000000000000 for NaN
+    // and anything out of range (Rust's `as` would saturate instead), so 1e300 reads as 0.
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    let cvttsd2si = |x: f64| {
+        if x.is_nan() || !(-TWO_63..TWO_63).contains(&x) {
+            i64::MIN
+        } else {
+            x as i64
+        }
+    };
     let bits = if score >= TWO_63 {
-        (score - TWO_63) as u64 ^ (1 << 63)
+        cvttsd2si(score - TWO_63) as u64 ^ (1 << 63)
     } else {
-        score as i64 as u64
+        cvttsd2si(score) as u64
     };
     let area = decode(
         WGS84.0,

@@ -495,10 +495,12 @@ fn zrandmember(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Res {
 
 fn zscan(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Res {
     let cursor = parse_cursor(arg(args, 2))?;
-    let opts = scan_opts(args.get(3..).unwrap_or(&[]))?;
+    // As 7.0.15's s/zscanCommand: the cursor, then the key (a missing one is the empty scan,
+    // whatever the options), then the options in scanGenericCommand.
     let Some(z) = read(db, now, arg(args, 1))? else {
         return Ok(Reply::Array(vec![bulk(b"0"), Reply::Array(vec![])]));
     };
+    let opts = scan_opts(args.get(3..).unwrap_or(&[]))?;
     let items = z
         .iter()
         .map(|(m, s)| vec![m.to_vec(), fmt_double(s).into_bytes()])
