@@ -255,3 +255,17 @@ test('copied as the route cache fixed it: one EVAL per master with per-master ta
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('DBSIZE, KEYS and FLUSHALL say they answer for the chosen node only; GET does not', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await paste(page, 'SET foo bar\nDBSIZE\nKEYS *\nGET foo');
+  await page.getByTestId('plan-node').selectOption('127.0.0.1:7002');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=verdict]').length === 4);
+  // foo is in slot 12182, on 7002: the node holds one key.
+  assert.deepEqual(await verdicts(page), ['OK', '(integer) 1', '1) "foo"', '"bar"']);
+  const perNode = await page.getByTestId('verdict-per-node').allTextContents();
+  assert.equal(perNode.length, 2);
+  for (const text of perNode) assert.match(text, /only the keys of 127\.0\.0\.1:7002/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -290,6 +290,8 @@ pub struct Messages {
     pub plan_col_parallel: &'static str,
     /// Under the strategies: round trips are not latency.
     pub plan_latency_note: &'static str,
+    /// Under DBSIZE, KEYS, FLUSHALL…: `{0}` the node that answered.
+    pub plan_per_node: &'static str,
     /// Column.
     pub plan_col_commands: &'static str,
     /// Column.
@@ -1020,6 +1022,7 @@ pub const EN: Messages = Messages {
     plan_col_strategy: "Strategy",
     plan_col_trips: "Round trips, one after another",
     plan_col_parallel: "Latency, all masters at once",
+    plan_per_node: "This counts or touches only the keys of {0}. Each master holds only its own slots' keys, so a client sends this command to every master and adds up (or merges) the replies.",
     plan_latency_note: "Round trips count every exchange with a master. Latency is what a client waits for: one that asks every master at once waits about one round trip (RTT) for each exchange the busiest master needs, so a parallel fan-out costs about one RTT whatever the number of masters.",
     plan_col_commands: "Commands",
     plan_col_queue: "Busiest master's queue",

@@ -126,6 +126,7 @@ pub const ZH: Messages = Messages {
     plan_col_strategy: "策略",
     plan_col_trips: "往返次数（逐个进行）",
     plan_col_parallel: "延迟（同时发往所有主节点）",
+    plan_per_node: "这只统计或作用于 {0} 上的键。每个主节点只保存自己那些槽里的键，所以客户端会把这条命令发给每个主节点，再把回复相加（或合并）。",
     plan_latency_note: "往返次数统计与主节点的每一次交互。延迟是客户端实际等待的时间：同时向所有主节点发送的客户端，只需等待最忙的那个主节点所需的交互次数，每次约一个往返时延（RTT），所以并行扇出无论有多少个主节点，大约只花一个 RTT。",
     plan_col_commands: "命令数",
     plan_col_queue: "最忙主节点的队列",

@@ -240,6 +240,15 @@ impl CommandInfo {
         self.flags & f == f
     }
 
+    /// Whether Redis's tips say a client sends this command to every master
+    /// (`request_policy:all_shards`: DBSIZE, KEYS, FLUSHALL, …) or every node
+    /// (`request_policy:all_nodes`): one node answers only for its own keys.
+    pub fn acts_per_node(&self) -> bool {
+        self.tips
+            .iter()
+            .any(|t| *t == "request_policy:all_shards" || *t == "request_policy:all_nodes")
+    }
+
     /// Whether `processCommand` sends it through cluster routing: it has key specs or
     /// movable keys (EXEC is routed too, over its queue).
     pub fn is_routed(&self) -> bool {

@@ -259,6 +259,15 @@ fn line_verdict(t: &Messages, line: &Line) -> String {
     }
 }
 
+/// Whether the line's command answers for one node's keys only (Redis's tips
+/// `request_policy:all_shards` / `all_nodes`: DBSIZE, KEYS, FLUSHALL, …).
+fn acts_per_node(line: &Line) -> bool {
+    crate::core::key::args::split_args(&line.text)
+        .ok()
+        .and_then(|args| crate::core::server::command::find_command(&args))
+        .is_some_and(|info| info.acts_per_node())
+}
+
 /// The name of a send strategy in the reader's language.
 fn strategy_name(t: &Messages, s: Strategy) -> &'static str {
     match s {
@@ -393,6 +402,9 @@ pub fn planner(props: &PlannerProps) -> Html {
                     </p>
                 } else {
                     <code class="verdict__reply" data-testid="verdict">{ line_verdict(t, line) }</code>
+                    if acts_per_node(line) && !line.is_error() {
+                        <p class="verdict__note" data-testid="verdict-per-node">{ fill(t.plan_per_node, &[&node_addr]) }</p>
+                    }
                 }
             </li>
         }
