@@ -110,8 +110,9 @@ pub fn client_table() -> Html {
                             html! {
                                 <tr data-library={l.id()} data-max-redirects={b.max_redirects.to_string()}>
                                     <th scope="row" class="mono">{ format!("{} {}", b.name, b.tag) }</th>
-                                    { for cells.into_iter().map(|c| html! { <td>{ c }</td> }) }
-                                    <td class="mono">
+                                    // Each cell names its column: on a phone the header row is hidden.
+                                    { for cells.into_iter().zip(w.heads.iter().skip(1)).map(|(c, h)| html! { <td data-label={*h}>{ c }</td> }) }
+                                    <td class="mono" data-label={w.heads.last().copied().unwrap_or_default()}>
                                         { format!("{}@{}: ", b.sources[0].repo, b.tag) }
                                         { source_files(b).join(", ") }
                                     </td>

@@ -535,9 +535,9 @@ pub fn planner(props: &PlannerProps) -> Html {
                         </tr></thead>
                         <tbody>{ for rows }</tbody>
                     </table>
-                    <p class="section-help">{ t.plan_latency_note }</p>
                     { fan_out(t, p, map, &props.colours) }
                 </div>
+                <p class="section-help">{ t.plan_latency_note }</p>
                 if p.unserved.n_keys > 0 {
                     <p class="lab__error">{ fill(t.plan_unserved, &[&p.unserved.n_keys]) }</p>
                 }
