@@ -156,13 +156,12 @@ export async function typeKey(page, text) {
 
 /** The values of the pipeline's test hooks. */
 export async function readPipeline(page) {
-  const get = (id) => page.getByTestId(id).textContent();
-  return {
-    hashed: await get('hashed-part'),
-    crc: await get('crc16'),
-    slot: Number(await get('slot')),
-    node: await get('node'),
-  };
+  // One snapshot of the page, so the four values come from the same render (once it has one).
+  await page.getByTestId('slot').waitFor();
+  return page.evaluate(() => {
+    const get = (id) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
+    return { hashed: get('hashed-part'), crc: get('crc16'), slot: Number(get('slot')), node: get('node') };
+  });
 }
 
 /** The master rows of the node list: address, slot count and every range, as data attributes. */

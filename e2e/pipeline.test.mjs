@@ -133,6 +133,8 @@ test('a malformed escape is pointed at by column and the last good result stays'
 test('a 10 MB paste is refused with a clear message and the last key stays', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await typeKey(page, 'foo');
+  // The last keystroke may still be on its way to the page (seen on a loaded machine).
+  await page.waitForFunction(() => document.querySelector('[data-testid="hashed-part"]')?.textContent === 'foo');
   const good = await readPipeline(page);
   await page.getByTestId('key-input').fill('x'.repeat(10 * 1024 * 1024));
   const error = page.getByTestId('key-error');
