@@ -3,34 +3,7 @@
 //! command sequence (recorded with a small socket client against a fresh server, then pasted
 //! in); the page's key space must answer byte for byte the same.
 
-mod common_data {
-    use slotscope::core::server::data::Db;
-
-    /// The simulated clock the cases run at (the real server's clock only mattered for TTLs,
-    /// which the cases read back at once).
-    const NOW: i64 = 1_767_225_600_000;
-
-    /// Runs each case on one fresh key space and compares its RESP with the recorded one.
-    pub fn check(cases: &[(&[&[u8]], &[u8])]) {
-        let mut db = Db::default();
-        for (args, want) in cases {
-            let args: Vec<Vec<u8>> = args.iter().map(|a| a.to_vec()).collect();
-            let name = String::from_utf8_lossy(args.first().map_or(&[][..], |a| a)).to_lowercase();
-            let got = db
-                .exec(NOW, &name, &args)
-                .unwrap_or_else(|| panic!("{name} is not run"))
-                .to_resp();
-            assert_eq!(
-                String::from_utf8_lossy(&got),
-                String::from_utf8_lossy(want),
-                "{:?}",
-                args.iter()
-                    .map(|a| String::from_utf8_lossy(a).into_owned())
-                    .collect::<Vec<_>>()
-            );
-        }
-    }
-}
+mod common_data;
 
 /// Recorded from redis-server 7.0.15.
 const CASES: &[(&[&[u8]], &[u8])] = &[
