@@ -5,73 +5,18 @@
 //! table and a small opcode stream that `core::server::table` turns back into the reply).
 
 use serde_json::Value;
+#[path = "src/core/server/flag_names.rs"]
+mod flag_names;
+
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-/// Command flags in the order Redis 7.0.15's `addReplyFlagsForCommand` prints them.
-const FLAGS: &[&str] = &[
-    "write",
-    "readonly",
-    "denyoom",
-    "module",
-    "admin",
-    "pubsub",
-    "noscript",
-    "blocking",
-    "loading",
-    "stale",
-    "skip_monitor",
-    "skip_slowlog",
-    "asking",
-    "fast",
-    "no_auth",
-    "no_mandatory_keys",
-    "no_async_loading",
-    "no_multi",
-    "movablekeys",
-    "allow_busy",
-];
+const FLAGS: &[&str] = &flag_names::COMMAND_FLAGS;
 
-/// ACL categories in the order of Redis 7.0.15's `ACLCommandCategories` (acl.c).
-const ACL: &[&str] = &[
-    "keyspace",
-    "read",
-    "write",
-    "set",
-    "sortedset",
-    "list",
-    "hash",
-    "string",
-    "bitmap",
-    "hyperloglog",
-    "geo",
-    "stream",
-    "pubsub",
-    "admin",
-    "fast",
-    "slow",
-    "blocking",
-    "dangerous",
-    "connection",
-    "transaction",
-    "scripting",
-];
+const ACL: &[&str] = &flag_names::ACL_CATEGORIES;
 
-/// Key spec flags in the order of `addReplyFlagsForKeyArgs`.
-const KEY_FLAGS: &[&str] = &[
-    "RO",
-    "RW",
-    "OW",
-    "RM",
-    "access",
-    "update",
-    "insert",
-    "delete",
-    "not_key",
-    "incomplete",
-    "variable_flags",
-];
+const KEY_FLAGS: &[&str] = &flag_names::KEY_SPEC_FLAGS;
 
 /// Argument flags of `COMMAND DOCS` (`addReplyFlagsForArg`): printed as status replies.
 const ARG_FLAGS: &[&str] = &["optional", "multiple", "multiple_token"];

@@ -61,52 +61,9 @@ pub mod flag {
     /// `allow_busy`.
     pub const ALLOW_BUSY: u32 = 1 << 19;
     /// Every flag's name, bit 0 first (Redis's `addReplyFlagsForCommand` order).
-    pub const NAMES: [&str; 20] = [
-        "write",
-        "readonly",
-        "denyoom",
-        "module",
-        "admin",
-        "pubsub",
-        "noscript",
-        "blocking",
-        "loading",
-        "stale",
-        "skip_monitor",
-        "skip_slowlog",
-        "asking",
-        "fast",
-        "no_auth",
-        "no_mandatory_keys",
-        "no_async_loading",
-        "no_multi",
-        "movablekeys",
-        "allow_busy",
-    ];
+    pub const NAMES: [&str; 20] = super::super::flag_names::COMMAND_FLAGS;
     /// ACL categories (`CommandInfo::acl`), bit 0 first, as acl.c lists them.
-    pub const ACL_NAMES: [&str; 21] = [
-        "keyspace",
-        "read",
-        "write",
-        "set",
-        "sortedset",
-        "list",
-        "hash",
-        "string",
-        "bitmap",
-        "hyperloglog",
-        "geo",
-        "stream",
-        "pubsub",
-        "admin",
-        "fast",
-        "slow",
-        "blocking",
-        "dangerous",
-        "connection",
-        "transaction",
-        "scripting",
-    ];
+    pub const ACL_NAMES: [&str; 21] = super::super::flag_names::ACL_CATEGORIES;
 }
 
 /// Key spec flags (`KeySpecDef::flags`), one bit each in the order Redis prints them.
@@ -134,19 +91,7 @@ pub mod key_flag {
     /// `variable_flags`.
     pub const VARIABLE_FLAGS: u32 = 1 << 10;
     /// Every flag's name, bit 0 first.
-    pub const NAMES: [&str; 11] = [
-        "RO",
-        "RW",
-        "OW",
-        "RM",
-        "access",
-        "update",
-        "insert",
-        "delete",
-        "not_key",
-        "incomplete",
-        "variable_flags",
-    ];
+    pub const NAMES: [&str; 11] = super::super::flag_names::KEY_SPEC_FLAGS;
 }
 
 /// Where a key spec starts looking (`begin_search`).

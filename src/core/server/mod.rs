@@ -27,6 +27,7 @@ mod cluster_cmds;
 pub mod command;
 mod config_table;
 pub mod data;
+mod flag_names;
 mod help_table;
 mod introspect;
 mod keys;
