@@ -22,7 +22,7 @@ mod set;
 mod sort;
 mod stream;
 mod strings;
-mod util;
+pub(super) mod util;
 mod zset;
 
 pub use errors::DataError;

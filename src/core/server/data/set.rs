@@ -1,6 +1,6 @@
 //! Sets: SADD SREM SMEMBERS SISMEMBER SMISMEMBER SCARD SPOP SRANDMEMBER SMOVE SINTER SINTERCARD
 //! SUNION SDIFF (and their STORE forms) SSCAN, as Redis 7.0.15's `t_set.c` answers them; also
-//! the helpers the other collection modules share (glob matching, SCAN options, a seeded
+//! the helpers the other collection modules share (SCAN options, a seeded
 //! pseudo-random source).
 //!
 //! A set is an `intset` while every member is an integer (Redis's `string2ll`) and there are at
@@ -607,7 +607,7 @@ pub(super) fn scan_step(
     let mut out = Vec::new();
     for item in items.get(from..to).unwrap_or(&[]) {
         let keep = match (&opts.pattern, item.first()) {
-            (Some(p), Some(first)) => glob_match(p, first, false),
+            (Some(p), Some(first)) => super::util::glob_match(p, first, false),
             _ => true,
         };
         if keep {
@@ -631,125 +631,4 @@ fn sscan(db: &mut Db, now: i64, args: &[Vec<u8>]) -> Res {
         .map(|m| vec![m.to_vec()])
         .collect();
     Ok(scan_step(items, !set.hashtable, cursor, &opts))
-}
-
-/// Redis's `stringmatchlen`: glob-style matching (`*`, `?`, `[…]` with `^` and ranges, `\`).
-pub(super) fn glob_match(pattern: &[u8], string: &[u8], nocase: bool) -> bool {
-    glob(pattern, string, nocase, 0)
-}
-
-fn glob(mut p: &[u8], mut s: &[u8], nocase: bool, depth: usize) -> bool {
-    let eq = |a: u8, b: u8| {
-        if nocase {
-            a.eq_ignore_ascii_case(&b)
-        } else {
-            a == b
-        }
-    };
-    if depth > 1000 {
-        return false;
-    }
-    while let Some((&c, rest)) = p.split_first() {
-        match c {
-            b'*' => {
-                let mut rest = rest;
-                while let Some((b'*', r)) = rest.split_first() {
-                    rest = r;
-                }
-                if rest.is_empty() {
-                    return true;
-                }
-                for i in 0..=s.len() {
-                    if glob(rest, s.get(i..).unwrap_or(&[]), nocase, depth + 1) {
-                        return true;
-                    }
-                }
-                return false;
-            }
-            b'?' => {
-                let Some((_, srest)) = s.split_first() else {
-                    return false;
-                };
-                s = srest;
-                p = rest;
-            }
-            b'[' => {
-                let Some((&sc, srest)) = s.split_first() else {
-                    return false;
-                };
-                let mut q = rest;
-                let not = q.first() == Some(&b'^');
-                if not {
-                    q = q.get(1..).unwrap_or(&[]);
-                }
-                let mut matched = false;
-                loop {
-                    match q {
-                        [b'\\', e, tail @ ..] => {
-                            if eq(*e, sc) {
-                                matched = true;
-                            }
-                            q = tail;
-                        }
-                        [b']', tail @ ..] => {
-                            q = tail;
-                            break;
-                        }
-                        [] => break,
-                        [a, b'-', b2, tail @ ..] => {
-                            let (mut lo, mut hi) = (*a, *b2);
-                            if hi < lo {
-                                std::mem::swap(&mut lo, &mut hi);
-                            }
-                            let c = if nocase { sc.to_ascii_lowercase() } else { sc };
-                            let (lo, hi) = if nocase {
-                                (lo.to_ascii_lowercase(), hi.to_ascii_lowercase())
-                            } else {
-                                (lo, hi)
-                            };
-                            if c >= lo && c <= hi {
-                                matched = true;
-                            }
-                            q = tail;
-                        }
-                        [a, tail @ ..] => {
-                            if eq(*a, sc) {
-                                matched = true;
-                            }
-                            q = tail;
-                        }
-                    }
-                }
-                if not {
-                    matched = !matched;
-                }
-                if !matched {
-                    return false;
-                }
-                s = srest;
-                p = q;
-            }
-            b'\\' if !rest.is_empty() => {
-                let (Some(&sc), Some(&pc)) = (s.first(), rest.first()) else {
-                    return false;
-                };
-                if !eq(pc, sc) {
-                    return false;
-                }
-                s = s.get(1..).unwrap_or(&[]);
-                p = rest.get(1..).unwrap_or(&[]);
-            }
-            _ => {
-                let Some((&sc, srest)) = s.split_first() else {
-                    return false;
-                };
-                if !eq(c, sc) {
-                    return false;
-                }
-                s = srest;
-                p = rest;
-            }
-        }
-    }
-    s.is_empty()
 }
