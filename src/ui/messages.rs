@@ -899,6 +899,12 @@ pub struct Messages {
     pub plan_showing_generated: &'static str,
     /// The button that sets the generated keys aside and plans the pasted lines again.
     pub plan_show_pasted: &'static str,
+    // --- bus-engine branch ---
+    /// A command sent to a node whose process was killed while the page follows the bus:
+    /// `{0}` = its address.
+    pub note_node_crashed: &'static str,
+    /// … to a node stopped with SIGSTOP: `{0}` = its address.
+    pub note_node_hung: &'static str,
 }
 }
 
@@ -1341,6 +1347,9 @@ pub const EN: Messages = Messages {
     // state
     plan_showing_generated: "Planning the {0} generated keys below; the pasted lines are set aside.",
     plan_show_pasted: "Plan the pasted lines again",
+    // --- bus-engine branch ---
+    note_node_crashed: "{0} is down: its process was killed, so the connection is refused.",
+    note_node_hung: "{0} is stopped (SIGSTOP): the kernel accepts the connection but nothing answers, so the client waits until its own timeout.",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -445,6 +445,9 @@ pub const ZH: Messages = Messages {
     // state
     plan_showing_generated: "下方规划的是 {0} 个生成的键；粘贴的内容暂时搁置。",
     plan_show_pasted: "重新规划粘贴的内容",
+    // --- bus-engine branch ---
+    note_node_crashed: "{0} 已宕机：进程被杀死，连接被拒绝。",
+    note_node_hung: "{0} 已暂停（SIGSTOP）：内核仍接受连接，但没有任何应答，客户端要一直等到自己的超时。",
 };
 
 #[cfg(test)]
