@@ -600,3 +600,28 @@ fn drain_and_remove_ends_where_the_simulated_bus_ends() {
     };
     assert_eq!(shape(&edit.after), shape(&seen));
 }
+
+/// The lab's "fail over" is instant, and says how long a real one takes: its figures come from
+/// the bus simulator and, for the fixtures' NT 2000, fall in what `fixtures/failover/` recorded
+/// for the crash of a master (README, "What the recordings show": first `fail?` polled at
+/// 2102-2701 ms, `Marking node … as failing` logged at 2794-3230 ms — a poll catches a flag up
+/// to ~60 ms late —, `Failover election won` at 3511-3942 ms).
+#[test]
+fn the_lab_says_how_long_a_real_failover_takes() {
+    let t = lab::real_failover_time(2000);
+    let pfail = t.pfail_ms.unwrap();
+    let fail = t.fail_ms.unwrap();
+    let promoted = t.promoted_ms.unwrap();
+    assert!((2000..=2701).contains(&pfail), "{t:?}");
+    assert!((2000..=3230).contains(&fail) && fail >= pfail, "{t:?}");
+    assert!(
+        (3000..=3942).contains(&promoted) && promoted >= fail + 500,
+        "{t:?}"
+    );
+    // The lab's own NT (Redis's default): the same story, about NT + 1-5 s.
+    assert_eq!(lab::NODE_TIMEOUT_MS, 15000);
+    let t = lab::real_failover_time(lab::NODE_TIMEOUT_MS);
+    let promoted = t.promoted_ms.unwrap();
+    assert!((15_500..=31_300).contains(&promoted), "{t:?}");
+    // Its result stays the recorded one (the_failover_* tests above): only the timing is new.
+}
