@@ -451,3 +451,68 @@ fn failover_times_fall_in_the_recorded_windows() {
         "{t:?}"
     );
 }
+
+/// "A client during a failover" (the redirections player's scenario), against the replies
+/// recorded above (ports 7200-7205 there, 7000-7005 in the fixtures' cluster the player uses):
+/// a refused connection from the killed master (redis-cli 7.0.15 prints `Could not connect to
+/// Redis at 127.0.0.1:7200: Connection refused`), the healthy master still serving during PFAIL
+/// (recorded: 7202 answered `GET somekey` with `(nil)`), CLUSTERDOWN from it during FAIL
+/// (recorded 3244 ms), served again after the promotion (3993 ms), and MOVED to the new master
+/// from the restarted old master (recorded 6060 ms, 54 ms after the restart), after which
+/// Jedis renews its whole table and reads the key on the new master.
+#[test]
+fn the_failover_scenario_plays_the_recorded_replies_at_the_simulated_times() {
+    use slotscope::core::client::{
+        failover_scenario, EventKind, FailoverPhase, GiveUpReason, FAILOVER_NODE_TIMEOUT_MS,
+    };
+    let (sc, moments) = failover_scenario();
+    assert_eq!(FAILOVER_NODE_TIMEOUT_MS, NT);
+    assert_eq!(sc.steps.len(), 7);
+    assert_eq!(moments.len(), 7);
+    let replies: Vec<Vec<String>> = sc
+        .steps
+        .iter()
+        .map(|s| {
+            s.events
+                .iter()
+                .filter_map(|e| match &e.kind {
+                    EventKind::Reply { reply } => Some(words(reply)),
+                    EventKind::GiveUp {
+                        reason: GiveUpReason::Unreachable { addr, hung },
+                    } => Some(format!(
+                        "unreachable {addr} hung={hung} {}",
+                        e.cli.trim_end()
+                    )),
+                    EventKind::TableRefresh { .. } => Some("table refreshed".into()),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    let refused =
+        "unreachable 127.0.0.1:7000 hung=false Could not connect to Redis at 127.0.0.1:7000: Connection refused";
+    assert_eq!(replies[0], ["1"]);
+    assert_eq!(replies[1], [refused]);
+    assert_eq!(replies[2], ["bar"]);
+    assert_eq!(replies[3], ["(error) CLUSTERDOWN The cluster is down"]);
+    assert_eq!(replies[4], [refused]);
+    assert_eq!(replies[5], ["bar"]);
+    assert_eq!(replies[6][0], "(error) MOVED 866 127.0.0.1:7004");
+    assert_eq!(replies[6].last().map(String::as_str), Some("1"));
+    assert!(replies[6].iter().any(|r| r == "table refreshed"));
+    // The client's table names the new master for slot 866 at the end.
+    let last = sc.steps.last().unwrap();
+    assert!(last.events.iter().any(|e| matches!(&e.kind,
+        EventKind::TableRefresh { table } if table.iter().any(|(r, a)| r.contains(866) && a == "127.0.0.1:7004"))));
+    // The instants: the windows of the rules, as the recordings show them.
+    let t: Vec<u64> = moments.iter().map(|m| m.at_ms).collect();
+    assert_eq!(moments[0].phase, FailoverPhase::Healthy);
+    assert!(matches!(moments[1].phase, FailoverPhase::Pfail { .. }));
+    assert!((NT..=NT * 3 / 2 + 260).contains(&t[1]), "{t:?}");
+    assert!(matches!(moments[3].phase, FailoverPhase::Fail { .. }));
+    assert!((t[1]..=NT * 2 + 300).contains(&t[3]), "{t:?}");
+    assert!(matches!(moments[5].phase, FailoverPhase::Promoted { .. }));
+    assert!((t[3] + 500..=t[3] + 1300).contains(&t[5]), "{t:?}");
+    assert!(matches!(moments[6].phase, FailoverPhase::Rejoined { .. }));
+    assert!((10_050..=10_250).contains(&t[6]), "{t:?}");
+}
