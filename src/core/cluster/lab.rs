@@ -366,8 +366,8 @@ pub const NODE_TIMEOUT_MS: u64 = 15000;
 /// simulator (`core::bus`): a master of a 3 + 3 cluster killed at t = 0 with
 /// `cluster-node-timeout` `node_timeout`; when the first node flags it `fail?`, when one
 /// reaches the quorum and flags it `fail`, when its replica wins the election. One fixed seed,
-/// so the page says the same figure every time; with NT 2000 its times fall in the windows
-/// `fixtures/failover/` recorded (tests/lab_transcripts.rs).
+/// so the page says the same figure every time; with NT 2000 its times are within the rules'
+/// windows and no later than `fixtures/failover/` recorded (tests/lab_transcripts.rs).
 pub fn real_failover_time(node_timeout: u64) -> FailoverTimes {
     failover_times(node_timeout, 1)
 }
