@@ -399,7 +399,7 @@ fn the_slot_map_of_a_view_follows_the_failover() {
 }
 
 #[test]
-fn failover_times_fall_in_the_recorded_windows() {
+fn failover_times_fall_in_the_windows_the_rules_allow() {
     // fixtures/failover/README.md, NT 2000: first `fail?` polled 2102-2701 ms, `Marking node
     // … as failing` logged 2794-3230 ms, `Failover election won` 3511-3942 ms. The windows
     // the rules allow (as tests/bus_failover.rs checks them): PFAIL in [NT, 1.5 NT + 260],
