@@ -7,8 +7,9 @@
 //! words (`(error) …`; a bulk string without quotes; `(nil)`), with the time they were first
 //! seen (ms after the signal).
 //!
-//! Also the topology lab's failover timing (`failover_times`) against the recordings'
-//! windows (fixtures/failover/README.md, "What the recordings show").
+//! Also the failover timing (`failover_times`) against the windows the rules allow (as
+//! tests/bus_failover.rs checks the recordings against them), and "a client during a failover"
+//! (the redirections player's scenario) against the recorded replies.
 
 use slotscope::core::bus::{failover_times, Config, Sim};
 use slotscope::core::server::{Cluster, NodeProcess, NotRun, Reply, Session};
