@@ -208,3 +208,34 @@ test('the lettuce-splits scenario ends with the reassembled reply; ASK never cla
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// bus-engine: a client during a failover. The replies are the ones a real 7.0.15 cluster gave
+// (tests/bus_engine.rs records them): the killed master refuses the connection, a healthy
+// master answers CLUSTERDOWN while FAIL holds the cluster down, the restarted old master
+// answers MOVED to the promoted replica, and the client refreshes its table.
+test('a client during a failover: refused, CLUSTERDOWN, then MOVED to the new master', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('scenario-select').selectOption('client-failover');
+  assert.equal(await tableRow(page, 866), '127.0.0.1:7000');
+  // The refused connection is the client's own note (no reply comes back): read the narration.
+  for (;;) {
+    const said = await page.getByTestId('narration').textContent();
+    if (/127\.0\.0\.1:7000's process is dead: the connection is refused/.test(said)) break;
+    assert.ok(!(await lines(page)).includes('(error) CLUSTERDOWN The cluster is down'), 'refused before CLUSTERDOWN');
+    const s = await step(page);
+    await page.getByTestId('step-next').click();
+    await page.waitForFunction((s) => Number(document.querySelector('[data-testid=timeline]').dataset.step) === s + 1, s);
+  }
+  const sent = (await page.getByTestId('narration').textContent());
+  assert.ok(sent.length > 0);
+  await page.getByTestId('step-prev').click();
+  assert.match(await page.getByTestId('narration').textContent(), /^t = \d+\.\d s after 127\.0\.0\.1:7000 was killed/);
+  await page.getByTestId('step-next').click();
+  await stepUntil(page, (ls) => ls.includes('(error) CLUSTERDOWN The cluster is down'), 'CLUSTERDOWN');
+  await stepUntil(page, (ls) => ls.includes('(error) MOVED 866 127.0.0.1:7004'), 'MOVED to the new master');
+  const seen = (await lines(page)).length;
+  await stepUntil(page, (ls) => ls.slice(seen).includes('"1"'), 'the value from the new master');
+  assert.equal(await tableRow(page, 866), '127.0.0.1:7004');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

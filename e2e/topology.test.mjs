@@ -266,3 +266,18 @@ test('a weighted rebalance (--cluster-weight master0=2) gives what redis-cli gav
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// bus-engine: the instant failover says how long a real one takes (the bus simulator's figures
+// for Redis's default cluster-node-timeout, 15 s).
+test('after a failover the lab says how long a real one takes', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.locator('[data-testid=node-row][data-addr="127.0.0.1:7001"] button', { hasText: 'fail over' }).click();
+  const note = page.getByTestId('lab-real-failover');
+  await note.waitFor();
+  const text = await note.textContent();
+  assert.match(text, /a real failover takes ≈ \d+\.\d s/);
+  assert.match(text, /cluster-node-timeout 15\.0 s/);
+  assert.match(text, /cluster bus/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -899,6 +899,16 @@ pub struct Messages {
     pub plan_showing_generated: &'static str,
     /// The button that sets the generated keys aside and plans the pasted lines again.
     pub plan_show_pasted: &'static str,
+    // --- bus-engine branch ---
+    /// A command sent to a node whose process was killed while the page follows the bus:
+    /// `{0}` = its address.
+    pub note_node_crashed: &'static str,
+    /// … to a node stopped with SIGSTOP: `{0}` = its address.
+    pub note_node_hung: &'static str,
+    /// Under the lab's instant failover: how long a real one takes, measured on the bus
+    /// simulator. `{0}` = cluster-node-timeout (s), `{1}` = first `fail?` (s), `{2}` = `fail`
+    /// (s), `{3}` = the replica promoted (s).
+    pub lab_real_failover: &'static str,
 }
 }
 
@@ -1341,6 +1351,10 @@ pub const EN: Messages = Messages {
     // state
     plan_showing_generated: "Planning the {0} generated keys below; the pasted lines are set aside.",
     plan_show_pasted: "Plan the pasted lines again",
+    // --- bus-engine branch ---
+    note_node_crashed: "{0} is down: its process was killed, so the connection is refused.",
+    note_node_hung: "{0} is stopped (SIGSTOP): the kernel accepts the connection but nothing answers, so the client waits until its own timeout.",
+    lab_real_failover: "The lab swaps the roles at once; a real failover takes ≈ {3} s. With cluster-node-timeout {0} s, the other nodes flag the master fail? after ≈ {1} s, agree it is fail after ≈ {2} s (from then on the cluster answers CLUSTERDOWN), and the replica wins its election after ≈ {3} s. Watch it in the cluster bus section.",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

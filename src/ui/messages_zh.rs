@@ -445,6 +445,10 @@ pub const ZH: Messages = Messages {
     // state
     plan_showing_generated: "下方规划的是 {0} 个生成的键；粘贴的内容暂时搁置。",
     plan_show_pasted: "重新规划粘贴的内容",
+    // --- bus-engine branch ---
+    note_node_crashed: "{0} 已宕机：进程被杀死，连接被拒绝。",
+    note_node_hung: "{0} 已暂停（SIGSTOP）：内核仍接受连接，但没有任何应答，客户端要一直等到自己的超时。",
+    lab_real_failover: "实验室里角色瞬间互换；真实的故障转移约需 {3} 秒。cluster-node-timeout 为 {0} 秒时，其他节点约 {1} 秒后把主节点标记为 fail?，约 {2} 秒后达成共识标记为 fail（此后集群应答 CLUSTERDOWN），约 {3} 秒后副本赢得选举。可在“集群总线”一节观看全过程。",
 };
 
 #[cfg(test)]

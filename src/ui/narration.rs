@@ -4,7 +4,7 @@
 
 use crate::core::client::library::{Delay, RefreshCommand};
 use crate::core::client::{
-    ClientLibrary, GiveUpReason, Narration, Policy, RefreshCause, SendReason,
+    ClientLibrary, FailoverPhase, GiveUpReason, Narration, Policy, RefreshCause, SendReason,
 };
 use crate::core::key::client_rules::ClientRule;
 use crate::ui::messages::fill;
@@ -139,6 +139,27 @@ pub struct NarrationText {
     pub lane_operator: &'static str,
     /// The per-client table: its words.
     pub table: ClientTableText,
+    // --- bus-engine branch: a client during a failover ---
+    /// `{0}` node whose process was killed.
+    pub unreachable_refused: &'static str,
+    /// `{0}` node stopped with SIGSTOP.
+    pub unreachable_hung: &'static str,
+    /// Reason (arrow note): `{0}` node, killed.
+    pub reason_refused_connection: &'static str,
+    /// Reason (arrow note): `{0}` node, stopped.
+    pub reason_timeout: &'static str,
+    /// `{0}` node in `cluster_state:fail` (CLUSTERDOWN The cluster is down).
+    pub cluster_state_fail: &'static str,
+    /// Before the kill: `{0}` s, `{1}` what happens, `{2}` the master.
+    pub during_healthy: &'static str,
+    /// PFAIL: `{0}` s since the kill, `{1}` what happens, `{2}` the dead master.
+    pub during_pfail: &'static str,
+    /// FAIL: as above.
+    pub during_fail: &'static str,
+    /// Promoted: as above, `{3}` the new master.
+    pub during_promoted: &'static str,
+    /// The old master back as a replica: as above, `{3}` its master.
+    pub during_rejoined: &'static str,
 }
 
 /// The words of the table of client libraries (numbers, option names, commands and library
@@ -284,6 +305,7 @@ pub const EN: NarrationText = NarrationText {
         ("client-utf16", "A client that hashes UTF-16 code units: MOVED on every command"),
         ("lettuce-splits", "Keys in two slots: Lettuce splits the MGET by slot and puts the replies back together"),
         ("redis-py-refuses", "Keys in two slots: redis-py refuses the MGET before sending it"),
+        ("client-failover", "A client during a failover: connection refused, CLUSTERDOWN, then MOVED to the new master"),
         ("free", "Your commands"),
     ],
     lane_client: "client",
@@ -319,6 +341,17 @@ pub const EN: NarrationText = NarrationText {
         others_refused: "other commands are refused before sending: {0}: {1}",
         all_sent: "sent to the first key's slot; the node answers CROSSSLOT",
     },
+    // --- bus-engine branch: a client during a failover ---
+    unreachable_refused: "{0}'s process is dead: the connection is refused, and the client hands the connection error to the application (its retries of connection errors are not drawn).",
+    unreachable_hung: "{0} is stopped: the connection is accepted but nothing answers, so the client's read times out and the error goes to the application (its retries are not drawn).",
+    reason_refused_connection: "connection refused by {0}",
+    reason_timeout: "no reply from {0} before the client's timeout",
+    cluster_state_fail: "{0} refuses: in its view a master has failed and no replica has taken over its slots yet, so its cluster_state is fail and it answers every command with a key with CLUSTERDOWN, even for slots of healthy masters.",
+    during_healthy: "t = {0} s, before {2} is killed. {1}",
+    during_pfail: "t = {0} s after {2} was killed: other nodes have flagged it fail? (no answer for cluster-node-timeout), but cluster_state is still ok. {1}",
+    during_fail: "t = {0} s: enough masters reported {2}, so every node marks it fail; a master is down and no replica has replaced it, so cluster_state is fail. {1}",
+    during_promoted: "t = {0} s: {3}, the replica of {2}, won the election and owns its slots; cluster_state is ok again. {1}",
+    during_rejoined: "t = {0} s: {2} was restarted from its nodes.conf, learned that {3} now owns its slots and became its replica. {1}",
 };
 
 /// Simplified Chinese.
@@ -400,6 +433,7 @@ pub const ZH: NarrationText = NarrationText {
         ("client-utf16", "按 UTF-16 码元计算哈希的客户端：每条命令都遇到 MOVED"),
         ("lettuce-splits", "键位于两个槽：Lettuce 按槽拆分 MGET，再把应答合并"),
         ("redis-py-refuses", "键位于两个槽：redis-py 在发送前就拒绝 MGET"),
+        ("client-failover", "故障转移中的客户端：连接被拒绝、CLUSTERDOWN，然后 MOVED 到新主节点"),
         ("free", "你的命令"),
     ],
     lane_client: "客户端",
@@ -435,6 +469,17 @@ pub const ZH: NarrationText = NarrationText {
         others_refused: "其他命令在发送前即被拒绝：{0}: {1}",
         all_sent: "发往第一个键所在的槽；节点返回 CROSSSLOT",
     },
+    // --- bus-engine branch: a client during a failover ---
+    unreachable_refused: "{0} 的进程已死：连接被拒绝，客户端把连接错误交给应用（库对连接错误的重试未画出）。",
+    unreachable_hung: "{0} 已暂停：连接被接受却没有任何应答，客户端读超时，错误交给应用（库的重试未画出）。",
+    reason_refused_connection: "{0} 拒绝连接",
+    reason_timeout: "{0} 在客户端超时前没有应答",
+    cluster_state_fail: "{0} 拒绝：在它看来有主节点已故障、尚无副本接管它的槽，所以它的 cluster_state 为 fail，对每条带键的命令都回答 CLUSTERDOWN，健康主节点的槽也不例外。",
+    during_healthy: "t = {0} 秒，{2} 被杀死之前。{1}",
+    during_pfail: "{2} 被杀死后 t = {0} 秒：其他节点已把它标记为 fail?（cluster-node-timeout 内没有应答），但 cluster_state 仍是 ok。{1}",
+    during_fail: "t = {0} 秒：足够多的主节点报告了 {2}，于是每个节点都把它标记为 fail；主节点宕机且无副本接替，cluster_state 变为 fail。{1}",
+    during_promoted: "t = {0} 秒：{2} 的副本 {3} 赢得选举并接管它的槽；cluster_state 恢复为 ok。{1}",
+    during_rejoined: "t = {0} 秒：{2} 依据自己的 nodes.conf 重启，得知 {3} 已接管它的槽，于是成为它的副本。{1}",
 };
 
 /// The narration table for the reader's language (the [`crate::ui::lang::Lang`] in context).
@@ -579,6 +624,29 @@ pub fn narrate(n: &Narration, t: &NarrationText) -> String {
         ),
         Narration::Reassembled { command, parts } => fill(t.reassembled, &[command, parts]),
         Narration::GiveUpTryAgain { retries } => fill(t.give_up_tryagain, &[retries]),
+        Narration::Unreachable { addr, hung: false } => fill(t.unreachable_refused, &[addr]),
+        Narration::Unreachable { addr, hung: true } => fill(t.unreachable_hung, &[addr]),
+        Narration::ClusterStateFail { addr } => fill(t.cluster_state_fail, &[addr]),
+        Narration::During {
+            at_ms,
+            phase,
+            inner,
+        } => {
+            let secs = format!("{:.1}", *at_ms as f64 / 1000.0);
+            let inner = narrate(inner, t);
+            let (template, master, other) = match phase {
+                FailoverPhase::Healthy => (t.during_healthy, "", ""),
+                FailoverPhase::Pfail { master } => (t.during_pfail, master.as_str(), ""),
+                FailoverPhase::Fail { master } => (t.during_fail, master.as_str(), ""),
+                FailoverPhase::Promoted { master, promoted } => {
+                    (t.during_promoted, master.as_str(), promoted.as_str())
+                }
+                FailoverPhase::Rejoined { master, promoted } => {
+                    (t.during_rejoined, master.as_str(), promoted.as_str())
+                }
+            };
+            fill(template, &[&secs, &inner, &master, &other])
+        }
     }
 }
 
@@ -592,6 +660,10 @@ pub fn give_up_reason(r: &GiveUpReason, t: &NarrationText) -> String {
         GiveUpReason::KeysInSeveralSlots { exception, message } => {
             fill(t.reason_refused, &[exception, message])
         }
+        GiveUpReason::Unreachable { addr, hung: false } => {
+            fill(t.reason_refused_connection, &[addr])
+        }
+        GiveUpReason::Unreachable { addr, hung: true } => fill(t.reason_timeout, &[addr]),
     }
 }
 
@@ -805,7 +877,42 @@ mod tests {
                 command: s("MGET"),
                 parts: 2,
             },
+            Narration::Unreachable {
+                addr: s("127.0.0.1:7000"),
+                hung: false,
+            },
+            Narration::Unreachable {
+                addr: s("127.0.0.1:7000"),
+                hung: true,
+            },
+            Narration::ClusterStateFail {
+                addr: s("127.0.0.1:7002"),
+            },
         ]);
+        let phases = [
+            FailoverPhase::Healthy,
+            FailoverPhase::Pfail {
+                master: s("127.0.0.1:7000"),
+            },
+            FailoverPhase::Fail {
+                master: s("127.0.0.1:7000"),
+            },
+            FailoverPhase::Promoted {
+                master: s("127.0.0.1:7000"),
+                promoted: s("127.0.0.1:7004"),
+            },
+            FailoverPhase::Rejoined {
+                master: s("127.0.0.1:7000"),
+                promoted: s("127.0.0.1:7004"),
+            },
+        ];
+        out.extend(phases.into_iter().map(|phase| Narration::During {
+            at_ms: 2345,
+            phase,
+            inner: Box::new(Narration::Served {
+                addr: s("127.0.0.1:7002"),
+            }),
+        }));
         out
     }
 
@@ -834,6 +941,9 @@ mod tests {
             Narration::Refused { .. } => 19,
             Narration::Split { .. } => 20,
             Narration::Reassembled { .. } => 21,
+            Narration::Unreachable { .. } => 22,
+            Narration::ClusterStateFail { .. } => 23,
+            Narration::During { .. } => 24,
         }
     }
 
@@ -878,7 +988,7 @@ mod tests {
         seen.dedup();
         assert_eq!(
             seen,
-            (0..22).collect::<Vec<_>>(),
+            (0..25).collect::<Vec<_>>(),
             "a sample of every variant"
         );
         for n in &all {
@@ -906,6 +1016,14 @@ mod tests {
             GiveUpReason::KeysInSeveralSlots {
                 exception: "RedisClusterException",
                 message: s("MGET - all keys must map to the same key slot"),
+            },
+            GiveUpReason::Unreachable {
+                addr: s("127.0.0.1:7000"),
+                hung: false,
+            },
+            GiveUpReason::Unreachable {
+                addr: s("127.0.0.1:7000"),
+                hung: true,
             },
         ] {
             for t in [&EN, &ZH] {

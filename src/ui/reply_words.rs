@@ -37,6 +37,8 @@ pub fn note_text(t: &Messages, note: &NotRun) -> String {
         NotRun::Subscribe { name } => fill(t.note_subscribe, &[&command_name(name)]),
         NotRun::Topology { name } => fill(t.note_topology, &[&command_name(name)]),
         NotRun::WaitsForever { name } => fill(t.note_waits_forever, &[&command_name(name)]),
+        NotRun::NodeDown { addr, hung: false } => fill(t.note_node_crashed, &[addr]),
+        NotRun::NodeDown { addr, hung: true } => fill(t.note_node_hung, &[addr]),
     }
 }
 

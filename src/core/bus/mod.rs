@@ -11,6 +11,8 @@
 //! - `reshard.rs` — `CLUSTER SETSLOT … IMPORTING / NODE` and redis-cli's slot move.
 //! - `output.rs` — logs in redis-server's format, `CLUSTER NODES`, `CLUSTER INFO`, events.
 //! - `rng.rs` — the seeded generator (no wall clock, no system randomness).
+//! - `to_cluster.rs` — a node's view as a `SlotMap`, every node's view for the command engine
+//!   (`Sim::follow_into`), and a failover's measured times (`failover_times`).
 //!
 //! Simplifications (documented where they are made): the MEET handshake is folded into the
 //! MEET (no temporary random name), replication is an offset that follows the master while
@@ -25,6 +27,7 @@ mod packet;
 mod reshard;
 mod rng;
 mod sim;
+mod to_cluster;
 mod types;
 
 pub use failover::{FailoverMode, FailoverRefusal};
@@ -32,6 +35,7 @@ pub use node::Node;
 pub use output::{timestamp, BusEvent, EventKind, LogLine, Opinion};
 pub use reshard::SetSlotRefusal;
 pub use sim::Sim;
+pub use to_cluster::{failover_times, FailoverTimes};
 pub use types::{flag, Config, Msg, MsgType, Peer, Process, SlotBits, MAX_NODES, NO_NODE, SLOTS};
 pub use types::{FAIL_BYTES, GOSSIP_BYTES, HEADER_BYTES, UPDATE_BYTES};
 

@@ -98,6 +98,48 @@ pub enum GiveUpReason {
         /// Its message, as the library builds it.
         message: String,
     },
+    /// The node's process is down (the cluster follows a bus): a killed one refuses the
+    /// connection, a stopped one (SIGSTOP) accepts it and never answers, so the library's read
+    /// times out. The connection error goes to the application (the libraries' retries of
+    /// connection errors are not simulated: docs/clients.md).
+    Unreachable {
+        /// The node.
+        addr: String,
+        /// Stopped (true) or killed (false).
+        hung: bool,
+    },
+}
+
+/// Where a failover stands when a step of "a client during a failover" is sent (times from
+/// the bus simulator: `core::bus`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FailoverPhase {
+    /// Before the master is killed.
+    Healthy,
+    /// The master is dead and some node has flagged it `fail?`; `cluster_state` stays ok.
+    Pfail {
+        /// The dead master.
+        master: String,
+    },
+    /// Every node has flagged it `fail`: `cluster_state:fail` until a replica takes over.
+    Fail {
+        /// The dead master.
+        master: String,
+    },
+    /// Its replica won the election and every node routes its slots there.
+    Promoted {
+        /// The dead master.
+        master: String,
+        /// The new master.
+        promoted: String,
+    },
+    /// The old master was restarted from its nodes.conf and rejoined as a replica.
+    Rejoined {
+        /// The old master.
+        master: String,
+        /// The master it now replicates.
+        promoted: String,
+    },
 }
 
 /// Why the client sent a command where it did.
@@ -207,7 +249,7 @@ pub enum Narration {
         /// The node.
         addr: String,
     },
-    /// `addr` answers CLUSTERDOWN.
+    /// `addr` answers `CLUSTERDOWN Hash slot not served`.
     ClusterDown {
         /// The node.
         addr: String,
@@ -319,6 +361,29 @@ pub enum Narration {
     GiveUpTryAgain {
         /// Retries made.
         retries: u32,
+    },
+    /// `addr` answers `CLUSTERDOWN The cluster is down`: its `cluster_state` is fail (a master
+    /// it sees as FAIL, or it is in the minority), so it refuses every command with a key.
+    ClusterStateFail {
+        /// The node.
+        addr: String,
+    },
+    /// `addr`'s process is down: the connection is refused (killed) or the read times out
+    /// (stopped); the error goes to the application.
+    Unreachable {
+        /// The node.
+        addr: String,
+        /// Stopped (true) or killed (false).
+        hung: bool,
+    },
+    /// `inner` happens `at_ms` after the master was killed, in `phase` of the failover.
+    During {
+        /// Simulated ms since the kill (the bus simulator's clock).
+        at_ms: u64,
+        /// Where the failover stands.
+        phase: FailoverPhase,
+        /// What happens.
+        inner: Box<Narration>,
     },
 }
 

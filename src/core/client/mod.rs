@@ -10,17 +10,20 @@
 //! command split by slot or refused, and giving up. [`scenarios`] builds the page's
 //! ready-made stories (a stale route, a live migration, TRYAGAIN, CROSSSLOT, the end of a
 //! migration, a MOVED-only client bouncing, an uncovered slot, clients whose slot rule
-//! disagrees with Redis's) from operator actions and client commands, run on the fixtures'
-//! cluster with the recorded node ids. Nothing here reads a clock or draws a random number:
+//! disagrees with Redis's, a client during a failover: `failover.rs`, timed by the bus
+//! simulator) from operator actions and client commands, run on the fixtures' cluster with the
+//! recorded node ids. Nothing here reads a clock or draws a random number:
 //! the same input gives the same events.
 
 mod events;
+mod failover;
 pub mod library;
 mod run;
 mod scenarios;
 pub mod steps;
 
 pub use events::*;
+pub use failover::{failover_scenario, FailoverMoment, FAILOVER_NODE_TIMEOUT_MS};
 pub use library::{ClientLibrary, LIBRARIES};
 pub use run::*;
 pub use scenarios::*;
@@ -31,7 +34,7 @@ use crate::core::key::client_rules::ClientRule;
 use crate::core::key::escape::{push_formatted, EscapeError};
 use crate::core::key::slot::N_SLOTS;
 use crate::core::server::cli::Redirect;
-use crate::core::server::reply::{cli_text, ErrorReply, Reply};
+use crate::core::server::reply::{cli_text, ErrorReply, NotRun, Reply};
 use crate::core::server::route::Session;
 use crate::core::server::Cluster;
 use std::collections::BTreeMap;

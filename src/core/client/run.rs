@@ -1,6 +1,7 @@
 //! One command through a client: every request, reply, ASKING, slot-table update, back-off and give-up it causes, in order; and a command's typed and RESP forms.
 
 use super::*;
+use crate::core::server::reply::ClusterDown;
 
 /// `args` as typed at redis-cli's prompt: plain words as they are, others in double quotes
 /// with redis-cli's escapes.
@@ -102,6 +103,9 @@ pub(super) fn explain_reply(reply: &Reply, addr: &str) -> Narration {
     match reply {
         Reply::Error(ErrorReply::TryAgain) => Narration::TryAgain { addr },
         Reply::Error(ErrorReply::CrossSlot) => Narration::CrossSlot { addr },
+        Reply::Error(ErrorReply::ClusterDown(ClusterDown::Down)) => {
+            Narration::ClusterStateFail { addr }
+        }
         Reply::Error(ErrorReply::ClusterDown(_)) => Narration::ClusterDown { addr },
         Reply::Error(e) => Narration::Error {
             addr,
@@ -465,6 +469,27 @@ fn run_one(
         ));
         sends = sends.saturating_add(1);
         let reply = cluster.exec(&target, args, client.session(&target));
+        // A node whose process is down (the cluster follows a bus) sends nothing back.
+        if let Some(NotRun::NodeDown { addr, hung }) = reply.error().and_then(ErrorReply::note) {
+            let mut ev = self_event(
+                EventKind::GiveUp {
+                    reason: GiveUpReason::Unreachable {
+                        addr: addr.clone(),
+                        hung: *hung,
+                    },
+                },
+                Narration::Unreachable {
+                    addr: addr.clone(),
+                    hung: *hung,
+                },
+            );
+            if !*hung {
+                // What redis-cli 7.0.15 prints for a port nobody listens on.
+                ev.cli = format!("Could not connect to Redis at {addr}: Connection refused\n");
+            }
+            events.push(ev);
+            return None;
+        }
         asking = false;
         moved = None;
         retry_why = None;

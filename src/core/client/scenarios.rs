@@ -390,6 +390,9 @@ pub fn scenarios() -> Vec<Scenario> {
             vec![cl("MGET hello bar")],
         ));
     }
+    // (j) A client during a failover (failover.rs): Jedis while 7000 dies, 7004 takes over and
+    // 7000 comes back, at the instants the bus simulator gives with the fixtures' NT.
+    out.push(failover_scenario().0);
     out
 }
 

@@ -10,6 +10,7 @@ use super::failover::{self, FailoverOutcome};
 use super::rebalance::{rebalance_plan, RebalanceOptions};
 use super::reshard::{self, listing_order, ReshardError, SlotMove, Sources};
 use super::topology::{Master, Replica, SlotMap, SlotRange, TopologyError};
+use crate::core::bus::{failover_times, FailoverTimes};
 use crate::core::key::slot::N_SLOTS;
 
 /// A cluster after an operation, and the redis-cli commands that would do the same.
@@ -355,6 +356,20 @@ pub fn failover(map: &SlotMap, idx: usize) -> Result<(Edit, FailoverOutcome), Re
     let addr = map.masters().get(idx).map_or("", |m| m.addr.as_str());
     let commands = vec![shutdown_line(addr)];
     Ok((Edit { after, commands }, outcome))
+}
+
+/// `cluster-node-timeout` of the lab's clusters: Redis's default (`server/config_table.rs`
+/// records it), as a cluster made with `redis-cli --cluster create` and no config runs.
+pub const NODE_TIMEOUT_MS: u64 = 15000;
+
+/// How long the failover [`failover`] shows at once really takes, measured on the bus
+/// simulator (`core::bus`): a master of a 3 + 3 cluster killed at t = 0 with
+/// `cluster-node-timeout` `node_timeout`; when the first node flags it `fail?`, when one
+/// reaches the quorum and flags it `fail`, when its replica wins the election. One fixed seed,
+/// so the page says the same figure every time; with NT 2000 its times are within the rules'
+/// windows and no later than `fixtures/failover/` recorded (tests/lab_transcripts.rs).
+pub fn real_failover_time(node_timeout: u64) -> FailoverTimes {
+    failover_times(node_timeout, 1)
 }
 
 /// Why a `--cluster-weight` list did not read.

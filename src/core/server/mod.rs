@@ -28,6 +28,7 @@ pub mod command;
 mod config_table;
 pub mod data;
 mod flag_names;
+mod follow;
 mod help_table;
 mod introspect;
 mod keys;
@@ -44,6 +45,7 @@ use data::{Db, Entry, Value};
 use std::collections::BTreeMap;
 
 pub use cli::{Cli, CliOutput, Redirect, Typed};
+pub use follow::{NodeProcess, NodeView};
 pub use reply::{cli_text, ErrorReply, NotRun, Reply};
 pub use route::{Route, Session};
 pub use sha1::sha1_hex;
@@ -84,6 +86,11 @@ pub struct Cluster {
     now: i64,
     /// Set while EXEC or a script runs commands: blocking commands then answer at once.
     deny_blocking: bool,
+    /// While following a cluster bus (`follow.rs`): each node's own view, by address.
+    views: BTreeMap<String, NodeView>,
+    /// Nodes killed while following a bus: their keys are gone until a full sync, which the
+    /// page does not model (writes from their master still reach them).
+    lost_keys: std::collections::BTreeSet<String>,
 }
 
 /// The nodes of `map` (masters, then each one's replicas), reusing `old` ones by address.
@@ -110,6 +117,8 @@ impl Cluster {
             nodes,
             now: CLOCK_START_MS,
             deny_blocking: false,
+            views: BTreeMap::new(),
+            lost_keys: Default::default(),
         }
     }
 
@@ -177,8 +186,9 @@ impl Cluster {
         })
     }
 
+    /// Whether the node believes it is a replica (its own view, while following a bus).
     fn is_replica(&self, node: usize) -> bool {
-        matches!(self.role(node), Some(Role::Replica(_)))
+        matches!(self.role_in_view(node), Some(Role::Replica(_)))
     }
 
     fn node_id(&self, node: usize) -> Option<&str> {
@@ -278,6 +288,9 @@ impl Cluster {
             }
             .into();
         };
+        if let Some(note) = self.down_note(node) {
+            return note.into();
+        }
         let reply = self.process(node, args, session);
         // Redis's resetClient: ASKING lasts one command, unless inside MULTI or ASKING itself.
         let was_asking = args

@@ -353,6 +353,16 @@ pub enum NotRun {
         /// Redis's name of the command.
         name: String,
     },
+    // --- bus-engine ---
+    /// The node's process does not answer while the page follows a cluster bus: killed
+    /// (`hung` false: the connection is refused) or stopped with SIGSTOP (`hung` true: the
+    /// request waits unanswered until the client's timeout).
+    NodeDown {
+        /// The node's address.
+        addr: String,
+        /// Stopped (true) or killed (false).
+        hung: bool,
+    },
 }
 
 /// Why the page does not run a script (its Lua subset is `return` of `redis.call`, tables,
@@ -561,6 +571,13 @@ impl fmt::Display for NotRun {
                 f,
                 "ERR slotscope does not run '{name}': with these arguments it would wait for ever"
             ),
+            // --- bus-engine ---
+            NotRun::NodeDown { addr, hung: false } => {
+                write!(f, "ERR slotscope: {addr} is down (connection refused)")
+            }
+            NotRun::NodeDown { addr, hung: true } => {
+                write!(f, "ERR slotscope: {addr} is stopped (no reply until the client's timeout)")
+            }
         }
     }
 }

@@ -267,7 +267,9 @@ impl Cluster {
     ) -> Route {
         let migrate = kind == Kind::Migrate;
         let shard = kind == Kind::PubsubShard;
-        let role = self.role(node);
+        // While following a bus, each node routes by what it believes (`follow.rs`).
+        let map = self.map_of(node);
+        let role = self.role_in_view(node);
         let mut first: Option<&'k [u8]> = None;
         let mut slot = 0u16;
         let mut owner = None;
@@ -282,12 +284,12 @@ impl Cluster {
                 None => {
                     first = Some(key);
                     slot = this_slot;
-                    let Some(m) = self.map.owner(slot) else {
+                    let Some(m) = map.owner(slot) else {
                         return Route::SlotNotServed { slot };
                     };
                     owner = Some(m);
                     let me = match role {
-                        Some(Role::Master(i)) => self.map.masters().get(i),
+                        Some(Role::Master(i)) => map.masters().get(i),
                         _ => None,
                     };
                     if let Some(me) = me {
@@ -295,8 +297,8 @@ impl Cluster {
                             .migrating
                             .iter()
                             .find(|(s, _)| *s == slot)
-                            .and_then(|(_, id)| self.map.master_by_id(id))
-                            .and_then(|t| self.map.masters().get(t))
+                            .and_then(|(_, id)| map.master_by_id(id))
+                            .and_then(|t| map.masters().get(t))
                             .map(|t| t.addr.as_str());
                         if role == Some(Role::Master(m)) && target.is_some() {
                             migrating_to = target;
@@ -328,7 +330,7 @@ impl Cluster {
         };
         // `cluster-allow-pubsubshard-when-down` is `yes` by default; reads are not allowed
         // when down (`cluster-allow-reads-when-down no`).
-        if !shard && !self.cluster_ok() {
+        if !shard && !self.state_ok(node) {
             return Route::ClusterDown;
         }
         if (migrating_to.is_some() || importing) && migrate {
@@ -360,7 +362,7 @@ impl Cluster {
         if role == Some(Role::Master(owner)) {
             return Route::Here { slot: Some(slot) };
         }
-        match self.map.masters().get(owner) {
+        match map.masters().get(owner) {
             Some(m) => Route::Moved {
                 slot,
                 addr: m.addr.clone(),

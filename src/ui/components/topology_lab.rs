@@ -3,11 +3,13 @@
 //! (what moved, and the redis-cli commands that would do it) and import/export (paste a real
 //! cluster's CLUSTER NODES/SHARDS/SLOTS, export it back).
 
+use crate::core::bus::FailoverTimes;
+use crate::core::cluster::lab;
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
 use crate::ui::forms::{bind_input, bind_textarea};
 use crate::ui::localize::Note;
-use crate::ui::messages::{fill, use_messages};
+use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::state::{Change, ClusterAction as Action};
 use std::rc::Rc;
 use web_sys::HtmlSelectElement;
@@ -277,6 +279,10 @@ pub fn last_change(props: &LastChangeProps) -> Html {
                 <ul class="lab__moves">{ for lines }</ul>
                 if more > 0 { <p class="lab__more">{ fill(t.lab_more_moves, &[&more]) }</p> }
             }
+            // bus-engine: how long the failover shown at once really takes.
+            if let Some(text) = real_failover_text(t, &c.label) {
+                <p class="lab__notice" data-testid="lab-real-failover">{ text }</p>
+            }
             if !c.commands.is_empty() {
                 <button type="button" class="link-button" aria-expanded={show_commands.to_string()}
                         onclick={toggle}>{ t.lab_show_commands }</button>
@@ -289,6 +295,29 @@ pub fn last_change(props: &LastChangeProps) -> Html {
             }
         </div>
     }
+}
+
+/// After a failover, how long a real one takes (measured on the bus simulator with the lab's
+/// `cluster-node-timeout`), in seconds with one decimal.
+fn real_failover_text(t: &Messages, label: &Note) -> Option<String> {
+    if !matches!(label, Note::Promoted { .. }) {
+        return None;
+    }
+    // One simulated run (a few ms), the first time a failover is shown.
+    static REAL: std::sync::OnceLock<FailoverTimes> = std::sync::OnceLock::new();
+    let times = *REAL.get_or_init(|| lab::real_failover_time(lab::NODE_TIMEOUT_MS));
+    let s = |ms: Option<u64>| {
+        ms.map_or_else(|| "?".to_owned(), |ms| format!("{:.1}", ms as f64 / 1000.0))
+    };
+    Some(fill(
+        t.lab_real_failover,
+        &[
+            &s(Some(times.node_timeout)),
+            &s(times.pfail_ms),
+            &s(times.fail_ms),
+            &s(times.promoted_ms),
+        ],
+    ))
 }
 
 /// Props of [`LabImport`].
