@@ -17,7 +17,7 @@ pub const ZH: Messages = Messages {
     stage_bytes: "字节",
     stage_hashed: "参与哈希的部分",
     stage_crc: "CRC16",
-    stage_slot: "& 0x3FFF",
+    stage_slot: "槽",
     stage_master: "主节点",
     bytes_count: "{0} 字节",
     empty_key: "（空键）",
@@ -161,7 +161,7 @@ pub const ZH: Messages = Messages {
     tags_pin_use: "使用最短的标签",
     tags_pin_bad: "槽是 0 到 16383 之间的整数。",
     redir_title: "重定向：逐步观察 MOVED、ASK、ASKING、TRYAGAIN",
-    redir_help: "选择一个场景并播放，或逐步查看。应答与 Redis 7 发送的完全一致；右侧客户端的槽表在 MOVED 时更新，而在 ASK 时明显不更新。",
+    redir_help: "选择一个场景并播放，或逐步查看。应答与 Redis 7 发送的完全一致；客户端的槽表（宽屏时在图的右侧，窄屏时在图的下方）在 MOVED 时更新，而在 ASK 时明显不更新。",
     redir_scenario: "场景",
     redir_wire: "显示 RESP 线路字节",
     link_unknown_scenario: "此链接请求名为“{0}”的场景，但本页没有：改为从头显示“{1}”。",
@@ -445,6 +445,21 @@ pub const ZH: Messages = Messages {
     // state
     plan_showing_generated: "下方规划的是 {0} 个生成的键；粘贴的内容暂时搁置。",
     plan_show_pasted: "重新规划粘贴的内容",
+    // nav-phone
+    nav_label: "页面各部分",
+    nav_key: "键",
+    nav_map: "槽图与实验室",
+    nav_planner: "规划器",
+    nav_tags: "标签与热点",
+    nav_redirections: "重定向",
+    nav_bus: "集群总线",
+    nav_why: "为什么用槽",
+    readout_slot: "槽 {0}",
+    readout_label: "你的键 {0} 位于槽 {1}，由 {2} 负责。转到键输入框。",
+    lab_select_hint: "尚未选择槽。在槽图上拖动（或在槽图上按住 Shift 再按方向键）即可选择一段槽，并把它们移到某个主节点。",
+    key_show_all: "显示全部 {0} 字节",
+    key_show_less: "收起",
+    share_close: "关闭",
 };
 
 #[cfg(test)]
@@ -456,7 +471,6 @@ mod tests {
     const SAME_IN_BOTH: &[&str] = &[
         "title",
         "stage_crc",
-        "stage_slot",
         "crc_cols[0]",
         "lab_import_placeholder",
     ];
