@@ -18,7 +18,7 @@ fn set(obj: &js_sys::Object, key: &str, value: impl Into<JsValue>) {
 /// names these only behind features the page does not otherwise need.
 fn call_with_options(el: &web_sys::Element, method: &str, options: &js_sys::Object) {
     if let Ok(f) = js_sys::Reflect::get(el, &JsValue::from_str(method))
-        .and_then(|f| f.dyn_into::<js_sys::Function>().map_err(JsValue::from))
+        .and_then(|f| f.dyn_into::<js_sys::Function>())
     {
         let _ = f.call1(el, options);
     }
