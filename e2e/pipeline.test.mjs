@@ -179,7 +179,7 @@ test('hovering the map names the slot and its owner; the legend lists the fixtur
   assert.match(await page.locator('[data-testid=node-row][data-addr="127.0.0.1:7001"]').textContent(), /5462 slots/);
   // The canvas is painted: the pixel at slot 0 has the first master's colour, not transparent.
   const rgba = await canvas.evaluate((c) => Array.from(c.getContext('2d').getImageData(2, 2, 1, 1).data));
-  assert.deepEqual(rgba, [0xe6, 0x9f, 0x00, 255]);
+  assert.deepEqual(rgba, [0x66, 0xcc, 0xee, 255]); // palette.rs's first colour, #66CCEE
   // Keyboard: focus the map, move right from the key's slot.
   await canvas.focus();
   await page.keyboard.press('ArrowRight');

@@ -8,12 +8,14 @@ use crate::ui::components::compare_view::CompareView;
 use crate::ui::components::export_buttons::MapExport;
 use crate::ui::components::hotspot::HotSpotView;
 use crate::ui::components::key_input::KeyInput;
+use crate::ui::components::key_readout::KeyReadout;
 use crate::ui::components::lang_switch::LangSwitch;
 use crate::ui::components::node_list::NodeList;
 use crate::ui::components::pipeline::Pipeline;
 use crate::ui::components::planner::Planner;
 use crate::ui::components::redirections::Redirections;
 use crate::ui::components::restore_notice::RestoreNotice;
+use crate::ui::components::section_nav::{go_to, use_reading_place, SectionNav};
 use crate::ui::components::share_button::ShareButton;
 use crate::ui::components::slot_map::SlotMap;
 use crate::ui::components::tag_generator::TagGenerator;
@@ -22,6 +24,7 @@ use crate::ui::components::tour::Tour;
 use crate::ui::lang::{self, Lang};
 use crate::ui::planner_state::PlannerState;
 use crate::ui::player::{resolve_old, resolve_shared, Player, PlayerAction, ScenarioIndex};
+use crate::ui::sections::{join_fragment, split_fragment, Place};
 use crate::ui::share::{self as browser, Source};
 use crate::ui::state::{ClusterAction, ClusterState, KeyState};
 use std::rc::Rc;
@@ -116,11 +119,24 @@ pub fn app() -> Html {
             })
         },
     );
+    // nav-phone: the section being read (a link may open at one), carried by the link as
+    // `&at=<section>` after the state.
+    let opened_place = *use_memo((), |_| browser::opening_place());
+    let place = use_reading_place(opened_place.unwrap_or(Place::Key));
+    let link = use_memo((encoded.text.clone(), place), |(text, place)| {
+        AttrValue::from(join_fragment(text, *place))
+    });
+    // nav-phone: a link that names a section opens there once the page has rendered.
+    use_effect_with((), move |_| {
+        let timeout =
+            opened_place.map(|p| gloo_timers::callback::Timeout::new(0, move || go_to(p, false)));
+        move || drop(timeout)
+    });
     // Every change goes into the address (replacing, not adding, a history entry) and into
     // localStorage once the reader pauses; the opening state is left as it came.
     {
         let first = use_mut_ref(|| true);
-        use_effect_with(encoded.text.clone(), move |text| {
+        use_effect_with((*link).clone(), move |text| {
             let skip = std::mem::replace(&mut *first.borrow_mut(), false);
             let timeout = (!skip).then(|| {
                 let text = text.clone();
@@ -138,11 +154,15 @@ pub fn app() -> Html {
             let listener = web_sys::window().map(|w| {
                 gloo_events::EventListener::new(&w, "hashchange", move |_| {
                     let fragment = browser::fragment();
+                    // nav-phone: `#planner` alone (typed, or an old-style anchor) scrolls there.
+                    let (fragment, place) = split_fragment(&fragment);
                     if fragment.starts_with("s=") {
                         if let Some(w) = web_sys::window() {
                             let _ = w.location().reload();
                         }
-                    } else if let Some(old) = crate::persist::decode(&fragment).old_link {
+                    } else if let (true, Some(place)) = (fragment.is_empty(), place) {
+                        go_to(place, true);
+                    } else if let Some(old) = crate::persist::decode(fragment).old_link {
                         dispatch.dispatch(PlayerAction::Follow(resolve_old(&old, &index)));
                     }
                 })
@@ -176,9 +196,9 @@ pub fn app() -> Html {
             <header class="masthead">
                 <h1 class="masthead__title">
                     <svg class="masthead__logo" viewBox="0 0 32 32" aria-hidden="true">
-                        <rect x="2" y="2" width="13" height="13" rx="2" fill="#E69F00"/>
-                        <rect x="17" y="2" width="13" height="13" rx="2" fill="#56B4E9"/>
-                        <rect x="2" y="17" width="13" height="13" rx="2" fill="#009E73"/>
+                        <rect x="2" y="2" width="13" height="13" rx="2" fill="#66CCEE"/>
+                        <rect x="17" y="2" width="13" height="13" rx="2" fill="#CC3311"/>
+                        <rect x="2" y="17" width="13" height="13" rx="2" fill="#0072B2"/>
                         <rect x="17" y="17" width="13" height="13" rx="2" fill="none" stroke="currentColor" stroke-width="2.5"/>
                     </svg>
                     { t.title }
@@ -186,36 +206,52 @@ pub fn app() -> Html {
                 <p class="masthead__tagline">{ t.tagline }</p>
                 <div class="masthead__tools">
                     <Tour map={state.map.clone()} on_key={on_input.clone()} />
-                    <ShareButton link={AttrValue::from(encoded.text.clone())} omitted={encoded.omitted.clone()} />
                     <LangSwitch lang={*lang} on_change={on_lang} />
                 </div>
             </header>
+            // nav-phone: the sticky section bar, the key read-out and the Share button (moved
+            // here from the masthead, so sharing does not scroll away from the section).
+            <div class="wayfinder">
+                <SectionNav current={place} />
+                <div class="wayfinder__here">
+                    <KeyReadout explained={key.explained.clone()} map={state.map.clone()}
+                                colours={state.colours.clone()} stale={key.error.is_some()} />
+                    <ShareButton link={(*link).clone()} omitted={encoded.omitted.clone()} />
+                </div>
+            </div>
             <main>
                 <RestoreNotice problems={opened.problems.clone()} saved={opened.saved} />
+                // nav-phone: each section has an anchor (`sections::Place`).
+                <div id="key" class="page-section" tabindex="-1">
                 <section class="card key-card">
                     <KeyInput value={key.input.clone()} error={key.error.clone()} {on_input} />
                 </section>
                 <Pipeline explained={key.explained.clone()} map={state.map.clone()}
                           colours={state.colours.clone()} stale={key.error.is_some()} />
-                <section class="card map-card" aria-labelledby="map-title">
+                </div>
+                <section id="map" tabindex="-1" class="card map-card page-section" aria-labelledby="map-title">
                     <div class="map-card__head">
                         <h2 id="map-title" class="section-title">{ t.map_title }</h2>
                         <ClusterPicker choice={state.cluster} error={state.cluster_error.clone()}
                                        {on_fixture} {on_create} />
                     </div>
                     <p class="section-help">{ t.map_help }</p>
-                    <LabControls map={state.map.clone()}
-                                 can_undo={!state.undo.is_empty()} can_redo={!state.redo.is_empty()}
-                                 error={state.topology_error.clone().filter(|n| !n.is_import())}
-                                 refused_removal={state.refused_removal}
-                                 notice={state.notice.clone().filter(|n| !n.is_import())} selection={*selection}
-                                 on_action={on_action.clone()} {on_clear_selection} />
+                    // nav-phone: the lab beside the map (below it on a narrow screen), so the
+                    // map comes first and a selection never moves it.
                     <div class="map-card__body">
                         <SlotMap map={state.map.clone()} colours={state.colours.clone()}
                                  change={state.change.clone()} marked={Some(slot)}
                                  selection={*selection} {on_select} />
-                        <NodeList map={state.map.clone()} colours={state.colours.clone()}
-                                  current={state.map.owner(slot)} on_action={on_action.clone()} />
+                        <div class="map-card__side">
+                            <LabControls map={state.map.clone()}
+                                         can_undo={!state.undo.is_empty()} can_redo={!state.redo.is_empty()}
+                                         error={state.topology_error.clone().filter(|n| !n.is_import())}
+                                         refused_removal={state.refused_removal}
+                                         notice={state.notice.clone().filter(|n| !n.is_import())} selection={*selection}
+                                         on_action={on_action.clone()} {on_clear_selection} />
+                            <NodeList map={state.map.clone()} colours={state.colours.clone()}
+                                      current={state.map.owner(slot)} on_action={on_action.clone()} />
+                        </div>
                     </div>
                     <MapExport map={state.map.clone()} colours={state.colours.clone()} />
                     <div class="lab lab--details">
@@ -225,11 +261,19 @@ pub fn app() -> Html {
                                    notice={state.notice.clone().filter(crate::ui::localize::Note::is_import)} />
                     </div>
                 </section>
+                <div id="planner" class="page-section" tabindex="-1">
                 <Planner map={state.map.clone()} colours={state.colours.clone()} state={planner.clone()} />
+                </div>
+                <div id="tags" class="page-section" tabindex="-1">
                 <TagGenerator map={state.map.clone()} colours={state.colours.clone()} />
                 <HotSpotView map={state.map.clone()} colours={state.colours.clone()} />
+                </div>
+                <div id="redirections" class="page-section" tabindex="-1">
                 <Redirections map={state.map.clone()} player={(*player).clone()} {on_player} />
+                </div>
+                <div id="why" class="page-section" tabindex="-1">
                 <CompareView />
+                </div>
             </main>
             <footer class="footer">{ t.footer }</footer>
         </div>

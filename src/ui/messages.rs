@@ -909,6 +909,35 @@ pub struct Messages {
     /// simulator. `{0}` = cluster-node-timeout (s), `{1}` = first `fail?` (s), `{2}` = `fail`
     /// (s), `{3}` = the replica promoted (s).
     pub lab_real_failover: &'static str,
+    // nav-phone: the section bar, the key read-out, the reserved selection row, long keys.
+    /// Accessible name of the section bar.
+    pub nav_label: &'static str,
+    /// The section bar's links, in page order.
+    pub nav_key: &'static str,
+    /// See `nav_key`.
+    pub nav_map: &'static str,
+    /// See `nav_key`.
+    pub nav_planner: &'static str,
+    /// See `nav_key`.
+    pub nav_tags: &'static str,
+    /// See `nav_key`.
+    pub nav_redirections: &'static str,
+    /// See `nav_key`.
+    pub nav_bus: &'static str,
+    /// See `nav_key`.
+    pub nav_why: &'static str,
+    /// The sticky read-out's slot: `{0}` = slot.
+    pub readout_slot: &'static str,
+    /// The sticky read-out's accessible name: `{0}` = key, `{1}` = slot, `{2}` = master.
+    pub readout_label: &'static str,
+    /// The selection row while nothing is selected on the map.
+    pub lab_select_hint: &'static str,
+    /// Opens a long key's value in full: `{0}` = its length in bytes.
+    pub key_show_all: &'static str,
+    /// Closes it again.
+    pub key_show_less: &'static str,
+    /// Accessible name of the button that closes the Share button's panel.
+    pub share_close: &'static str,
 }
 }
 
@@ -923,7 +952,7 @@ pub const EN: Messages = Messages {
     stage_bytes: "Bytes",
     stage_hashed: "Hashed part",
     stage_crc: "CRC16",
-    stage_slot: "& 0x3FFF",
+    stage_slot: "Slot",
     stage_master: "Master",
     bytes_count: "{0} bytes",
     empty_key: "(empty key)",
@@ -1067,7 +1096,7 @@ pub const EN: Messages = Messages {
     tags_pin_use: "use the shortest tag",
     tags_pin_bad: "A slot is a whole number from 0 to 16383.",
     redir_title: "Redirections: MOVED, ASK, ASKING, TRYAGAIN, step by step",
-    redir_help: "Pick a scenario and play it, or step through it. The replies are exactly what Redis 7 sends; the client's slot table on the right changes on MOVED and, visibly, not on ASK.",
+    redir_help: "Pick a scenario and play it, or step through it. The replies are exactly what Redis 7 sends; the client's slot table, beside the diagram on a wide screen and below it on a narrow one, changes on MOVED and, visibly, not on ASK.",
     redir_scenario: "Scenario",
     redir_wire: "show the RESP wire bytes",
     link_unknown_scenario: "This link asks for a scenario called \"{0}\", which this page does not have: showing \"{1}\" from the start instead.",
@@ -1355,6 +1384,21 @@ pub const EN: Messages = Messages {
     note_node_crashed: "{0} is down: its process was killed, so the connection is refused.",
     note_node_hung: "{0} is stopped (SIGSTOP): the kernel accepts the connection but nothing answers, so the client waits until its own timeout.",
     lab_real_failover: "The lab swaps the roles at once; a real failover takes ≈ {3} s. With cluster-node-timeout {0} s, the other nodes flag the master fail? after ≈ {1} s, agree it is fail after ≈ {2} s (from then on the cluster answers CLUSTERDOWN), and the replica wins its election after ≈ {3} s. Watch it in the cluster bus section.",
+    // nav-phone
+    nav_label: "Sections",
+    nav_key: "Key",
+    nav_map: "Slot map & lab",
+    nav_planner: "Planner",
+    nav_tags: "Tags & hot spots",
+    nav_redirections: "Redirections",
+    nav_bus: "Cluster bus",
+    nav_why: "Why slots",
+    readout_slot: "slot {0}",
+    readout_label: "Your key {0} is in slot {1}, served by {2}. Go to the key field.",
+    lab_select_hint: "No slots selected. Drag across the map (or press Shift with the arrow keys on it) to pick some and move them to a master.",
+    key_show_all: "Show all {0} bytes",
+    key_show_less: "Show less",
+    share_close: "Close",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -17,7 +17,7 @@ pub const ZH: Messages = Messages {
     stage_bytes: "字节",
     stage_hashed: "参与哈希的部分",
     stage_crc: "CRC16",
-    stage_slot: "& 0x3FFF",
+    stage_slot: "槽",
     stage_master: "主节点",
     bytes_count: "{0} 字节",
     empty_key: "（空键）",
@@ -161,7 +161,7 @@ pub const ZH: Messages = Messages {
     tags_pin_use: "使用最短的标签",
     tags_pin_bad: "槽是 0 到 16383 之间的整数。",
     redir_title: "重定向：逐步观察 MOVED、ASK、ASKING、TRYAGAIN",
-    redir_help: "选择一个场景并播放，或逐步查看。应答与 Redis 7 发送的完全一致；右侧客户端的槽表在 MOVED 时更新，而在 ASK 时明显不更新。",
+    redir_help: "选择一个场景并播放，或逐步查看。应答与 Redis 7 发送的完全一致；客户端的槽表（宽屏时在图的右侧，窄屏时在图的下方）在 MOVED 时更新，而在 ASK 时明显不更新。",
     redir_scenario: "场景",
     redir_wire: "显示 RESP 线路字节",
     link_unknown_scenario: "此链接请求名为“{0}”的场景，但本页没有：改为从头显示“{1}”。",
@@ -449,6 +449,21 @@ pub const ZH: Messages = Messages {
     note_node_crashed: "{0} 已宕机：进程被杀死，连接被拒绝。",
     note_node_hung: "{0} 已暂停（SIGSTOP）：内核仍接受连接，但没有任何应答，客户端要一直等到自己的超时。",
     lab_real_failover: "实验室里角色瞬间互换；真实的故障转移约需 {3} 秒。cluster-node-timeout 为 {0} 秒时，其他节点约 {1} 秒后把主节点标记为 fail?，约 {2} 秒后达成共识标记为 fail（此后集群应答 CLUSTERDOWN），约 {3} 秒后副本赢得选举。可在“集群总线”一节观看全过程。",
+    // nav-phone
+    nav_label: "页面各部分",
+    nav_key: "键",
+    nav_map: "槽图与实验室",
+    nav_planner: "规划器",
+    nav_tags: "标签与热点",
+    nav_redirections: "重定向",
+    nav_bus: "集群总线",
+    nav_why: "为什么用槽",
+    readout_slot: "槽 {0}",
+    readout_label: "你的键 {0} 位于槽 {1}，由 {2} 负责。转到键输入框。",
+    lab_select_hint: "尚未选择槽。在槽图上拖动（或在槽图上按住 Shift 再按方向键）即可选择一段槽，并把它们移到某个主节点。",
+    key_show_all: "显示全部 {0} 字节",
+    key_show_less: "收起",
+    share_close: "关闭",
 };
 
 #[cfg(test)]
@@ -460,7 +475,6 @@ mod tests {
     const SAME_IN_BOTH: &[&str] = &[
         "title",
         "stage_crc",
-        "stage_slot",
         "crc_cols[0]",
         "lab_import_placeholder",
     ];

@@ -17,6 +17,7 @@ pub mod planner_state;
 pub mod player;
 pub mod redirect_view;
 pub mod reply_words;
+pub mod sections;
 pub mod share;
 pub mod state;
 pub mod styled;

@@ -1,30 +1,35 @@
 //! Master colours: one per master, the same everywhere it appears, distinguishable for
 //! colour-blind readers and in both colour schemes.
 //!
-//! The first eight are Okabe and Ito's palette (with its black swapped for a mid grey so it
-//! shows on a dark background too); after that, hues evenly spaced around OKLCH at one
-//! lightness and chroma, so no master stands out by brightness alone.
+//! The first eight come from Okabe and Ito's and Paul Tol's colour-blind-safe palettes, chosen
+//! and ordered (nav-phone) so that every pair stays apart for normal vision and under simulated
+//! protanopia, deuteranopia and tritanopia (Machado et al. 2009, full severity): the smallest
+//! CIEDE2000 difference between any two of them is 12.1 (it was 7.5 under deuteranopia, and
+//! Okabe–Ito's orange and yellow, masters one and four, looked alike), each prefix (the first
+//! three, four, …) as far apart as it can be, and each apart from the unowned colour and the
+//! card of both schemes. The test below recomputes it. After eight, hues evenly spaced around
+//! OKLCH at one lightness and chroma, so no master stands out by brightness alone.
 
-/// Okabe–Ito, in their order; black replaced by grey.
-const OKABE_ITO: [&str; 8] = [
-    "#E69F00", // orange
-    "#56B4E9", // sky blue
-    "#009E73", // bluish green
-    "#F0E442", // yellow
-    "#0072B2", // blue
-    "#D55E00", // vermillion
-    "#CC79A7", // reddish purple
-    "#8C8C8C", // grey (the palette's black)
+/// The first eight masters' colours, in order.
+const FIRST_EIGHT: [&str; 8] = [
+    "#66CCEE", // cyan (Tol bright)
+    "#CC3311", // red (Tol vibrant)
+    "#0072B2", // blue (Okabe–Ito)
+    "#CCBB44", // yellow (Tol bright)
+    "#648FFF", // periwinkle (IBM design library)
+    "#AA3377", // purple (Tol bright)
+    "#CC79A7", // reddish purple (Okabe–Ito)
+    "#009E73", // bluish green (Okabe–Ito)
 ];
 
 /// The CSS colour of master `master_idx` in a cluster of `n_masters`.
 pub fn master_colour(master_idx: usize, n_masters: usize) -> String {
-    if let Some(c) = OKABE_ITO.get(master_idx) {
+    if let Some(c) = FIRST_EIGHT.get(master_idx) {
         return (*c).to_string();
     }
-    let rest = n_masters.saturating_sub(OKABE_ITO.len()).max(1);
-    let k = master_idx - OKABE_ITO.len();
-    // Start between Okabe-Ito hues; spread the rest evenly around the circle.
+    let rest = n_masters.saturating_sub(FIRST_EIGHT.len()).max(1);
+    let k = master_idx - FIRST_EIGHT.len();
+    // Start between the first eight's hues; spread the rest evenly around the circle.
     let hue = (15.0 + 360.0 * k as f64 / rest as f64) % 360.0;
     format!("oklch(0.7 0.13 {hue:.1})")
 }
@@ -118,9 +123,134 @@ mod tests {
         assert_eq!(after, before[1..].to_vec());
     }
 
+    /// sRGB `#RRGGBB` to linear RGB.
+    fn linear(hex: &str) -> [f64; 3] {
+        let v = |i: usize| u8::from_str_radix(&hex[1 + 2 * i..3 + 2 * i], 16).unwrap() as f64;
+        [0, 1, 2].map(|i| {
+            let c = v(i) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        })
+    }
+
+    /// Machado, Oliveira and Fernandes (2009), severity 1.0, on linear RGB.
+    const PROTAN: [[f64; 3]; 3] = [
+        [0.152286, 1.052583, -0.204868],
+        [0.114503, 0.786281, 0.099216],
+        [-0.003882, -0.048116, 1.051998],
+    ];
+    const DEUTAN: [[f64; 3]; 3] = [
+        [0.367322, 0.860646, -0.227968],
+        [0.280085, 0.672501, 0.047413],
+        [-0.011820, 0.042940, 0.968881],
+    ];
+    const TRITAN: [[f64; 3]; 3] = [
+        [1.255528, -0.076749, -0.178779],
+        [-0.078411, 0.930809, 0.147602],
+        [0.004733, 0.691367, 0.303900],
+    ];
+
+    fn simulate(rgb: [f64; 3], m: Option<&[[f64; 3]; 3]>) -> [f64; 3] {
+        match m {
+            None => rgb,
+            Some(m) => [0, 1, 2]
+                .map(|i| (m[i][0] * rgb[0] + m[i][1] * rgb[1] + m[i][2] * rgb[2]).clamp(0.0, 1.0)),
+        }
+    }
+
+    /// Linear RGB to CIELAB (D65).
+    fn lab([r, g, b]: [f64; 3]) -> [f64; 3] {
+        let x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047;
+        let y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b;
+        let z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883;
+        let f = |t: f64| {
+            if t > 216.0 / 24389.0 {
+                t.cbrt()
+            } else {
+                (24389.0 / 27.0 * t + 16.0) / 116.0
+            }
+        };
+        let (fx, fy, fz) = (f(x), f(y), f(z));
+        [116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)]
+    }
+
+    /// CIEDE2000 (Sharma, Wu and Dalal's formulation).
+    fn de2000([l1, a1, b1]: [f64; 3], [l2, a2, b2]: [f64; 3]) -> f64 {
+        let (c1, c2) = (a1.hypot(b1), a2.hypot(b2));
+        let cb7 = ((c1 + c2) / 2.0).powi(7);
+        let g = 0.5 * (1.0 - (cb7 / (cb7 + 25f64.powi(7))).sqrt());
+        let (a1p, a2p) = ((1.0 + g) * a1, (1.0 + g) * a2);
+        let (c1p, c2p) = (a1p.hypot(b1), a2p.hypot(b2));
+        let hue = |b: f64, a: f64| b.atan2(a).to_degrees().rem_euclid(360.0);
+        let (h1p, h2p) = (hue(b1, a1p), hue(b2, a2p));
+        let dh = if c1p * c2p == 0.0 {
+            0.0
+        } else if (h2p - h1p).abs() <= 180.0 {
+            h2p - h1p
+        } else if h2p - h1p > 180.0 {
+            h2p - h1p - 360.0
+        } else {
+            h2p - h1p + 360.0
+        };
+        let d_hp = 2.0 * (c1p * c2p).sqrt() * (dh / 2.0).to_radians().sin();
+        let (lbp, cbp) = ((l1 + l2) / 2.0, (c1p + c2p) / 2.0);
+        let hbp = if c1p * c2p == 0.0 {
+            h1p + h2p
+        } else if (h1p - h2p).abs() <= 180.0 {
+            (h1p + h2p) / 2.0
+        } else if h1p + h2p < 360.0 {
+            (h1p + h2p + 360.0) / 2.0
+        } else {
+            (h1p + h2p - 360.0) / 2.0
+        };
+        let cos = |d: f64| d.to_radians().cos();
+        let t = 1.0 - 0.17 * cos(hbp - 30.0) + 0.24 * cos(2.0 * hbp) + 0.32 * cos(3.0 * hbp + 6.0)
+            - 0.20 * cos(4.0 * hbp - 63.0);
+        let dth = 30.0 * (-((hbp - 275.0) / 25.0).powi(2)).exp();
+        let rc = 2.0 * (cbp.powi(7) / (cbp.powi(7) + 25f64.powi(7))).sqrt();
+        let sl = 1.0 + 0.015 * (lbp - 50.0).powi(2) / (20.0 + (lbp - 50.0).powi(2)).sqrt();
+        let sc = 1.0 + 0.045 * cbp;
+        let sh = 1.0 + 0.015 * cbp * t;
+        let rt = -(2.0 * dth).to_radians().sin() * rc;
+        let (dl, dc, dhh) = ((l2 - l1) / sl, (c2p - c1p) / sc, d_hp / sh);
+        (dl * dl + dc * dc + dhh * dhh + rt * dc * dhh).sqrt()
+    }
+
+    /// The smallest CIEDE2000 difference between `a` and `b` for normal vision and the three
+    /// simulated dichromacies.
+    fn min_delta(a: &str, b: &str) -> f64 {
+        [None, Some(&PROTAN), Some(&DEUTAN), Some(&TRITAN)]
+            .into_iter()
+            .map(|m| de2000(lab(simulate(linear(a), m)), lab(simulate(linear(b), m))))
+            .fold(f64::INFINITY, f64::min)
+    }
+
     #[test]
-    fn first_masters_use_okabe_ito_and_the_rest_are_distinct() {
-        assert_eq!(master_colour(0, 3), "#E69F00");
+    fn the_first_eight_stay_apart_for_colour_blind_readers_in_both_schemes() {
+        // The metric itself, on Sharma, Wu and Dalal's published test pair 1.
+        let d = de2000([50.0, 2.6772, -79.7751], [50.0, 0.0, -82.7485]);
+        assert!((d - 2.0425).abs() < 1e-3, "{d}");
+        let mut smallest = f64::INFINITY;
+        for (i, a) in FIRST_EIGHT.iter().enumerate() {
+            for b in &FIRST_EIGHT[i + 1..] {
+                smallest = smallest.min(min_delta(a, b));
+            }
+            // Apart from the unowned slots' colour and the card, in the light and dark schemes.
+            for ground in [UNOWNED, UNOWNED_DARK, "#ffffff", "#201f1c"] {
+                assert!(min_delta(a, ground) > 12.0, "{a} against {ground}");
+            }
+        }
+        assert!(smallest > 12.0, "smallest difference {smallest:.1}");
+        // The palette it replaced: Okabe–Ito's reddish purple and grey under deuteranopia.
+        assert!(min_delta("#CC79A7", "#8C8C8C") < 8.0);
+    }
+
+    #[test]
+    fn first_masters_use_the_first_eight_and_the_rest_are_distinct() {
+        assert_eq!(master_colour(0, 3), "#66CCEE");
         let n = 1000;
         let colours: std::collections::HashSet<String> =
             (0..n).map(|i| master_colour(i, n)).collect();

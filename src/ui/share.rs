@@ -4,6 +4,7 @@
 //! mode, quota) or a refused `history` call leaves the page as it is and never panics.
 
 use crate::persist::{decode, Decoded};
+use crate::ui::sections::{split_fragment, Place};
 
 /// The `localStorage` key the last state is kept under.
 pub const STORAGE_KEY: &str = "slotscope.state";
@@ -37,16 +38,24 @@ pub fn saved() -> Option<String> {
     storage()?.get_item(STORAGE_KEY).ok().flatten()
 }
 
-/// The opening state: the fragment wins, else what was saved, else the defaults.
+/// The opening state: the fragment wins, else what was saved, else the defaults. A section
+/// the fragment names (`&at=map`, or `#map` alone) is not state: see [`opening_place`].
 pub fn startup() -> (Decoded, Source) {
-    let link = fragment();
+    let fragment = fragment();
+    let (link, _) = split_fragment(&fragment);
     if !link.is_empty() {
-        return (decode(&link), Source::Link);
+        return (decode(link), Source::Link);
     }
     match saved() {
-        Some(text) if !text.is_empty() => (decode(&text), Source::Saved),
+        // A saved link may name the section it was read at; a plain visit opens at the top.
+        Some(text) if !text.is_empty() => (decode(split_fragment(&text).0), Source::Saved),
         _ => (decode(""), Source::Defaults),
     }
+}
+
+/// The section the address's fragment asks the page to open at, if any.
+pub fn opening_place() -> Option<Place> {
+    split_fragment(&fragment()).1
 }
 
 /// Writes `link` (a fragment without `#`) into the address, replacing the current history

@@ -84,8 +84,8 @@ pub fn key_input(props: &KeyInputProps) -> Html {
     });
     html! {
         <div class="key-input">
-            <label class="key-input__label" for="key">{ t.key_label }</label>
-            <input id="key" class={classes!("key-input__field", props.error.is_some().then_some("is-invalid"))}
+            <label class="key-input__label" for="key-field">{ t.key_label }</label>
+            <input id="key-field" class={classes!("key-input__field", props.error.is_some().then_some("is-invalid"))}
                 type="text" data-testid="key-input"
                 value={props.value.clone()} {oninput}
                 spellcheck="false" autocomplete="off" autocapitalize="off"

@@ -1,5 +1,6 @@
-//! The pipeline: key → bytes → hashed part → CRC16 → & 0x3FFF → master, one card per stage,
-//! each with its value large and the rule that produced it in a sentence below.
+//! The pipeline: key → bytes → hashed part → CRC16 → slot → master, one card per stage,
+//! each with its value large and the rule that produced it in a sentence below. A long key is
+//! shortened in each card (its start, "…", its end) with a button that shows it all.
 
 use crate::core::key::crc16::register_steps;
 use crate::core::key::escape::{format_key, push_formatted};
@@ -13,7 +14,13 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// Display characters of a key shown in a card before it is cut short with "…".
-const SHOWN_CHARS: usize = 240;
+const SHOWN_CHARS: usize = 64;
+/// Bytes of a key (or its hashed part) above which a card shows it shortened.
+const LONG_BYTES: usize = 64;
+/// Display characters kept from the start and from the end of a shortened value.
+const HEAD_CHARS: usize = 36;
+/// See [`HEAD_CHARS`].
+const TAIL_CHARS: usize = 12;
 /// Bytes of a key listed in hex.
 const SHOWN_HEX_BYTES: usize = 24;
 /// Longest key (in bytes) for which the page prints the redis-cli command that checks it.
@@ -42,6 +49,73 @@ fn clip(s: String, max: usize) -> String {
     match s.char_indices().nth(max) {
         Some((at, _)) => format!("{}…", &s[..at]),
         None => s,
+    }
+}
+
+/// A long value as its first [`HEAD_CHARS`] and last [`TAIL_CHARS`] display characters,
+/// formatting only the bytes those need (a display character is at most four bytes' worth).
+fn shortened(bytes: &[u8]) -> String {
+    let mut head = String::new();
+    push_formatted(&mut head, &bytes[..bytes.len().min(HEAD_CHARS)]);
+    let head: String = head.chars().take(HEAD_CHARS).collect();
+    let mut tail = String::new();
+    push_formatted(&mut tail, &bytes[bytes.len().saturating_sub(TAIL_CHARS)..]);
+    let skip = tail.chars().count().saturating_sub(TAIL_CHARS);
+    let tail: String = tail.chars().skip(skip).collect();
+    format!("{head}…{tail}")
+}
+
+/// Which bytes a [`Value`] shows.
+#[derive(Clone, Copy, PartialEq)]
+enum Part {
+    /// The whole key.
+    Key,
+    /// The hashed part.
+    Hashed,
+}
+
+#[derive(Properties, PartialEq)]
+struct ValueProps {
+    explained: Rc<Explanation>,
+    part: Part,
+    class: Classes,
+    testid: &'static str,
+}
+
+/// A stage's value: in full when short, else shortened with a button that shows it all (in a
+/// box that scrolls, so the card keeps its size).
+#[function_component(Value)]
+fn value(props: &ValueProps) -> Html {
+    let t = use_messages();
+    let open = use_state(|| false);
+    let e = &props.explained;
+    let bytes = match props.part {
+        Part::Key => &e.key[..],
+        Part::Hashed => e.hashed(),
+    };
+    let long = bytes.len() > LONG_BYTES;
+    let text = if bytes.is_empty() && props.part == Part::Key {
+        t.empty_key.to_string()
+    } else if long && !*open {
+        shortened(bytes)
+    } else {
+        format_key(bytes)
+    };
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    html! {
+        <>
+            <div class={classes!(props.class.clone(), (long && *open).then_some("stage__value--all"))}
+                 data-testid={props.testid}>{ text }</div>
+            if long {
+                <button type="button" class="link-button stage__all" aria-expanded={open.to_string()}
+                        onclick={toggle}>
+                    { if *open { t.key_show_less.to_string() } else { fill(t.key_show_all, &[&bytes.len()]) } }
+                </button>
+            }
+        </>
     }
 }
 
@@ -74,7 +148,12 @@ fn highlighted_key(e: &Explanation) -> Html {
         }
     };
     let before = side(&e.key[..e.span.start], true);
-    let inner = clip(format_key(&e.key[e.span.clone()]), SHOWN_CHARS);
+    let hashed = e.hashed();
+    let inner = if hashed.len() > LONG_BYTES {
+        shortened(hashed)
+    } else {
+        format_key(hashed)
+    };
     let after = side(&e.key[e.span.end..], false);
     html! {
         <code class="stage__key">{ before }<mark>{ inner }</mark>{ after }</code>
@@ -97,8 +176,9 @@ struct RegisterProps {
     hashed: Rc<Explanation>,
 }
 
-/// The CRC register byte by byte, rendered only when asked for: below the five stages, where
-/// its five columns have room (inside the CRC stage they were cut to a third).
+/// The CRC register byte by byte, rendered only when asked for: a card under the CRC stage that
+/// spans the columns to its right, where its five columns have room (inside the CRC stage they
+/// were cut to a third).
 #[function_component(Register)]
 fn register(props: &RegisterProps) -> Html {
     let t = use_messages();
@@ -134,11 +214,6 @@ pub fn pipeline(props: &PipelineProps) -> Html {
     let e = &props.explained;
     let map = &props.map;
     let n_bytes = e.key.len();
-    let shown_key = if n_bytes == 0 {
-        t.empty_key.to_string()
-    } else {
-        clip(format_key(&e.key[..n_bytes.min(SHOWN_CHARS)]), SHOWN_CHARS)
-    };
     let mut hex: Vec<String> = e.key[..n_bytes.min(SHOWN_HEX_BYTES)]
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -211,7 +286,8 @@ pub fn pipeline(props: &PipelineProps) -> Html {
             <ol class="pipeline__stages">
                 <li class="stage">
                     <h2 class="stage__title">{ t.stage_bytes }</h2>
-                    <div class="stage__value stage__value--key mono" data-testid="key-bytes">{ shown_key }</div>
+                    <Value explained={props.explained.clone()} part={Part::Key}
+                           class={classes!("stage__value", "stage__value--key", "mono")} testid="key-bytes" />
                     <p class="stage__meta mono">{ fill(t.bytes_count, &[&n_bytes]) }
                         if n_bytes > 0 { { " · " }{ hex.join(" ") } }</p>
                     <p class="stage__rule">{ t.bytes_rule }</p>
@@ -219,7 +295,8 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                 <li class={classes!("stage", e.rule.is_tag().then_some("stage--tag"))}>
                     <h2 class="stage__title">{ t.stage_hashed }</h2>
                     { highlighted_key(e) }
-                    <div class="stage__value mono" data-testid="hashed-part">{ format_key(e.hashed()) }</div>
+                    <Value explained={props.explained.clone()} part={Part::Hashed}
+                           class={classes!("stage__value", "mono")} testid="hashed-part" />
                     <p class="stage__rule" data-testid="tag-rule">{ rule_sentence(t, e.rule) }</p>
                 </li>
                 <li class="stage">
@@ -233,8 +310,14 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                         </button>
                     </div>
                 </li>
+                // nav-phone: the register opens under the CRC card, as a card of its own.
+                if *register_open {
+                    <li class="stage-register">
+                        <Register hashed={props.explained.clone()} />
+                    </li>
+                }
                 <li class="stage">
-                    <h2 class="stage__title mono">{ t.stage_slot }</h2>
+                    <h2 class="stage__title">{ t.stage_slot }</h2>
                     <div class="stage__value mono" data-testid="slot">{ e.slot }</div>
                     { bits(e.crc) }
                     <p class="stage__rule">{ fill(t.slot_rule, &[&hex16(e.crc), &hex16(masked), &e.slot]) }</p>
@@ -244,9 +327,6 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                     { master_html }
                 </li>
             </ol>
-            if *register_open {
-                <Register hashed={props.explained.clone()} />
-            }
             if n_bytes <= VERIFY_MAX_BYTES {
                 <p class="pipeline__verify">
                     { t.verify }{ " " }

@@ -1,4 +1,6 @@
-//! The masthead's Share button: puts a link to the page as it is now on the clipboard.
+//! The Share button (in the sticky section bar, so it is at hand in every section and the link
+//! names the section being read): puts a link to the page as it is now on the clipboard, and
+//! says so in a small panel under the bar.
 
 use crate::persist::Section;
 use crate::ui::messages::use_messages;
@@ -13,6 +15,9 @@ pub struct ShareButtonProps {
     /// What the link had to leave out.
     pub omitted: Vec<Section>,
 }
+
+/// How long "Link copied" stays before its panel closes, in milliseconds.
+const COPIED_SHOWN_MS: u32 = 6000;
 
 /// What the last click did.
 #[derive(Clone, PartialEq)]
@@ -59,6 +64,21 @@ pub fn share_button(props: &ShareButtonProps) -> Html {
             );
         })
     };
+    // nav-phone: "Link copied" closes by itself; a refusal (with the link to copy by hand)
+    // stays until closed.
+    {
+        let outcome = outcome.clone();
+        use_effect_with((*outcome).clone(), move |now| {
+            let timeout = matches!(now, Some(Outcome::Copied(_))).then(|| {
+                gloo_timers::callback::Timeout::new(COPIED_SHOWN_MS, move || outcome.set(None))
+            });
+            move || drop(timeout)
+        });
+    }
+    let close = {
+        let outcome = outcome.clone();
+        Callback::from(move |_: MouseEvent| outcome.set(None))
+    };
     let omitted = props.omitted.iter().map(|s| match s {
         Section::Planner => t.share_batch_omitted,
         Section::Key => t.share_key_omitted,
@@ -70,14 +90,17 @@ pub fn share_button(props: &ShareButtonProps) -> Html {
         <div class="share">
             <button type="button" class="button" data-testid="share" {onclick}>{ t.share }</button>
             if let Some(o) = &*outcome {
-                <span class="share__status" role="status" data-testid="share-status">
-                    { match o { Outcome::Copied(_) => t.share_copied, Outcome::Refused(_) => t.share_refused } }
-                    { for omitted.map(|m| html! { <>{ " " }{ m }</> }) }
-                </span>
-                if let Outcome::Refused(url) = o {
-                    <input class="mono share__link" type="text" readonly=true data-testid="share-link"
-                           value={url.clone()} aria-label={t.share_link_label} />
-                }
+                <div class="share__popup">
+                    <span class="share__status" role="status" data-testid="share-status">
+                        { match o { Outcome::Copied(_) => t.share_copied, Outcome::Refused(_) => t.share_refused } }
+                        { for omitted.map(|m| html! { <>{ " " }{ m }</> }) }
+                    </span>
+                    if let Outcome::Refused(url) = o {
+                        <input class="mono share__link" type="text" readonly=true data-testid="share-link"
+                               value={url.clone()} aria-label={t.share_link_label} />
+                    }
+                    <button type="button" class="share__close" aria-label={t.share_close} onclick={close}>{ "×" }</button>
+                </div>
             }
         </div>
     }

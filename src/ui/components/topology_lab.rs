@@ -1,4 +1,4 @@
-//! The topology lab, in three parts mounted once each: its controls above the map (add a
+//! The topology lab, in three parts mounted once each: its controls beside the map (add a
 //! master, reshard, rebalance, move a selected range, undo, redo), and below it the last change
 //! (what moved, and the redis-cli commands that would do it) and import/export (paste a real
 //! cluster's CLUSTER NODES/SHARDS/SLOTS, export it back).
@@ -69,7 +69,8 @@ fn master_options(map: &SlotMap, selected: usize) -> Html {
     }
 }
 
-/// The lab's controls, above the map, so an operation and its animation are on screen together.
+/// The lab's controls, beside the map (below it on a narrow screen), so an operation and its
+/// animation are on screen together and the map comes first on a phone.
 #[function_component(LabControls)]
 pub fn lab_controls(props: &LabControlsProps) -> Html {
     let t = use_messages();
@@ -198,6 +199,12 @@ pub fn lab_controls(props: &LabControlsProps) -> Html {
                             onclick={ let c = props.on_clear_selection.clone(); Callback::from(move |_: MouseEvent| c.emit(())) }>
                         { t.lab_clear }
                     </button>
+                </div>
+            } else {
+                // nav-phone: the row keeps its place while nothing is selected, so a drag that
+                // starts a selection moves nothing on the page.
+                <div class="lab__row lab__selection lab__selection--idle">
+                    <span>{ t.lab_select_hint }</span>
                 </div>
             }
 
