@@ -39,6 +39,10 @@ pub fn saved() -> Option<String> {
 
 /// The opening state: the fragment wins, else what was saved, else the defaults.
 pub fn startup() -> (Decoded, Source) {
+    // Prerendered at build time (natively, `ui::prerender`): no address, no storage.
+    if cfg!(not(target_arch = "wasm32")) {
+        return (decode(""), Source::Defaults);
+    }
     let link = fragment();
     if !link.is_empty() {
         return (decode(&link), Source::Link);
