@@ -128,9 +128,17 @@ export async function measureLoad(opts = {}) {
       await page.goto(url, { waitUntil: 'commit' });
       await page.waitForFunction(() => window.__load?.answered != null && window.__load.fcp != null, null,
         { timeout: 60_000, polling: 100 });
-      const t = await page.evaluate(() => window.__load);
+      const t = await page.evaluate(() => ({
+        ...window.__load,
+        // When each file had arrived (ms from navigation start).
+        arrived: Object.fromEntries([...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+          .map((e) => [new URL(e.name).pathname, Math.round(e.responseEnd)])),
+      }));
       await page.waitForTimeout(200);
-      const files = [...sizes.values()].map(({ url: u, bytes }) => ({ file: new URL(u).pathname, bytes }));
+      const files = [...sizes.values()].map(({ url: u, bytes }) => {
+        const file = new URL(u).pathname;
+        return { file, bytes, arrived: t.arrived[file] ?? null };
+      });
       each.push({ ...t, bytes: files.reduce((a, f) => a + f.bytes, 0), files });
       await context.close();
     }
@@ -168,7 +176,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`median of ${r.runs.length} cold loads`);
   for (const [what, ms] of r.rows) console.log(`${ms == null ? '     n/a' : ms.toFixed(0).padStart(8)} ms  ${what}`);
   console.log(`${String(r.bytes).padStart(8)} B   transferred (gzip), of which:`);
-  for (const f of r.files) console.log(`${String(f.bytes).padStart(8)} B     ${f.file}`);
+  for (const f of r.files) console.log(`${String(f.bytes).padStart(8)} B     ${f.file} (arrived at ${f.arrived} ms in the first run)`);
   console.log('each run (fcp / slot shown / typed / started / answered):');
   for (const x of r.runs) console.log(`  ${[x.fcp, x.slotShown, x.typed, x.started, x.answered].map((v) => (v == null ? 'n/a' : v.toFixed(0))).join(' / ')}`);
 }

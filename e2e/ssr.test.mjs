@@ -111,9 +111,28 @@ test('left alone, the prerendered page becomes the live one with the same first 
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   await page.addInitScript(() => {
     addEventListener('TrunkApplicationStarted', () => { window.__started = true; });
+    // Before every frame once the first screen is in (a rAF callback runs just before the
+    // browser paints): a frame without the key field would be a blank flash at the hand-over.
+    window.__frames = { seen: 0, blank: 0 };
+    const frame = () => {
+      if (document.getElementById('key')) window.__frames.seen += 1;
+      else if (window.__frames.seen > 0) window.__frames.blank += 1;
+      if (!window.__started || window.__frames.after++ < 10) requestAnimationFrame(frame);
+    };
+    window.__frames.after = 0;
+    requestAnimationFrame(frame);
+  });
+  // The wasm a little late, so the prerendered page has frames of its own before the app.
+  await page.route('**/*.wasm', async (route) => {
+    await new Promise((ok) => setTimeout(ok, 500));
+    await route.continue();
   });
   await page.goto(env.server.url);
   await page.waitForFunction(() => window.__started);
+  await page.waitForFunction(() => window.__frames.after >= 10);
+  const frames = await page.evaluate(() => window.__frames);
+  assert.ok(frames.seen > 10, `the first screen had frames before and after the app started (${frames.seen})`);
+  assert.equal(frames.blank, 0, 'no frame without the page at the hand-over');
   const p = await readPipeline(page);
   assert.deepEqual({ hashed: p.hashed, slot: p.slot, node: p.node }, { hashed: 'user1', slot: 8106, node: '127.0.0.1:7001' });
   assert.equal(await page.getByTestId('key-input').inputValue(), DEFAULT_KEY);
