@@ -1,9 +1,11 @@
 //! The page's first screen rendered at build time, and the hand-over to the live page.
 //!
-//! [`render`] (feature `ssr`, native only) renders [`App`](crate::ui::App) with Yew's server
+//! `render` (feature `ssr`, native only) renders [`App`](crate::ui::App) with Yew's server
 //! renderer, in its default state (English, the default key, the fixtures' cluster):
 //! `src/bin/prerender.rs` prints it and `scripts/prerender.py` puts it into `dist/index.html`,
-//! so a reader sees the real page before the wasm has arrived.
+//! so a reader sees the real page before the wasm has arrived. [`mount`] starts the live page
+//! in its place.
+
 /// The page as the reader first sees it, as HTML (the `<div class="page">` that `App`
 /// renders), without Yew's hydration marks: the browser mounts a fresh app in its place.
 #[cfg(feature = "ssr")]
@@ -12,7 +14,7 @@ pub fn render() -> String {
     use std::sync::Arc;
     use std::task::{Context, Poll, Wake, Waker};
 
-    /// Wakes the thread waiting in `block_on` (the render itself runs on Yew's runtime).
+    /// Wakes this thread, parked below while the render runs on Yew's runtime.
     struct Unpark(std::thread::Thread);
     impl Wake for Unpark {
         fn wake(self: Arc<Self>) {
