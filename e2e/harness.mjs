@@ -109,8 +109,19 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 9
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
   await page.goto(url);
-  await page.getByTestId('key-input').waitFor();
+  await appReady(page);
   return { page, context, problems };
+}
+
+/**
+ * Waits until the live app has replaced the prerendered first screen (`dist/index.html` holds
+ * the page rendered at build time, so the key field is there before the wasm has started, but
+ * its buttons do nothing yet). Trunk sets `window.wasmBindings` once `main` has run, and Yew
+ * has rendered by then.
+ */
+export async function appReady(page) {
+  await page.waitForFunction(() => window.wasmBindings !== undefined);
+  await page.getByTestId('key-input').waitFor();
 }
 
 /** Reads keyslot.tsv into a Map from key_display to slot. */

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sharedBrowser, openPage, typeKey, fixtures } from './harness.mjs';
+import { sharedBrowser, openPage, typeKey, fixtures, appReady } from './harness.mjs';
 
 const env = sharedBrowser();
 
@@ -325,7 +325,7 @@ async function openWithLocale(url, locale) {
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
   await page.goto(url);
-  await page.getByTestId('key-input').waitFor();
+  await appReady(page);
   return { page, context, problems };
 }
 
@@ -444,7 +444,7 @@ test('the choice survives a reload and travels in the share link; a first visit 
   const link = page.url();
   await page.evaluate(() => history.replaceState(null, '', location.pathname));
   await page.reload();
-  await page.getByTestId('key-input').waitFor();
+  await appReady(page);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
   assert.equal(await page.getByTestId('lang-select').inputValue(), 'zh');
   // The link opens in Chinese in a fresh English browser.

@@ -1,6 +1,6 @@
 //! Takes screenshots of the release build as a reader sees it: `node e2e/screenshot.mjs [DIR]`.
 //! Writes page-light.png, page-dark.png and page-phone.png (full page) into DIR (default: .).
-import { serveDist, launch, typeKey } from './harness.mjs';
+import { serveDist, launch, typeKey, appReady } from './harness.mjs';
 import { join } from 'node:path';
 
 const out = process.argv[2] ?? '.';
@@ -16,7 +16,7 @@ try {
     const context = await browser.newContext({ viewport, colorScheme, deviceScaleFactor: 1 });
     const page = await context.newPage();
     await page.goto(server.url);
-    await page.getByTestId('key-input').waitFor();
+    await appReady(page);
     await typeKey(page, key);
     await page.getByTestId('key-input').blur();
     await page.screenshot({ path: join(out, name), fullPage: true });

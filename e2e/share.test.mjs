@@ -3,7 +3,7 @@
 //! `#redirect=` link still opens.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedBrowser, openPage, masterRows, readPipeline } from './harness.mjs';
+import { sharedBrowser, openPage, masterRows, readPipeline, appReady } from './harness.mjs';
 
 const env = sharedBrowser();
 
@@ -56,12 +56,12 @@ test('the whole state comes back after a reload and opens from the link in a fre
 
   // Reload with the link in the address.
   await page.reload();
-  await page.getByTestId('key-input').waitFor();
+  await appReady(page);
   assert.deepEqual(await snapshot(page), want);
   // Reload without it: localStorage brings it back.
   await page.evaluate(() => history.replaceState(null, '', location.pathname));
   await page.reload();
-  await page.getByTestId('key-input').waitFor();
+  await appReady(page);
   assert.deepEqual(await snapshot(page), want);
   assert.equal(await page.getByTestId('restore-error').count(), 0);
 
@@ -142,7 +142,7 @@ test('an old #redirect= link still opens its scenario and step', async () => {
   await page.getByTestId('step-next').click();
   await page.waitForFunction(() => location.hash.startsWith('#s=1.'));
   await page.reload();
-  await page.getByTestId('key-input').waitFor();
+  await appReady(page);
   assert.equal(await page.getByTestId('scenario-select').inputValue(), 'live-migration');
   assert.equal(await step(page), 4);
   assert.deepEqual(problems, []);

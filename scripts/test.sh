@@ -23,11 +23,12 @@ step() {
 
 step "format and lint (native and wasm32)"
 cargo fmt --all -- --check
-cargo clippy --locked --workspace --all-targets -- -D warnings
+# Native with the build-time prerender (feature ssr: src/bin/prerender.rs, tests/prerender.rs).
+cargo clippy --locked --workspace --all-targets --features slotscope/ssr -- -D warnings
 cargo clippy --locked --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
 
-step "native tests: core, fixtures, properties, CLI, UI logic, doctests"
-cargo test --locked --workspace
+step "native tests: core, fixtures, properties, CLI, UI logic, prerender, doctests"
+cargo test --locked --workspace --features slotscope/ssr
 
 # The engine against a real Redis 7.0.15 cluster (Debian's redis-server, installed if missing):
 # six nodes on 127.0.0.1:7000-7005 laid out like the fixtures', 20,000 generated commands
@@ -53,7 +54,8 @@ cargo check --locked --no-default-features --bin keyslot
 step "browser tests (wasm-bindgen-test, headless Chromium)"
 cargo test --locked --target wasm32-unknown-unknown --test web
 
-step "release build (dist/)"
+# Trunk's post-build hook prerenders the first screen into dist/index.html (scripts/prerender.py).
+step "release build (dist/, with the prerendered first screen)"
 trunk build --release --offline --locked 2>&1 | tail -n 5
 
 step "size of dist/ (gzip -9)"

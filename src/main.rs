@@ -1,5 +1,6 @@
-//! Entry point of the page: mounts the Yew app on `<body>`.
+//! Entry point of the page: mounts the Yew app on `<body>`, in place of the copy prerendered
+//! at build time (`ui::prerender`).
 
 fn main() {
-    yew::Renderer::<slotscope::ui::App>::new().render();
+    slotscope::ui::prerender::mount();
 }

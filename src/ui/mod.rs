@@ -15,6 +15,7 @@ pub mod narration;
 pub mod palette;
 pub mod planner_state;
 pub mod player;
+pub mod prerender;
 pub mod redirect_view;
 pub mod reply_words;
 pub mod sections;

@@ -41,6 +41,10 @@ pub fn saved() -> Option<String> {
 /// The opening state: the fragment wins, else what was saved, else the defaults. A section
 /// the fragment names (`&at=map`, or `#map` alone) is not state: see [`opening_place`].
 pub fn startup() -> (Decoded, Source) {
+    // Prerendered at build time (natively, `ui::prerender`): no address, no storage.
+    if cfg!(not(target_arch = "wasm32")) {
+        return (decode(""), Source::Defaults);
+    }
     let fragment = fragment();
     let (link, _) = split_fragment(&fragment);
     if !link.is_empty() {

@@ -36,7 +36,11 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
     // Keys are formatted and hashed inside wasm; only the counts cross to the page.
     // Timed with the page's own clock, and shown: the reader sees what the recompute costs.
     let timed = use_memo((tagging, props.map.clone()), |(tagging, map)| {
-        let clock = web_sys::window().and_then(|w| w.performance());
+        // No clock when prerendered natively at build time (`ui::prerender`).
+        let clock = cfg!(target_arch = "wasm32")
+            .then(web_sys::window)
+            .flatten()
+            .and_then(|w| w.performance());
         let start = clock.as_ref().map_or(0.0, |c| c.now());
         let result = hot_spot(*tagging, N_KEYS, map);
         (result, clock.map_or(0.0, |c| c.now() - start))

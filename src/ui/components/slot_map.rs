@@ -110,6 +110,10 @@ pub fn step_cursor(slot: u16, key: &str) -> Option<u16> {
 
 /// Whether the reader's scheme is dark.
 pub fn prefers_dark() -> bool {
+    // Prerendered natively at build time (`ui::prerender`): no window, the light scheme.
+    if cfg!(not(target_arch = "wasm32")) {
+        return false;
+    }
     web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
         .map(|m| m.matches())

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# Trunk post-build hook (run before csp.py, see Trunk.toml): puts the page's first screen,
+# rendered at build time from the same Yew components (`cargo run --features ssr --bin
+# prerender`, Yew's server renderer, natively), into the built index.html's <body>. The reader
+# sees the real page while the wasm downloads; the app then mounts in its place
+# (src/ui/prerender.rs). No script or style is added, so the Content-Security-Policy is
+# unchanged. Run by Trunk with TRUNK_STAGING_DIR set; or by hand: prerender.py DIR.
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+START, END = "<!-- prerendered: scripts/prerender.py -->", "<!-- /prerendered -->"
+
+
+def main() -> int:
+    folder = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("TRUNK_STAGING_DIR")
+    if not folder:
+        print("prerender.py: give the build folder, or run as a Trunk hook", file=sys.stderr)
+        return 2
+    path = os.path.join(folder, "index.html")
+    cargo = ["cargo", "run", "--quiet", "--locked", "--features", "ssr", "--bin", "prerender"]
+    if os.environ.get("TRUNK_OFFLINE", "").lower() in ("1", "true") or os.environ.get("CARGO_NET_OFFLINE"):
+        cargo.insert(2, "--offline")
+    run = subprocess.run(cargo, cwd=ROOT, stdout=subprocess.PIPE)
+    if run.returncode != 0 or not run.stdout:
+        print(f"prerender.py: {' '.join(cargo)} failed ({run.returncode})", file=sys.stderr)
+        return 1
+    page = run.stdout.decode("utf-8")
+    if re.search(r"<script|\sstyle=|\son[a-z]+=", page, flags=re.I):
+        print("prerender.py: the rendered page holds a script, a style or a handler attribute, "
+              "which the Content-Security-Policy refuses", file=sys.stderr)
+        return 1
+    with open(path, encoding="utf-8") as f:
+        html = f.read()
+    # Run twice on the same file, the second run replaces the first one's copy.
+    html = re.sub(re.escape(START) + ".*?" + re.escape(END), "", html, flags=re.S)
+    block = f"{START}{page}{END}"
+    html, n = re.subn(r"(</noscript>)", lambda m: m.group(1) + "\n    " + block, html, count=1)
+    if n != 1:
+        html, n = re.subn(r"(<body[^>]*>)", lambda m: m.group(1) + "\n    " + block, html, count=1)
+    if n != 1:
+        print(f"prerender.py: no <body> in {path}", file=sys.stderr)
+        return 1
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(html)
+    print(f"prerender.py: {len(page.encode())} bytes of prerendered page in {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
