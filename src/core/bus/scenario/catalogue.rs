@@ -40,8 +40,11 @@ pub enum ScenarioId {
     /// `CLUSTER FAILOVER FORCE` to replica 7204 of 7201 at 0
     /// (`logs_manual_failover_force.txt`, whose cluster had one failover before: epochs + 1).
     ManualForce,
-    /// `CLUSTER FAILOVER TAKEOVER` to replica 7205 of 7202 at 0
-    /// (`logs_manual_failover_takeover.txt`, two failovers before it: epochs + 2).
+    /// `CLUSTER FAILOVER TAKEOVER` to replica 7203 of 7200 at 0: it bumps its config epoch
+    /// without a vote and takes the slots (`logs_manual_failover_takeover.txt`, where 7205 of
+    /// 7202 did it after two failovers: epochs + 2). Not 7205 here: on a fresh cluster its
+    /// config epoch 6 (`SET-CONFIG-EPOCH`) is already the greatest, so
+    /// `clusterBumpConfigEpochWithoutConsensus` would not bump it.
     ManualTakeover,
     /// Replica 7203 has `cluster-replica-no-failover yes`; its master 7200 is killed at 0. At
     /// 5000 a plain `CLUSTER FAILOVER` is refused (`ERR Master is down or failed, please use
@@ -211,7 +214,7 @@ impl ScenarioId {
             }
             ScenarioId::ManualTakeover => (
                 manual,
-                vec![(0, Failover(5, FailoverMode::Takeover))],
+                vec![(0, Failover(3, FailoverMode::Takeover))],
                 10_000,
             ),
             ScenarioId::ManualRefused => (
