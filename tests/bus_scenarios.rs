@@ -345,11 +345,33 @@ fn no_replica_cluster_down_until_fail_clears() {
             })
             .collect();
         assert!(ups.len() >= 4 && ups.iter().all(|t| *t > 8000), "{ups:?}");
-        let cleared = tl.notable.iter().any(|n| {
-            matches!(n.note, Note::Cleared { subject, was: Opinion::Fail, .. } if subject == m)
-                && n.t > 8000
-        });
-        assert!(cleared, "seed {seed}");
+        let cleared: Vec<usize> = tl
+            .notable
+            .iter()
+            .filter_map(|n| match n.note {
+                Note::Cleared {
+                    subject,
+                    was: Opinion::Fail,
+                    log,
+                    ..
+                } if subject == m => {
+                    assert!(n.t > 8000);
+                    log
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(cleared.len(), 4, "seed {seed}: the 4 other nodes clear it");
+        for l in cleared {
+            // clearNodeFailureIfNeeded, BUS.md: a master with slots, FAIL for over 2 × NT.
+            assert!(
+                tl.logs()[l].text.ends_with(
+                    ": is reachable again and nobody is serving its slots after some time."
+                ),
+                "{}",
+                tl.logs()[l].text
+            );
+        }
         assert!(sim.nodes.iter().all(|n| n.state_ok));
     }
 }

@@ -158,6 +158,10 @@ pub enum Note {
         subject: u32,
         /// The opinion before.
         was: Opinion,
+        /// For a FAIL cleared, Redis's line saying why (`Clear FAIL state for node …: replica
+        /// is reachable again.`, `master without slots …`, or `… nobody is serving its slots
+        /// after some time.`, 2 × NT after FAIL): index into `Timeline::logs()`.
+        log: Option<usize>,
     },
     /// `from` broadcast FAIL about `about` to `receivers` nodes.
     FailBroadcast {
@@ -238,7 +242,8 @@ pub enum Note {
         /// Its state now.
         process: Process,
     },
-    /// `from` sent UPDATE to `to` about `about` (its slots belong to a newer epoch).
+    /// `from` sent UPDATE to `to` about `about` (its slots belong to a newer epoch). One
+    /// note per sender and receiver per ms (a stale node may be told on every packet).
     Update {
         /// The sender.
         from: u32,
@@ -252,8 +257,8 @@ pub enum Note {
         /// Side of each node.
         sides: Vec<u32>,
     },
-    /// Another notice/warning line worth a stop (demotion, FAIL cleared, manual failover
-    /// steps, migration, an expired election): index into `Timeline::logs()`.
+    /// Another notice/warning line worth a stop (manual failover steps, migration, an expired
+    /// election): index into `Timeline::logs()`.
     Log {
         /// The node.
         node: u32,

@@ -174,9 +174,7 @@ pub struct Timeline {
 }
 
 /// Log lines that make a notable stop of their own (the others are covered by an event).
-const NOTABLE_LOGS: [&str; 13] = [
-    "Configuration change detected.",
-    "Clear FAIL state for node",
+const NOTABLE_LOGS: [&str; 9] = [
     "Manual failover user request accepted.",
     "Forced failover user request accepted.",
     "Taking over the master (user request).",
@@ -186,8 +184,6 @@ const NOTABLE_LOGS: [&str; 13] = [
     "Manual failover timed out.",
     "Migrating to orphaned master",
     "Failover attempt expired.",
-    "Failover election won",
-    "Node configuration loaded",
 ];
 
 impl Timeline {
@@ -506,15 +502,21 @@ impl Builder {
                 to,
                 ..
             } => {
-                // The update is about the owner of the receiver's stale slots: the sender's
-                // owner of the first slot the receiver claims.
-                let about = sim.nodes[to as usize]
-                    .slot_owner
-                    .iter()
-                    .position(|o| *o == to)
-                    .map(|s| sim.nodes[from as usize].slot_owner[s])
-                    .unwrap_or(NO_NODE);
-                Some(Note::Update { from, to, about })
+                // The update is about the new owner of the receiver's stale slots: its master
+                // once it took the update, else the sender's owner of a slot it still claims.
+                let receiver = &sim.nodes[to as usize];
+                let about = receiver.my_master().unwrap_or_else(|| {
+                    receiver
+                        .slot_owner
+                        .iter()
+                        .position(|o| *o == to)
+                        .map(|s| sim.nodes[from as usize].slot_owner[s])
+                        .unwrap_or(NO_NODE)
+                });
+                let told = self.notable.iter().rev().take_while(|n| n.t == ms).any(
+                    |n| matches!(n.note, Note::Update { from: f, to: r, .. } if f == from && r == to),
+                );
+                (!told).then_some(Note::Update { from, to, about })
             }
             EventKind::Sent { .. } | EventKind::Delivered { .. } | EventKind::LinkFreed { .. } => {
                 None
@@ -556,9 +558,15 @@ impl Builder {
                         }
                     }
                     Opinion::Ok => {
-                        let was = if sim.logs[self.seen_logs..logs_end].iter().any(|l| {
-                            l.node == observer && l.text.starts_with("Clear FAIL state for node")
-                        }) {
+                        let name = sim.nodes[subject as usize].name.as_str();
+                        let log = (self.seen_logs..logs_end).find(|i| {
+                            let l = &sim.logs[*i];
+                            l.node == observer
+                                && l.text
+                                    .strip_prefix("Clear FAIL state for node ")
+                                    .is_some_and(|r| r.starts_with(name))
+                        });
+                        let was = if log.is_some() {
                             Opinion::Fail
                         } else {
                             Opinion::Pfail
@@ -567,6 +575,7 @@ impl Builder {
                             observer,
                             subject,
                             was,
+                            log,
                         })
                     }
                 }
