@@ -13,6 +13,9 @@ use std::collections::BTreeMap;
 
 const NT: u64 = 2000;
 
+/// Normalized bus events per port, with their times.
+type Events = BTreeMap<u16, Vec<(i64, String)>>;
+
 fn ix(sim: &Sim, port: u16) -> u32 {
     sim.by_port(port).expect("port")
 }
@@ -45,7 +48,7 @@ fn check_recorded(
     case: &str,
     create: &str,
     t0: u64,
-    adjust: fn(&Timeline, &mut BTreeMap<u16, Vec<(i64, String)>>),
+    adjust: fn(&Timeline, &mut Events),
 ) {
     let lay = layout(&read(create));
     let rec = recorded(id.recording().expect("a recording"), &lay.ids);
@@ -665,7 +668,7 @@ fn the_timeline_scrubs_back_and_forth_to_the_same_state() {
     assert!(t > 100);
     assert!(tl.prev_step(t).unwrap() < t);
     assert!(tl.next_step(t).unwrap() > t);
-    assert!(tl.prev_notable(t).map_or(true, |n| n.t < t));
+    assert!(tl.prev_notable(t).is_none_or(|n| n.t < t));
     assert!(tl.end_ms > 10_050 && tl.end_ms <= tl.until_ms);
     assert!(tl.logs_until(0).len() <= tl.logs_until(20_000).len());
 }
