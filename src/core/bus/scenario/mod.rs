@@ -235,6 +235,17 @@ mod tests {
     #[test]
     fn sixty_seconds_of_six_nodes() {
         let spec = ScenarioSpec::new(Knobs::default(), 60_000);
+        for _ in 0..2 {
+            let start = std::time::Instant::now();
+            let mut sim = spec.knobs.create();
+            let created = start.elapsed();
+            let t = sim.now;
+            sim.run_until(t + 60_000);
+            eprintln!(
+                "simulator alone: create (5 s warm-up) {created:?}, then 60 s {:?}",
+                start.elapsed() - created
+            );
+        }
         let start = std::time::Instant::now();
         let tl = Timeline::build(spec.clone());
         let built = start.elapsed();
