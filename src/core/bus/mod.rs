@@ -13,6 +13,8 @@
 //! - `rng.rs` — the seeded generator (no wall clock, no system randomness).
 //! - `to_cluster.rs` — a node's view as a `SlotMap`, every node's view for the command engine
 //!   (`Sim::follow_into`), and a failover's measured times (`failover_times`).
+//! - `scenario/` — ready-made scenarios, free-play scripts and share links, and the
+//!   scrub-able timeline a view plays (steps, notable events and their numbers, lost writes).
 //!
 //! Simplifications (documented where they are made): the MEET handshake is folded into the
 //! MEET (no temporary random name), replication is an offset that follows the master while
@@ -26,6 +28,7 @@ mod output;
 mod packet;
 mod reshard;
 mod rng;
+pub mod scenario;
 mod sim;
 mod to_cluster;
 mod types;
