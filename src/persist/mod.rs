@@ -21,9 +21,12 @@
 //! assert!(back.problems.is_empty());
 //! ```
 
+mod bus;
 mod bytes;
 mod cluster;
 mod link;
+
+pub use bus::{MAX_BUS_ACTIONS, MAX_BUS_ACTION_CODE, MAX_BUS_MS};
 
 pub use link::{decode, encode};
 
@@ -157,6 +160,43 @@ pub struct SharedState {
     pub planner: PlannerInput,
     /// The redirection player (`None`: the first scenario at its start).
     pub redirect: Option<ScenarioStep>,
+    /// The cluster-bus player (`None`: its opening scenario at its start).
+    pub bus: Option<BusState>,
+}
+
+/// One action of the bus player's script, as a link carries it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BusAction {
+    /// Ms after the timeline's start.
+    pub at_ms: u64,
+    /// 0 crash, 1 hang, 2 resume, 3 restart, 4 cut off, 5 reconnect, 6 `CLUSTER FAILOVER`,
+    /// 7 `… FORCE`, 8 `… TAKEOVER`.
+    pub kind: u8,
+    /// The node's index.
+    pub node: u32,
+}
+
+/// The cluster-bus player as a link carries it (branch `bus-view`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BusState {
+    /// The scenario's slug, as the link has it: the page checks it.
+    pub scenario: String,
+    /// Free play's `cluster-node-timeout`, ms.
+    pub node_timeout: u64,
+    /// Free play's masters.
+    pub masters: u32,
+    /// Free play's replicas per master.
+    pub replicas: u32,
+    /// `cluster-require-full-coverage`.
+    pub full_coverage: bool,
+    /// `cluster-allow-replica-migration`.
+    pub replica_migration: bool,
+    /// The seed.
+    pub seed: u64,
+    /// The actions (empty: the scenario's own).
+    pub script: Vec<BusAction>,
+    /// The instant shown, ms after the timeline's start.
+    pub at_ms: u64,
 }
 
 impl Default for SharedState {
@@ -168,6 +208,7 @@ impl Default for SharedState {
             cluster: Cluster::Fixture,
             planner: PlannerInput::default(),
             redirect: None,
+            bus: None,
         }
     }
 }
@@ -185,15 +226,18 @@ pub enum Section {
     Planner,
     /// The redirection scenario and step.
     Scenario,
+    /// The cluster-bus player.
+    Bus,
 }
 
 impl Section {
-    pub(crate) const ALL: [Section; 5] = [
+    pub(crate) const ALL: [Section; 6] = [
         Section::Lang,
         Section::Key,
         Section::Cluster,
         Section::Planner,
         Section::Scenario,
+        Section::Bus,
     ];
 
     pub(crate) fn tag(self) -> u8 {
@@ -203,6 +247,7 @@ impl Section {
             Section::Cluster => 3,
             Section::Planner => 4,
             Section::Scenario => 5,
+            Section::Bus => 6,
         }
     }
 }

@@ -899,6 +899,9 @@ pub struct Messages {
     pub plan_showing_generated: &'static str,
     /// The button that sets the generated keys aside and plans the pasted lines again.
     pub plan_show_pasted: &'static str,
+    // bus-view
+    /// The share link's cluster-bus part, as the restore notice names it.
+    pub section_bus: &'static str,
 }
 }
 
@@ -1341,6 +1344,8 @@ pub const EN: Messages = Messages {
     // state
     plan_showing_generated: "Planning the {0} generated keys below; the pasted lines are set aside.",
     plan_show_pasted: "Plan the pasted lines again",
+    // bus-view
+    section_bus: "cluster bus player",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

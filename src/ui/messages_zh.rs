@@ -445,6 +445,8 @@ pub const ZH: Messages = Messages {
     // state
     plan_showing_generated: "下方规划的是 {0} 个生成的键；粘贴的内容暂时搁置。",
     plan_show_pasted: "重新规划粘贴的内容",
+    // bus-view
+    section_bus: "集群总线播放器",
 };
 
 #[cfg(test)]
