@@ -11,8 +11,8 @@ use slotscope::core::cluster::reshard::{apply, reshard_plan, Sources};
 use slotscope::core::cluster::topology::{Master, Replica, SlotMap};
 use slotscope::core::workload::batch::KEY_COMMANDS;
 use slotscope::persist::{
-    decode, encode, Cluster, Lang, PlannerInput, Problem, ScenarioStep, Section, SharedState,
-    DEFAULT_BATCH, DEFAULT_KEY, MAX_BATCH_BYTES, MAX_LINK_BYTES,
+    decode, encode, BusAction, BusState, Cluster, Lang, PlannerInput, Problem, ScenarioStep,
+    Section, SharedState, DEFAULT_BATCH, DEFAULT_KEY, MAX_BATCH_BYTES, MAX_LINK_BYTES,
 };
 
 fn round_trip(state: &SharedState) -> SharedState {
@@ -207,6 +207,44 @@ fn any_planner() -> impl Strategy<Value = PlannerInput> {
         )
 }
 
+fn any_bus() -> impl Strategy<Value = BusState> {
+    (
+        ".{0,20}",
+        (100u64..=120_000, 1u32..=1000, 0u32..=999),
+        (any::<bool>(), any::<bool>(), any::<u64>()),
+        prop::collection::vec(
+            (0u64..=600_000, 0u8..=8, 0u32..=999).prop_map(|(at_ms, kind, node)| BusAction {
+                at_ms,
+                kind,
+                node,
+            }),
+            0..20,
+        ),
+        0u64..=600_000,
+    )
+        .prop_map(
+            |(
+                scenario,
+                (node_timeout, masters, replicas),
+                (full_coverage, replica_migration, seed),
+                script,
+                at_ms,
+            )| {
+                BusState {
+                    scenario,
+                    node_timeout,
+                    masters,
+                    replicas,
+                    full_coverage,
+                    replica_migration,
+                    seed,
+                    script,
+                    at_ms,
+                }
+            },
+        )
+}
+
 fn any_state() -> impl Strategy<Value = SharedState> {
     (
         prop_oneof![Just(Lang::En), Just(Lang::Zh)],
@@ -220,13 +258,15 @@ fn any_state() -> impl Strategy<Value = SharedState> {
         prop::option::of(
             (".{0,20}", any::<u32>()).prop_map(|(scenario, step)| ScenarioStep { scenario, step }),
         ),
+        prop::option::of(any_bus()),
     )
-        .prop_map(|(lang, key, cluster, planner, redirect)| SharedState {
+        .prop_map(|(lang, key, cluster, planner, redirect, bus)| SharedState {
             lang,
             key,
             cluster,
             planner,
             redirect,
+            bus,
         })
 }
 
@@ -565,4 +605,64 @@ fn values_the_page_does_not_offer_are_refused() {
     assert_eq!(d.problems, vec![Problem::BadSection(Section::Planner)]);
     assert_eq!(d.state.planner.command, "commands");
     assert_eq!(decode(&link).state, state);
+}
+
+fn a_bus_state() -> BusState {
+    BusState {
+        scenario: "master-crash".into(),
+        node_timeout: 2000,
+        masters: 3,
+        replicas: 1,
+        full_coverage: true,
+        replica_migration: false,
+        seed: 7,
+        script: vec![BusAction {
+            at_ms: 1500,
+            kind: 8,
+            node: 3,
+        }],
+        at_ms: 4321,
+    }
+}
+
+#[test]
+fn the_bus_player_round_trips_and_a_tampered_bus_section_keeps_the_rest() {
+    let state = SharedState {
+        key: "user:1000".into(),
+        bus: Some(a_bus_state()),
+        ..SharedState::default()
+    };
+    assert_eq!(round_trip(&state), state);
+    // Values out of the page's ranges (an action code past TAKEOVER, a node-timeout over two
+    // minutes, 5000 masters, an instant past ten minutes) are refused, section by section.
+    let mut bad_action = a_bus_state();
+    bad_action.script[0].kind = 9;
+    let mut bad_nt = a_bus_state();
+    bad_nt.node_timeout = 120_001;
+    let mut bad_masters = a_bus_state();
+    bad_masters.masters = 5000;
+    let mut bad_at = a_bus_state();
+    bad_at.at_ms = 600_001;
+    for bad in [bad_action, bad_nt, bad_masters, bad_at] {
+        let state = SharedState {
+            key: "user:1000".into(),
+            bus: Some(bad.clone()),
+            ..SharedState::default()
+        };
+        let back = decode(&encode(&state).text);
+        assert_eq!(
+            back.problems,
+            vec![Problem::BadSection(Section::Bus)],
+            "{bad:?}"
+        );
+        assert_eq!(back.state.bus, None);
+        assert_eq!(back.state.key, "user:1000", "the other sections are kept");
+    }
+    // A flipped character in the bus section fails its check: a problem, never a panic.
+    let text = encode(&state).text;
+    for i in 4..text.len() {
+        let mut b = text.clone().into_bytes();
+        b[i] = if b[i] == b'A' { b'B' } else { b'A' };
+        let _ = decode(&String::from_utf8(b).unwrap());
+    }
 }

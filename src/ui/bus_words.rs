@@ -146,6 +146,8 @@ pub struct BusWords {
     pub link_unknown: &'static str,
     /// A link's instant is past the end: shown at the end.
     pub link_past_end: &'static str,
+    /// What a stopped node answers (nothing).
+    pub no_answer: &'static str,
     /// Scenario titles, by slug.
     pub scenarios: [(&'static str, &'static str); 15],
 }
@@ -221,6 +223,7 @@ pub const EN: BusWords = BusWords {
     n_more: " (+{0} more at this instant)",
     link_unknown: "The link asks for a bus scenario “{0}” this page does not have: free play is shown.",
     link_past_end: "The link's instant is past the end of the run: the end is shown.",
+    no_answer: "(no answer: the process is stopped with SIGSTOP; redis-cli waits)",
     scenarios: [
         ("steady", "Steady heartbeats"),
         ("master-crash", "A master crashes"),
@@ -311,6 +314,7 @@ pub const ZH: BusWords = BusWords {
     n_more: "（此刻另有 {0} 个事件）",
     link_unknown: "链接要求的总线场景 “{0}” 不存在：显示自由操作。",
     link_past_end: "链接的时刻超出了运行的结尾：显示结尾。",
+    no_answer: "（没有回复：进程被 SIGSTOP 暂停，redis-cli 一直等待）",
     scenarios: [
         ("steady", "稳定的心跳"),
         ("master-crash", "主节点崩溃"),

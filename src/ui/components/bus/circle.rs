@@ -154,7 +154,10 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
             let (a, b) = (pos(from as usize, n), pos(to as usize, n));
             let (x, y) = (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f);
             let label = msg_label(msg);
-            let quiet = matches!(msg, MsgType::Ping | MsgType::Pong) && n > 8;
+            // Labels only mid-chord (near the nodes they would pile up), pings and pongs only
+            // on a small circle.
+            let quiet = (matches!(msg, MsgType::Ping | MsgType::Pong) && n > 8)
+                || !(0.2..=0.8).contains(&f);
             flights.push(html! {
                 <g class={classes!("bus__msg", format!("bus__msg--{label}"), arrives.is_none().then_some("bus__msg--lost"))}
                    data-testid="bus-message" data-type={label}
@@ -213,13 +216,13 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
                     <circle r={format!("{:.1}", node_r * 0.85)} fill="var(--surface)" stroke={colour.clone()}
                             stroke-width={format!("{:.1}", (node_r / 4.0).max(1.0))} class="bus__node-shape" />
                 }
-                if !big {
+                if !big && node.process != Process::Crashed {
                     <text class="bus__node-role" text-anchor="middle" dy="0.35em">{ if master { "M" } else { "S" } }</text>
                 }
                 { match node.process {
                     Process::Running => html! {},
                     Process::Hung => html! { <text class="bus__node-proc" text-anchor="middle" dy={format!("{:.1}", -node_r - 4.0)}>{ "⏸" }</text> },
-                    Process::Crashed => html! { <text class="bus__node-proc bus__node-proc--dead" text-anchor="middle" dy="0.35em" font-size={format!("{:.0}", node_r * 2.0)}>{ "✕" }</text> },
+                    Process::Crashed => html! { <text class="bus__node-proc bus__node-proc--dead" text-anchor="middle" dy="0.35em" font-size={format!("{:.0}", (node_r * 1.6).max(6.0))}>{ "✕" }</text> },
                 } }
                 if let Some((op, reports)) = seen.filter(|_| !big) {
                     <text class={classes!("bus__seen", format!("bus__seen--{}", super::model::opinion_code(op)))}
@@ -250,9 +253,17 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
                 <g class="bus__flights">{ for flights }</g>
                 { for nodes }
             </svg>
-            if let Some(note) = note {
-                <figcaption class="section-help">{ note }</figcaption>
-            }
+            <figcaption class="bus__shapes">
+                { for [MsgType::Ping, MsgType::Pong, MsgType::Meet, MsgType::Fail, MsgType::FailoverAuthRequest,
+                       MsgType::FailoverAuthAck, MsgType::Update, MsgType::MfStart].into_iter().map(|m| html! {
+                    <span class={classes!("bus__shape", format!("bus__msg--{}", msg_label(m)))}>
+                        <span class="bus__msg-shape" aria-hidden="true">{ shape(m) }</span>{ " " }<span class="mono">{ msg_label(m) }</span>
+                    </span>
+                }) }
+                if let Some(note) = note {
+                    <span class="section-help">{ note }</span>
+                }
+            </figcaption>
         </figure>
     }
 }

@@ -41,8 +41,19 @@ pub fn bus_inspector(props: &BusInspectorProps) -> Html {
         return Html::default();
     };
     let addr = format!("127.0.0.1:{}", node.port);
-    let nodes_text = sim.cluster_nodes(obs);
-    let info_text = sim.cluster_info(obs);
+    // A killed process refuses the connection (redis-cli's own words); a stopped one never
+    // answers.
+    let (nodes_text, info_text) = match node.process {
+        Process::Running => (sim.cluster_nodes(obs), sim.cluster_info(obs)),
+        Process::Crashed => {
+            let refused = format!(
+                "Could not connect to Redis at 127.0.0.1:{}: Connection refused",
+                node.port
+            );
+            (refused.clone(), refused)
+        }
+        Process::Hung => (w.no_answer.to_string(), w.no_answer.to_string()),
+    };
     let master = node.is_master();
     let epoch = config_epoch(sim, obs);
     let process = node.process;

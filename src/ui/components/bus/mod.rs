@@ -287,7 +287,9 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                     let next = cur.saturating_add((dt * rate).round() as u64).max(cur + 1);
                     let (t_new, stop) = {
                         let mut r = run.borrow_mut();
-                        r.extend_to(next.saturating_add(1000));
+                        if next > r.end {
+                            r.extend_to(next);
+                        }
                         let t_new = next.min(r.end);
                         r.seek(t_new);
                         (t_new, t_new >= r.end)

@@ -234,6 +234,11 @@ pub struct Run {
     pub replies: Vec<Reply>,
     /// Indexes (into the recorded events) of the events the narration words.
     pub notable: Vec<usize>,
+    /// The instant shown (absolute).
+    pub at: u64,
+    /// The instant shown is the end of the recording: the recorded simulator stands there, so
+    /// it answers for the cursor (playing at the live edge simulates once, not twice).
+    live: bool,
 }
 
 /// Whether an event is worth narrating and jumping to.
@@ -282,6 +287,8 @@ impl Run {
             log0,
             replies: Vec::new(),
             notable: Vec::new(),
+            at: start,
+            live: false,
         };
         run.extend_to(start.saturating_add(length.min(MAX_RUN_MS)));
         run
@@ -309,12 +316,21 @@ impl Run {
 
     /// The simulator at the instant shown.
     pub fn cursor(&self) -> &Sim {
-        &self.cursor.sim
+        if self.live {
+            &self.full.sim
+        } else {
+            &self.cursor.sim
+        }
     }
 
     /// Moves the cursor to absolute time `t` (back in time means replaying from the start).
     pub fn seek(&mut self, t: u64) {
         let t = t.clamp(self.start, self.end);
+        self.at = t;
+        self.live = t >= self.end && self.full.sim.now == t;
+        if self.live {
+            return;
+        }
         if t < self.cursor.sim.now {
             let mut sim = (self.make)();
             sim.cfg.record_messages = false;
@@ -328,7 +344,7 @@ impl Run {
     /// Does `act` at the cursor's instant: the recorded future after it is dropped (with the
     /// script's later actions) and recorded again.
     pub fn act(&mut self, act: Act, length: u64) {
-        let t = self.cursor.sim.now;
+        let t = self.at;
         let at = t.saturating_sub(self.start);
         self.script.retain(|s| s.at <= at);
         self.script.push(Scripted { at, act });

@@ -117,7 +117,7 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
                     <button type="button" class="button" data-testid="bus-play" onclick={send(BusMsg::Play)}>{ w.play }</button>
                 }
                 <button type="button" class="button button--quiet" data-testid="bus-step-next" onclick={send(BusMsg::Next)} aria-label={w.next}>{ "▶" }</button>
-                <button type="button" class="button button--quiet" data-testid="bus-next-notable" onclick={send(BusMsg::NextNotable)}>{ "⏭ " }{ w.next_notable }</button>
+                <button type="button" class="button button--quiet" data-testid="bus-next-notable" onclick={send(BusMsg::NextNotable)}>{ w.next_notable }{ " ⟩⟩" }</button>
                 <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(-1))} aria-label={w.slower}>{ "−" }</button>
                 <span class="mono" data-testid="bus-speed">{ fill(w.speed, &[&rate]) }</span>
                 <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(1))} aria-label={w.faster}>{ "+" }</button>
