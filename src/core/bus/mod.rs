@@ -11,6 +11,8 @@
 //! - `reshard.rs` — `CLUSTER SETSLOT … IMPORTING / NODE` and redis-cli's slot move.
 //! - `output.rs` — logs in redis-server's format, `CLUSTER NODES`, `CLUSTER INFO`, events.
 //! - `rng.rs` — the seeded generator (no wall clock, no system randomness).
+//! - `scenario/` — ready-made scenarios, free-play scripts and share links, and the
+//!   scrub-able timeline a view plays (steps, notable events and their numbers, lost writes).
 //!
 //! Simplifications (documented where they are made): the MEET handshake is folded into the
 //! MEET (no temporary random name), replication is an offset that follows the master while
@@ -24,6 +26,7 @@ mod output;
 mod packet;
 mod reshard;
 mod rng;
+pub mod scenario;
 mod sim;
 mod types;
 
