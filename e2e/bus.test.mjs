@@ -30,16 +30,17 @@ async function waitStep(page, before) {
 test('a master crashes: fail? then fail everywhere, its replica promoted, logs as redis-server wrote them', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   const values = await page.getByTestId('bus-scenario-select').locator('option').evaluateAll((o) => o.map((x) => x.value));
-  for (const v of ['master-crash', 'master-hang', 'majority-loss', 'manual-failover', 'manual-force', 'manual-takeover', 'two-masters-die', 'partition']) {
+  for (const v of ['master-crash', 'master-hang', 'two-replicas', 'majority-loss', 'manual-failover', 'manual-force', 'manual-takeover', 'replica-migration', 'two-masters-die', 'partition', 'meet']) {
     assert.ok(values.includes(v), `scenario ${v} offered`);
   }
   await page.getByTestId('bus-scenario-select').selectOption('master-crash');
   assert.equal(await page.locator('[data-testid=bus-node]').count(), 6);
-  assert.equal(await nodeAttr(page, '127.0.0.1:30001', 'data-role'), 'master');
-  assert.equal(await nodeAttr(page, '127.0.0.1:30004', 'data-role'), 'replica');
-  assert.equal(await nodeAttr(page, '127.0.0.1:30001', 'data-process'), 'running');
-  // Step from notable event to notable event and watch 30002's opinion of 30001.
-  const cell = page.locator('[data-testid=bus-opinion][data-observer="127.0.0.1:30002"][data-subject="127.0.0.1:30001"]');
+  // The recording's layout: 7205 replicates 7200.
+  assert.equal(await nodeAttr(page, '127.0.0.1:7200', 'data-role'), 'master');
+  assert.equal(await nodeAttr(page, '127.0.0.1:7205', 'data-role'), 'replica');
+  assert.equal(await nodeAttr(page, '127.0.0.1:7200', 'data-process'), 'running');
+  // Step from notable event to notable event and watch 7201's opinion of 7200.
+  const cell = page.locator('[data-testid=bus-opinion][data-observer="127.0.0.1:7201"][data-subject="127.0.0.1:7200"]');
   const seen = [await attr(cell, 'data-flag')];
   for (let i = 0; i < 200; i++) {
     const t = await attr(timeline(page), 'data-time-ms');
@@ -48,19 +49,22 @@ test('a master crashes: fail? then fail everywhere, its replica promoted, logs a
     if (now === t) break;
     const flag = await attr(cell, 'data-flag');
     if (flag !== seen.at(-1)) seen.push(flag);
-    if ((await nodeAttr(page, '127.0.0.1:30004', 'data-role')) === 'master' && seen.includes('fail')) break;
+    if ((await nodeAttr(page, '127.0.0.1:7205', 'data-role')) === 'master' && seen.includes('fail')) break;
   }
-  assert.deepEqual(seen.slice(0, 3), ['ok', 'pfail', 'fail'], `30002's view of 30001: ${seen}`);
-  assert.equal(await nodeAttr(page, '127.0.0.1:30001', 'data-process'), 'crashed');
-  // To the end of the recorded run: the replica is the master, with a new config epoch (7, as recorded).
+  assert.deepEqual(seen.slice(0, 3), ['ok', 'pfail', 'fail'], `7201's view of 7200: ${seen}`);
+  assert.equal(await nodeAttr(page, '127.0.0.1:7200', 'data-process'), 'crashed');
+  for (const addr of ['127.0.0.1:7201', '127.0.0.1:7202', '127.0.0.1:7203', '127.0.0.1:7204']) {
+    const flag = await attr(page.locator(`[data-testid=bus-opinion][data-observer="${addr}"][data-subject="127.0.0.1:7200"]`), 'data-flag');
+    assert.equal(flag, 'fail', `${addr} holds 7200 as fail`);
+  }
+  // To the end of the run: the replica is the master with config epoch 7 (as recorded), and
+  // 7200, restarted at 10,050 ms as in the recording, came back as its replica.
   await page.locator('.bus__player').focus();
   await page.keyboard.press('End');
-  await page.waitForFunction(() => document.querySelector('[data-testid=bus-node][data-addr="127.0.0.1:30004"]').dataset.role === 'master');
-  assert.equal(await nodeAttr(page, '127.0.0.1:30004', 'data-config-epoch'), '7');
-  for (const addr of ['127.0.0.1:30002', '127.0.0.1:30003', '127.0.0.1:30005', '127.0.0.1:30006']) {
-    const flag = await attr(page.locator(`[data-testid=bus-opinion][data-observer="${addr}"][data-subject="127.0.0.1:30001"]`), 'data-flag');
-    assert.equal(flag, 'fail', `${addr} holds 30001 as fail`);
-  }
+  await page.waitForFunction(() => document.querySelector('[data-testid=bus-node][data-addr="127.0.0.1:7200"]').dataset.role === 'replica');
+  assert.equal(await nodeAttr(page, '127.0.0.1:7205', 'data-role'), 'master');
+  assert.equal(await nodeAttr(page, '127.0.0.1:7205', 'data-config-epoch'), '7');
+  assert.equal(await nodeAttr(page, '127.0.0.1:7200', 'data-process'), 'running');
   // The logs: redis-server's layout, and the notices and warnings of the recorded crash.
   const lines = await page.getByTestId('bus-log-line').allTextContents();
   assert.ok(lines.length > 5);
@@ -82,14 +86,14 @@ test('a master crashes: fail? then fail everywhere, its replica promoted, logs a
     assert.ok(page_.has(want), `the page prints ${want}`);
   }
   // Filter by node: only the promoted replica's lines.
-  await page.getByTestId('bus-log-node').selectOption({ label: '127.0.0.1:30004' });
+  await page.getByTestId('bus-log-node').selectOption({ label: '127.0.0.1:7205' });
   const mine = await page.getByTestId('bus-log-line').evaluateAll((ls) => ls.map((l) => l.dataset.node));
-  assert.ok(mine.length > 0 && mine.every((n) => n === '127.0.0.1:30004'));
-  // CLUSTER NODES from 30002: 30004 a master with 0-5460, 30001 master,fail.
-  await page.getByTestId('bus-observer').selectOption({ label: '127.0.0.1:30002' });
+  assert.ok(mine.length > 0 && mine.every((n) => n === '127.0.0.1:7205'));
+  // CLUSTER NODES from 7201: 7205 a master with 0-5460, 7200 its replica.
+  await page.getByTestId('bus-observer').selectOption({ label: '127.0.0.1:7201' });
   const nodes = await page.getByTestId('bus-cluster-nodes').textContent();
-  assert.match(nodes, /127\.0\.0\.1:30004@40004 master - \d+ \d+ 7 connected 0-5460\n/);
-  assert.match(nodes, /127\.0\.0\.1:30001@40001 master,fail - \d+ \d+ 1 disconnected\n/);
+  assert.match(nodes, /127\.0\.0\.1:7205@17205 master - \d+ \d+ 7 connected 0-5460\n/);
+  assert.match(nodes, /127\.0\.0\.1:7200@17200 slave [0-9a-f]{40} \d+ \d+ 7 connected\n/);
   assert.match(await page.getByTestId('bus-cluster-info').textContent(), /^cluster_state:ok\ncluster_slots_assigned:16384\n/);
   assert.deepEqual(problems, []);
   await context.close();
@@ -98,23 +102,23 @@ test('a master crashes: fail? then fail everywhere, its replica promoted, logs a
 test('free play: CLUSTER FAILOVER answers as Redis does, TAKEOVER promotes at once', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('bus-scenario-select').selectOption('steady');
-  await page.locator('[data-testid=bus-node][data-addr="127.0.0.1:30002"] .bus__node-shape').click();
+  await page.locator('[data-testid=bus-node][data-addr="127.0.0.1:7201"] .bus__node-shape').click();
   assert.equal(await page.getByTestId('bus-observer').inputValue(), '1');
   await page.locator('[data-testid=bus-failover][data-mode=default]').click();
   // Recorded from redis-server 7.0.15: CLUSTER FAILOVER sent to a master.
   assert.match(await page.getByTestId('bus-reply').textContent(), /\(error\) ERR You should send CLUSTER FAILOVER to a replica$/);
-  await page.locator('[data-testid=bus-node][data-addr="127.0.0.1:30005"] .bus__node-shape').click();
+  await page.locator('[data-testid=bus-node][data-addr="127.0.0.1:7204"] .bus__node-shape').click();
   await page.locator('[data-testid=bus-failover][data-mode=takeover]').click();
   assert.match(await page.getByTestId('bus-reply').textContent(), /TAKEOVER\nOK$/);
   assert.equal(await page.getByTestId('bus-scenario-select').inputValue(), 'free');
   await page.getByTestId('bus-step-next').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid=bus-node][data-addr="127.0.0.1:30005"]').dataset.role === 'master');
+  await page.waitForFunction(() => document.querySelector('[data-testid=bus-node][data-addr="127.0.0.1:7204"]').dataset.role === 'master');
   // Crash, then restart, a node.
-  await page.locator('[data-testid=bus-node][data-addr="127.0.0.1:30003"] .bus__node-shape').click();
+  await page.locator('[data-testid=bus-node][data-addr="127.0.0.1:7202"] .bus__node-shape').click();
   await page.getByTestId('bus-crash').click();
-  assert.equal(await nodeAttr(page, '127.0.0.1:30003', 'data-process'), 'crashed');
+  assert.equal(await nodeAttr(page, '127.0.0.1:7202', 'data-process'), 'crashed');
   await page.getByTestId('bus-restart').click();
-  assert.equal(await nodeAttr(page, '127.0.0.1:30003', 'data-process'), 'running');
+  assert.equal(await nodeAttr(page, '127.0.0.1:7202', 'data-process'), 'running');
   assert.deepEqual(problems, []);
   await context.close();
 });

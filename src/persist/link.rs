@@ -149,7 +149,7 @@ pub fn encode(state: &SharedState) -> Encoded {
         }
     }
     if let Some(b) = &state.bus {
-        if b.scenario.len() > MAX_FIELD_BYTES {
+        if b.scenario.len() > MAX_FIELD_BYTES || b.spec.len() > super::MAX_BUS_SPEC_BYTES {
             omitted.push(Section::Bus);
         } else {
             sections.push((Section::Bus, bus_body(b)));

@@ -26,7 +26,7 @@ mod bytes;
 mod cluster;
 mod link;
 
-pub use bus::{MAX_BUS_ACTIONS, MAX_BUS_ACTION_CODE, MAX_BUS_MS};
+pub use bus::{MAX_BUS_MS, MAX_BUS_SPEC_BYTES};
 
 pub use link::{decode, encode};
 
@@ -164,37 +164,14 @@ pub struct SharedState {
     pub bus: Option<BusState>,
 }
 
-/// One action of the bus player's script, as a link carries it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BusAction {
-    /// Ms after the timeline's start.
-    pub at_ms: u64,
-    /// 0 crash, 1 hang, 2 resume, 3 restart, 4 cut off, 5 reconnect, 6 `CLUSTER FAILOVER`,
-    /// 7 `… FORCE`, 8 `… TAKEOVER`.
-    pub kind: u8,
-    /// The node's index.
-    pub node: u32,
-}
-
 /// The cluster-bus player as a link carries it (branch `bus-view`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BusState {
-    /// The scenario's slug, as the link has it: the page checks it.
+    /// The scenario's slug (`free` for free play), as the link has it: the page checks it.
     pub scenario: String,
-    /// Free play's `cluster-node-timeout`, ms.
-    pub node_timeout: u64,
-    /// Free play's masters.
-    pub masters: u32,
-    /// Free play's replicas per master.
-    pub replicas: u32,
-    /// `cluster-require-full-coverage`.
-    pub full_coverage: bool,
-    /// `cluster-allow-replica-migration`.
-    pub replica_migration: bool,
-    /// The seed.
-    pub seed: u64,
-    /// The actions (empty: the scenario's own).
-    pub script: Vec<BusAction>,
+    /// The run's `ScenarioSpec` as `ScenarioSpec::encode` writes it (empty: the scenario as
+    /// catalogued); the page decodes and checks it.
+    pub spec: Vec<u8>,
     /// The instant shown, ms after the timeline's start.
     pub at_ms: u64,
 }

@@ -146,6 +146,8 @@ pub struct BusWords {
     pub link_unknown: &'static str,
     /// A link's instant is past the end: shown at the end.
     pub link_past_end: &'static str,
+    /// A link's spec bytes could not be read.
+    pub link_bad_spec: &'static str,
     /// What a stopped node answers (nothing).
     pub no_answer: &'static str,
     /// Scenario titles, by slug.
@@ -185,7 +187,7 @@ pub const EN: BusWords = BusWords {
     resume: "Resume (SIGCONT)",
     restart: "Restart",
     isolate: "Cut off",
-    reconnect: "Reconnect",
+    reconnect: "Heal the network",
     reply: "Reply",
     pick_node: "Click a node to see its view and act on it; the future is simulated again from this instant.",
     observer: "Whose view",
@@ -223,6 +225,7 @@ pub const EN: BusWords = BusWords {
     n_more: " (+{0} more at this instant)",
     link_unknown: "The link asks for a bus scenario “{0}” this page does not have: free play is shown.",
     link_past_end: "The link's instant is past the end of the run: the end is shown.",
+    link_bad_spec: "The link's bus run is damaged (its settings or actions could not be read): the opening scenario is shown.",
     no_answer: "(no answer: the process is stopped with SIGSTOP; redis-cli waits)",
     scenarios: [
         ("steady", "Steady heartbeats"),
@@ -276,7 +279,7 @@ pub const ZH: BusWords = BusWords {
     resume: "恢复（SIGCONT）",
     restart: "重启",
     isolate: "断开网络",
-    reconnect: "恢复网络",
+    reconnect: "修复网络分区",
     reply: "回复",
     pick_node: "点击一个节点查看它的视角并对它操作；从此刻起重新模拟未来。",
     observer: "谁的视角",
@@ -314,6 +317,7 @@ pub const ZH: BusWords = BusWords {
     n_more: "（此刻另有 {0} 个事件）",
     link_unknown: "链接要求的总线场景 “{0}” 不存在：显示自由操作。",
     link_past_end: "链接的时刻超出了运行的结尾：显示结尾。",
+    link_bad_spec: "链接中的总线运行已损坏（无法读取其设置或操作）：显示默认场景。",
     no_answer: "（没有回复：进程被 SIGSTOP 暂停，redis-cli 一直等待）",
     scenarios: [
         ("steady", "稳定的心跳"),

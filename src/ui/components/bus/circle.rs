@@ -77,7 +77,7 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
     let events = r.events();
     let upto = events.partition_point(|e| e.t <= t);
     // Elections live within a few node-timeouts: look back over that window only.
-    let window = r.knobs.node_timeout.saturating_mul(4).max(5000);
+    let window = u64::from(r.knobs.node_timeout).saturating_mul(4).max(5000);
     let from = events.partition_point(|e| e.t + window < t);
     for e in &events[from..upto] {
         match e.kind {
@@ -174,7 +174,7 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
         let (x, y) = pos(i, n);
         let master = node.is_master();
         let shard = shard_of(&r.knobs, i as u32);
-        let colour = master_colour(shard, r.knobs.masters);
+        let colour = master_colour(shard, usize::from(r.knobs.masters));
         let epoch = config_epoch(sim, i as u32);
         let addr = format!("127.0.0.1:{}", node.port);
         let role = if master { "master" } else { "replica" };

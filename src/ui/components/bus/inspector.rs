@@ -3,8 +3,9 @@
 //! reply), and `CLUSTER NODES` / `CLUSTER INFO` as it answers now (copy; open in the lab).
 
 use super::matrix::TABLE_UP_TO;
-use super::model::{config_epoch, mode_code, opinion, opinion_code, Act};
+use super::model::{config_epoch, mode_code, opinion, opinion_code};
 use super::{BusMsg, RunHandle};
+use crate::core::bus::scenario::Action as Act;
 use crate::core::bus::{FailoverMode, Opinion, Process};
 use crate::ui::bus_words::{failover_command, process_word, use_bus_words};
 use crate::ui::clipboard::CopyButton;
@@ -174,8 +175,8 @@ pub fn bus_inspector(props: &BusInspectorProps) -> Html {
                         disabled={process != Process::Crashed} onclick={act(Act::Restart(obs))}>{ w.restart }</button>
                 <button type="button" class="button button--quiet" data-testid="bus-cut" data-node={addr.clone()}
                         onclick={act(Act::Isolate(obs))}>{ w.isolate }</button>
-                <button type="button" class="button button--quiet" data-testid="bus-reconnect" data-node={addr.clone()}
-                        onclick={act(Act::Reconnect(obs))}>{ w.reconnect }</button>
+                <button type="button" class="button button--quiet" data-testid="bus-heal"
+                        onclick={act(Act::Heal)}>{ w.reconnect }</button>
                 { failover(FailoverMode::Default, "CLUSTER FAILOVER") }
                 { failover(FailoverMode::Force, "FORCE") }
                 { failover(FailoverMode::Takeover, "TAKEOVER") }

@@ -1,9 +1,10 @@
 //! The scenario select and the free-play settings (node-timeout, masters, replicas per master,
 //! full coverage, replica migration, seed).
 
-use super::model::Knobs;
-use super::scenarios::{FREE, SLUGS};
+use super::model::{replicas_per_master, uniform};
+use super::scenarios::{slugs, FREE};
 use super::BusMsg;
+use crate::core::bus::scenario::Knobs;
 use crate::ui::bus_words::{use_bus_words, BusWords};
 use crate::ui::messages::fill;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -76,14 +77,14 @@ pub fn bus_knobs(props: &BusKnobsProps) -> Html {
                 }
             }
             error.set(None);
-            on_msg.emit(BusMsg::Knobs(Knobs {
-                node_timeout: vals[0],
-                masters: usize::try_from(vals[1]).unwrap_or(usize::MAX),
-                replicas: usize::try_from(vals[2]).unwrap_or(usize::MAX),
-                seed: vals[3],
-                full_coverage: check(&coverage),
-                replica_migration: check(&migration),
-            }));
+            on_msg.emit(BusMsg::Knobs(uniform(
+                vals[1],
+                vals[2],
+                vals[0],
+                vals[3],
+                check(&coverage),
+                check(&migration),
+            )));
         })
     };
     let f = &props.free;
@@ -92,8 +93,8 @@ pub fn bus_knobs(props: &BusKnobsProps) -> Html {
             <div class="lab__row lab__form">
                 <label for="bus-scenario">{ w.scenario }</label>
                 <select id="bus-scenario" data-testid="bus-scenario-select" onchange={on_select}>
-                    { for SLUGS.iter().map(|s| html! {
-                        <option value={*s} selected={*s == props.slug}>{ title(w, s) }</option>
+                    { for slugs().map(|s| html! {
+                        <option value={s} selected={s == props.slug}>{ title(w, s) }</option>
                     }) }
                 </select>
             </div>
@@ -108,14 +109,14 @@ pub fn bus_knobs(props: &BusKnobsProps) -> Html {
                                value={f.masters.to_string()} /></label>
                     <label>{ w.replicas }{ " " }
                         <input ref={replicas} class="lab__number" inputmode="numeric" data-testid="bus-replicas"
-                               value={f.replicas.to_string()} /></label>
+                               value={replicas_per_master(f).to_string()} /></label>
                     <label>{ w.seed }{ " " }
                         <input ref={seed} class="lab__number" inputmode="numeric" data-testid="bus-seed"
                                value={f.seed.to_string()} /></label>
                     <label class="lab__check mono"><input ref={coverage} type="checkbox" data-testid="bus-full-coverage"
-                               checked={f.full_coverage} />{ w.full_coverage }</label>
+                               checked={f.require_full_coverage} />{ w.full_coverage }</label>
                     <label class="lab__check mono"><input ref={migration} type="checkbox" data-testid="bus-replica-migration"
-                               checked={f.replica_migration} />{ w.replica_migration }</label>
+                               checked={f.allow_replica_migration} />{ w.replica_migration }</label>
                     <button type="submit" class="button" data-testid="bus-apply">{ w.apply }</button>
                 </form>
                 if let Some(bad) = &*error {

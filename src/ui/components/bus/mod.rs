@@ -20,11 +20,12 @@ pub mod model;
 pub mod player;
 pub mod scenarios;
 
+use crate::core::bus::scenario::{Action, Knobs, ScenarioId, ScenarioSpec};
 use crate::persist::BusState;
 use crate::ui::bus_words::use_bus_words;
 use crate::ui::messages::fill;
 use crate::ui::state::ClusterAction;
-use model::{Act, Knobs, Run, Scripted};
+use model::Run;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -70,8 +71,8 @@ pub enum BusMsg {
     Speed(i32),
     /// Look through this node's eyes.
     Observe(u32),
-    /// Act on a node at the current instant.
-    Act(Act),
+    /// Act on the cluster at the current instant.
+    Act(Action),
     /// Open a scenario (a slug) with the free-play knobs.
     Scenario(String),
     /// New knobs for free play.
@@ -89,45 +90,39 @@ pub struct BusSectionProps {
     pub on_action: Callback<ClusterAction>,
 }
 
-/// The state a link restores into (slug, run, instant) and what it could not.
+/// The scenario a page opens with.
+pub const OPENING: &str = "master-crash";
+
 type Opened = (String, Knobs, Option<Run>, u64, Option<LinkTrouble>);
 
+/// The state a link restores into (slug, free-play knobs, run, instant) and what it could not.
 fn opened(opening: &Option<BusState>) -> Opened {
+    let default_spec = || ScenarioId::MasterCrash.spec(1);
     let Some(b) = opening else {
-        let knobs = Knobs::default();
-        let run = scenarios::build("master-crash", &knobs)
-            .unwrap_or_else(|| Run::new(knobs.clone(), vec![], 15_000));
+        let run = scenarios::build(&default_spec());
         let t = run.start;
-        return ("master-crash".into(), knobs, Some(run), t, None);
+        return (OPENING.into(), Knobs::default(), Some(run), t, None);
     };
-    let free = Knobs {
-        node_timeout: b.node_timeout,
-        masters: b.masters as usize,
-        replicas: b.replicas as usize,
-        full_coverage: b.full_coverage,
-        replica_migration: b.replica_migration,
-        seed: b.seed,
-    }
-    .clamped();
-    let (slug, mut trouble) = if scenarios::SLUGS.contains(&b.scenario.as_str()) {
-        (b.scenario.clone(), None)
-    } else {
+    let mut trouble = None;
+    let (slug, spec) = if !scenarios::known(&b.scenario) {
         let shown: String = b.scenario.chars().take(40).collect();
-        (
-            scenarios::FREE.to_string(),
-            Some(LinkTrouble::Unknown(shown)),
-        )
+        trouble = Some(LinkTrouble::Unknown(shown));
+        (OPENING.to_string(), default_spec())
+    } else if b.spec.is_empty() {
+        let spec = scenarios::spec_of(&b.scenario, &Knobs::default()).unwrap_or_else(default_spec);
+        (b.scenario.clone(), spec)
+    } else {
+        match ScenarioSpec::decode(&b.spec) {
+            Ok(spec) => (b.scenario.clone(), spec),
+            Err(_) => {
+                trouble = Some(LinkTrouble::BadSpec);
+                (OPENING.to_string(), default_spec())
+            }
+        }
     };
-    let (knobs, mut script) = scenarios::scenario(&slug, &free).unwrap_or((free.clone(), vec![]));
-    if slug == scenarios::FREE || !b.script.is_empty() {
-        script = b
-            .script
-            .iter()
-            .filter_map(|a| act_of(a.kind, a.node).map(|act| Scripted { at: a.at_ms, act }))
-            .collect();
-    }
-    let len = scenarios::length(&knobs).max(b.at_ms.saturating_add(2000));
-    let mut run = Run::new(knobs.clone(), script, len);
+    let free = spec.knobs.clone();
+    let len = scenarios::length(&spec).max(b.at_ms.saturating_add(2000));
+    let mut run = Run::new(&spec, len);
     let t = run.start.saturating_add(b.at_ms);
     if t > run.end {
         trouble = trouble.or(Some(LinkTrouble::PastEnd));
@@ -141,70 +136,32 @@ fn opened(opening: &Option<BusState>) -> Opened {
 #[derive(Clone, Debug, PartialEq)]
 enum LinkTrouble {
     Unknown(String),
+    BadSpec,
     PastEnd,
 }
 
-/// The link's code of an action (see `persist::BusAction`).
-fn code_of(act: Act) -> (u8, u32) {
-    use crate::core::bus::FailoverMode;
-    match act {
-        Act::Crash(n) => (0, n),
-        Act::Hang(n) => (1, n),
-        Act::Resume(n) => (2, n),
-        Act::Restart(n) => (3, n),
-        Act::Isolate(n) => (4, n),
-        Act::Reconnect(n) => (5, n),
-        Act::Failover(n, FailoverMode::Default) => (6, n),
-        Act::Failover(n, FailoverMode::Force) => (7, n),
-        Act::Failover(n, FailoverMode::Takeover) => (8, n),
+/// The link's bus part for the run at instant `t` (`None`: the page's opening state).
+fn link_of(slug: &str, run: &Run, t: u64) -> Option<BusState> {
+    let catalogued = ScenarioId::from_slug(slug).map(|id| id.spec(1));
+    let as_catalogued = catalogued
+        .as_ref()
+        .is_some_and(|c| c.knobs == run.knobs && c.script == run.script);
+    let at_ms = t.saturating_sub(run.start);
+    if slug == OPENING && as_catalogued && at_ms == 0 {
+        return None;
     }
-}
-
-fn act_of(kind: u8, n: u32) -> Option<Act> {
-    use crate::core::bus::FailoverMode;
-    Some(match kind {
-        0 => Act::Crash(n),
-        1 => Act::Hang(n),
-        2 => Act::Resume(n),
-        3 => Act::Restart(n),
-        4 => Act::Isolate(n),
-        5 => Act::Reconnect(n),
-        6 => Act::Failover(n, FailoverMode::Default),
-        7 => Act::Failover(n, FailoverMode::Force),
-        8 => Act::Failover(n, FailoverMode::Takeover),
-        _ => return None,
-    })
-}
-
-/// The link's bus part for the run at instant `t`.
-fn link_of(slug: &str, free: &Knobs, run: &Run, t: u64) -> BusState {
-    BusState {
+    let spec = if as_catalogued {
+        Vec::new()
+    } else {
+        let mut spec = run.spec();
+        spec.until_ms = at_ms;
+        spec.encode()
+    };
+    Some(BusState {
         scenario: slug.to_string(),
-        node_timeout: free.node_timeout,
-        masters: free.masters as u32,
-        replicas: free.replicas as u32,
-        full_coverage: free.full_coverage,
-        replica_migration: free.replica_migration,
-        seed: free.seed,
-        script: if slug == scenarios::FREE
-            || run.script.len() != scenarios::scenario(slug, free).map_or(0, |s| s.1.len())
-        {
-            run.script
-                .iter()
-                .map(|s| {
-                    let (kind, node) = code_of(s.act);
-                    crate::persist::BusAction {
-                        at_ms: s.at,
-                        kind,
-                        node,
-                    }
-                })
-                .collect()
-        } else {
-            vec![]
-        },
-        at_ms: t.saturating_sub(run.start),
-    }
+        spec,
+        at_ms,
+    })
 }
 
 fn now_ms() -> f64 {
@@ -224,7 +181,7 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
             init.borrow_mut()
                 .2
                 .take()
-                .unwrap_or_else(|| Run::new(Knobs::default(), vec![], 15_000))
+                .unwrap_or_else(|| scenarios::build(&ScenarioSpec::new(Knobs::default(), 10_000)))
         })
     };
     let slug = use_state(|| init.borrow().0.clone());
@@ -250,14 +207,9 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
             (*playing, *t, *version, (*slug).clone(), (*free).clone()),
             move |(playing, t, _, slug, free)| {
                 if !*playing {
+                    let _ = free;
                     let b = run.borrow();
-                    let link = link_of(slug, free, &b, *t);
-                    // The opening state is the default: the link leaves it out.
-                    let default = link.scenario == "master-crash"
-                        && link.at_ms == 0
-                        && link.script.is_empty()
-                        && *free == Knobs::default();
-                    on_link.emit((!default).then_some(link));
+                    on_link.emit(link_of(slug, &b, *t));
                 }
             },
         );
@@ -385,7 +337,7 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                     playing.set(false);
                     {
                         let mut r = run.borrow_mut();
-                        let len = scenarios::length(&r.knobs);
+                        let len = scenarios::length(&r.spec()).min(30_000);
                         r.act(act, len);
                     }
                     if *slug != scenarios::FREE && !slug.is_empty() {
@@ -397,9 +349,10 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                     goto(cur);
                 }
                 BusMsg::Scenario(s) => {
-                    let Some(new) = scenarios::build(&s, &free) else {
+                    let Some(spec) = scenarios::spec_of(&s, &free) else {
                         return;
                     };
+                    let new = scenarios::build(&spec);
                     playing.set(false);
                     let start = new.start;
                     *run.borrow_mut() = new;
@@ -410,9 +363,8 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                     goto(start);
                 }
                 BusMsg::Knobs(k) => {
-                    let k = k.clamped();
                     playing.set(false);
-                    let new = Run::new(k.clone(), vec![], scenarios::length(&k));
+                    let new = scenarios::build(&ScenarioSpec::new(k.clone(), 0));
                     let start = new.start;
                     *run.borrow_mut() = new;
                     free.set(k);
@@ -442,6 +394,7 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
     let trouble_text = (*trouble).as_ref().map(|tr| match tr {
         LinkTrouble::Unknown(s) => fill(w.link_unknown, &[s]),
         LinkTrouble::PastEnd => w.link_past_end.to_string(),
+        LinkTrouble::BadSpec => w.link_bad_spec.to_string(),
     });
     html! {
         <section id="bus" class="card bus" aria-labelledby="bus-title">

@@ -5,143 +5,49 @@
 //! Both simulators replay the same calls in the same order, so the cursor at instant `t` is
 //! exactly the recorded run at `t` (the simulator is deterministic per seed and calls).
 
-use crate::core::bus::{
-    flag, Config, EventKind, FailoverMode, FailoverRefusal, Opinion, Process, Sim,
-};
-use std::rc::Rc;
+use crate::core::bus::scenario::{Action, Knobs, Outcome, ScenarioSpec, WriteRefusal, WARMUP_MS};
+use crate::core::bus::{flag, EventKind, FailoverMode, Opinion, Process, Sim};
 
-/// Builds a run's cluster, the same every time it is called (a scenario's own set-up, or
-/// [`Knobs::create`]).
-pub type Maker = Rc<dyn Fn() -> Sim>;
-
-/// The first node's port (`127.0.0.1:30001`…).
-pub const BASE_PORT: u16 = 30001;
-/// Simulated time before the timeline starts: pings and cron phases reach their steady state.
-pub const WARMUP_MS: u64 = 3000;
 /// The most nodes the knobs allow (Redis's recommended ceiling).
-pub const MAX_NODES: usize = 1000;
+pub const MAX_NODES: usize = crate::core::bus::MAX_NODES;
 /// Up to this many nodes every message is recorded and drawn.
 pub const DRAW_MESSAGES_UP_TO: usize = 30;
 /// The longest run kept, in simulated ms from the start of the timeline.
 pub const MAX_RUN_MS: u64 = 600_000;
 
-/// The settings a reader can change.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Knobs {
-    /// `cluster-node-timeout`, ms.
-    pub node_timeout: u64,
-    /// Masters.
-    pub masters: usize,
-    /// Replicas per master.
-    pub replicas: usize,
-    /// `cluster-require-full-coverage`.
-    pub full_coverage: bool,
-    /// `cluster-allow-replica-migration`.
-    pub replica_migration: bool,
-    /// The simulation's seed.
-    pub seed: u64,
-}
-
-impl Default for Knobs {
-    fn default() -> Self {
-        Knobs {
-            node_timeout: 2000,
-            masters: 3,
-            replicas: 1,
-            full_coverage: true,
-            replica_migration: true,
-            seed: 1,
-        }
+/// Free play's knobs as the settings form shows them: `masters` masters with `replicas` each.
+pub fn uniform(
+    masters: u64,
+    replicas: u64,
+    node_timeout: u64,
+    seed: u64,
+    full_coverage: bool,
+    replica_migration: bool,
+) -> Knobs {
+    let masters = masters.clamp(1, MAX_NODES as u64) as u16;
+    let room = (MAX_NODES as u64 / u64::from(masters)).saturating_sub(1);
+    let replicas = replicas.min(room) as u16;
+    let node_timeout = node_timeout.clamp(100, 120_000) as u32;
+    Knobs {
+        require_full_coverage: full_coverage,
+        allow_replica_migration: replica_migration,
+        ..Knobs::uniform(masters, replicas, node_timeout, seed)
     }
 }
 
-impl Knobs {
-    /// The knobs brought into the ranges the simulator takes (never more than [`MAX_NODES`]).
-    pub fn clamped(mut self) -> Knobs {
-        self.node_timeout = self.node_timeout.clamp(100, 120_000);
-        self.masters = self.masters.clamp(1, MAX_NODES);
-        let room = MAX_NODES / self.masters - 1;
-        self.replicas = self.replicas.min(room);
-        self
-    }
-
-    /// Nodes in all.
-    pub fn total(&self) -> usize {
-        self.masters.saturating_mul(self.replicas.saturating_add(1))
-    }
-
-    /// The simulator's configuration.
-    pub fn config(&self) -> Config {
-        Config {
-            node_timeout: self.node_timeout,
-            require_full_coverage: self.full_coverage,
-            allow_replica_migration: self.replica_migration,
-            record_messages: self.total() <= DRAW_MESSAGES_UP_TO,
-            ..Config::default()
-        }
-    }
-
-    /// The master of each replica, in port order (replica `r` of every master, then `r + 1`).
-    pub fn replica_of(&self) -> Vec<usize> {
-        (0..self.replicas)
-            .flat_map(|_| 0..self.masters)
-            .collect::<Vec<_>>()
-    }
-
-    /// A fresh cluster as `redis-cli --cluster create` leaves it, warmed up.
-    pub fn create(&self) -> Sim {
-        Sim::create(
-            self.config(),
-            self.seed,
-            self.masters,
-            &self.replica_of(),
-            BASE_PORT,
-            WARMUP_MS,
-        )
-    }
+/// The replicas per master a knobs' layout has (rounded down), for the settings form.
+pub fn replicas_per_master(k: &Knobs) -> usize {
+    k.replica_of.len() / usize::from(k.masters.max(1))
 }
 
-/// Something done to the cluster at an instant (free play, or a scenario's script).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Act {
-    /// SIGKILL.
-    Crash(u32),
-    /// SIGSTOP.
-    Hang(u32),
-    /// SIGCONT.
-    Resume(u32),
-    /// Start a killed node again from its `nodes.conf`.
-    Restart(u32),
-    /// Cut every link of a node.
-    Isolate(u32),
-    /// Give a cut-off node its links back.
-    Reconnect(u32),
-    /// `CLUSTER FAILOVER [FORCE|TAKEOVER]` sent to a node.
-    Failover(u32, FailoverMode),
-}
-
-impl Act {
-    /// The node acted on.
-    pub fn node(self) -> u32 {
-        match self {
-            Act::Crash(n)
-            | Act::Hang(n)
-            | Act::Resume(n)
-            | Act::Restart(n)
-            | Act::Isolate(n)
-            | Act::Reconnect(n)
-            | Act::Failover(n, _) => n,
-        }
-    }
-}
-
-/// An action at an instant (ms since the start of the timeline).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Scripted {
-    /// When, ms after the timeline's start.
-    pub at: u64,
-    /// What.
-    pub act: Act,
+/// The knobs' cluster as `Knobs::create` builds it (the same calls), except that messages
+/// are recorded only on a small cluster (a 1000-node warm-up would record millions).
+fn create(k: &Knobs) -> Sim {
+    let mut cfg = k.config();
+    cfg.record_messages = k.nodes() <= DRAW_MESSAGES_UP_TO;
+    let masters = usize::from(k.masters.clamp(1, MAX_NODES as u16));
+    let replica_of: Vec<usize> = k.replica_of.iter().map(|x| usize::from(*x)).collect();
+    Sim::create(cfg, k.seed, masters, &replica_of, k.base_port, WARMUP_MS)
 }
 
 /// A `CLUSTER FAILOVER` and what the node answered.
@@ -154,58 +60,150 @@ pub struct Reply {
     /// The mode.
     pub mode: FailoverMode,
     /// `Ok` is `+OK`.
-    pub result: Result<(), FailoverRefusal>,
+    pub result: Result<(), crate::core::bus::FailoverRefusal>,
 }
 
-/// Applies `act` to `sim` now; a failover's reply.
-fn apply(sim: &mut Sim, act: Act) -> Option<Result<(), FailoverRefusal>> {
-    let n = act.node();
-    if !sim.has(n) {
-        return None;
-    }
-    let count = sim.nodes.len() as u32;
-    match act {
-        Act::Crash(n) => sim.crash(n),
-        Act::Hang(n) => sim.hang(n),
-        Act::Resume(n) => sim.resume(n),
-        Act::Restart(n) => sim.restart(n),
-        Act::Isolate(n) => (0..count).filter(|j| *j != n).for_each(|j| sim.cut(n, j)),
-        Act::Reconnect(n) => (0..count).filter(|j| *j != n).for_each(|j| sim.uncut(n, j)),
-        Act::Failover(n, mode) => return Some(sim.cluster_failover(n, mode)),
-    }
-    None
-}
-
-/// One simulator and how far through the script it is.
+/// One simulator, how far through the script it is, and its partition sides.
 struct Player {
     sim: Sim,
     next: usize,
+    sides: Vec<u32>,
 }
 
 impl Player {
-    /// Runs to absolute time `t`, applying the script's actions on the way.
+    fn new(sim: Sim) -> Player {
+        let sides = vec![0; sim.nodes.len()];
+        Player {
+            sim,
+            next: 0,
+            sides,
+        }
+    }
+
+    /// An action, as `core::bus::scenario`'s timeline applies it (the same calls in the same
+    /// order, so a run here and its `Timeline` agree).
+    fn apply(&mut self, a: Action) -> Outcome {
+        let sim = &mut self.sim;
+        let process = |sim: &Sim, n: u32| sim.nodes.get(n as usize).map(|x| x.process);
+        match a {
+            Action::Crash(n) => match process(sim, n) {
+                Some(Process::Running | Process::Hung) => {
+                    sim.crash(n);
+                    Outcome::Done
+                }
+                _ => Outcome::Ignored,
+            },
+            Action::Hang(n) => match process(sim, n) {
+                Some(Process::Running) => {
+                    sim.hang(n);
+                    Outcome::Done
+                }
+                _ => Outcome::Ignored,
+            },
+            Action::Resume(n) => match process(sim, n) {
+                Some(Process::Hung) => {
+                    sim.resume(n);
+                    Outcome::Done
+                }
+                _ => Outcome::Ignored,
+            },
+            Action::Restart(n) => match process(sim, n) {
+                Some(Process::Crashed) => {
+                    sim.restart(n);
+                    Outcome::Done
+                }
+                _ => Outcome::Ignored,
+            },
+            Action::Isolate(n) => {
+                if !sim.has(n) {
+                    return Outcome::Ignored;
+                }
+                let side = self.sides.iter().copied().max().unwrap_or(0) + 1;
+                if let Some(s) = self.sides.get_mut(n as usize) {
+                    *s = side;
+                }
+                sim.partition(&self.sides);
+                Outcome::Done
+            }
+            Action::Heal => {
+                self.sides.iter_mut().for_each(|s| *s = 0);
+                sim.heal();
+                Outcome::Done
+            }
+            Action::Failover(n, mode) => Outcome::Failover(sim.cluster_failover(n, mode)),
+            Action::Write { node, bytes } => {
+                let Some(x) = sim.nodes.get(node as usize) else {
+                    return Outcome::Write(Err(WriteRefusal::NoAnswer));
+                };
+                let r = if x.process != Process::Running {
+                    Err(WriteRefusal::NoAnswer)
+                } else if !x.is_master() || x.me().numslots == 0 {
+                    Err(WriteRefusal::NotMaster)
+                } else if !x.state_ok {
+                    Err(WriteRefusal::ClusterDown)
+                } else if x.paused_until > sim.now {
+                    Err(WriteRefusal::Paused)
+                } else if sim.write(node, u64::from(bytes)) {
+                    Ok(sim.nodes.get(node as usize).map_or(0, |x| x.repl_offset))
+                } else {
+                    Err(WriteRefusal::NoAnswer)
+                };
+                Outcome::Write(r)
+            }
+            Action::NoFailover(n, on) => {
+                if !sim.has(n) {
+                    return Outcome::Ignored;
+                }
+                sim.set_nofailover(n, on);
+                Outcome::Done
+            }
+            Action::Join { member } => {
+                if !sim.has(member) {
+                    return Outcome::Ignored;
+                }
+                let port = sim
+                    .nodes
+                    .iter()
+                    .map(|x| x.port)
+                    .max()
+                    .unwrap_or(0)
+                    .saturating_add(1);
+                match sim.add_node(port) {
+                    Some(new) => {
+                        self.sides.push(0);
+                        sim.meet(new, member);
+                        Outcome::Joined(new)
+                    }
+                    None => Outcome::Ignored,
+                }
+            }
+        }
+    }
+
+    /// Runs to absolute time `t`, applying the script's actions (ms after `start`) on the way.
     fn advance(
         &mut self,
         start: u64,
-        script: &[Scripted],
+        script: &[(u64, Action)],
         t: u64,
         mut replies: Option<&mut Vec<Reply>>,
     ) {
-        while let Some(s) = script.get(self.next) {
-            let at = start.saturating_add(s.at);
+        while let Some((at, a)) = script.get(self.next) {
+            let at = start.saturating_add(*at);
             if at > t {
                 break;
             }
             self.sim.run_until(at);
-            if let Some(result) = apply(&mut self.sim, s.act) {
-                if let (Some(r), Act::Failover(node, mode)) = (replies.as_deref_mut(), s.act) {
-                    r.push(Reply {
-                        t: at,
-                        node,
-                        mode,
-                        result,
-                    });
-                }
+            let outcome = self.apply(*a);
+            if let (Some(r), Action::Failover(node, mode), Outcome::Failover(result)) =
+                (replies.as_deref_mut(), *a, outcome)
+            {
+                r.push(Reply {
+                    t: at,
+                    node,
+                    mode,
+                    result,
+                });
             }
             self.next += 1;
         }
@@ -217,9 +215,8 @@ impl Player {
 pub struct Run {
     /// The knobs it was created with.
     pub knobs: Knobs,
-    make: Maker,
-    /// The actions, in time order.
-    pub script: Vec<Scripted>,
+    /// The actions (ms after the start), in time order.
+    pub script: Vec<(u64, Action)>,
     /// Absolute simulated time of the timeline's start.
     pub start: u64,
     /// Recorded up to this absolute time.
@@ -257,16 +254,13 @@ pub fn is_notable(kind: &EventKind) -> bool {
 }
 
 impl Run {
-    /// A run of `knobs` with `script`, recorded `length` ms past its start.
-    pub fn new(knobs: Knobs, script: Vec<Scripted>, length: u64) -> Run {
-        let k = knobs.clone();
-        Run::with_maker(knobs, Rc::new(move || k.create()), script, length)
-    }
-
-    /// A run over clusters built by `make` (a scenario builds them its own way).
-    pub fn with_maker(knobs: Knobs, make: Maker, mut script: Vec<Scripted>, length: u64) -> Run {
-        let (full, mut cursor) = (make(), make());
-        script.sort_by_key(|s| s.at);
+    /// A run of `spec`, recorded `length` ms past its start (it grows while it plays).
+    pub fn new(spec: &ScenarioSpec, length: u64) -> Run {
+        let knobs = spec.knobs.clone();
+        let mut script = spec.script.clone();
+        script.sort_by_key(|s| s.0);
+        let full = create(&knobs);
+        let mut cursor = create(&knobs);
         cursor.cfg.record_messages = false;
         cursor.events.clear();
         cursor.logs.clear();
@@ -274,15 +268,11 @@ impl Run {
         let (ev0, log0) = (full.events.len(), full.logs.len());
         let mut run = Run {
             knobs,
-            make,
             script,
             start,
             end: start,
-            full: Player { sim: full, next: 0 },
-            cursor: Player {
-                sim: cursor,
-                next: 0,
-            },
+            full: Player::new(full),
+            cursor: Player::new(cursor),
             ev0,
             log0,
             replies: Vec::new(),
@@ -292,6 +282,15 @@ impl Run {
         };
         run.extend_to(start.saturating_add(length.min(MAX_RUN_MS)));
         run
+    }
+
+    /// The spec this run plays (its knobs and script; the horizon as recorded).
+    pub fn spec(&self) -> ScenarioSpec {
+        ScenarioSpec {
+            knobs: self.knobs.clone(),
+            script: self.script.clone(),
+            until_ms: self.end.saturating_sub(self.start),
+        }
     }
 
     /// Records up to absolute time `t` (never past [`MAX_RUN_MS`]).
@@ -332,30 +331,25 @@ impl Run {
             return;
         }
         if t < self.cursor.sim.now {
-            let mut sim = (self.make)();
+            let mut sim = create(&self.knobs);
             sim.cfg.record_messages = false;
-            self.cursor = Player { sim, next: 0 };
+            self.cursor = Player::new(sim);
         }
         self.cursor.advance(self.start, &self.script, t, None);
         self.cursor.sim.events.clear();
         self.cursor.sim.logs.clear();
     }
 
-    /// Does `act` at the cursor's instant: the recorded future after it is dropped (with the
+    /// Does `act` at the instant shown: the recorded future after it is dropped (with the
     /// script's later actions) and recorded again.
-    pub fn act(&mut self, act: Act, length: u64) {
+    pub fn act(&mut self, act: Action, length: u64) {
         let t = self.at;
         let at = t.saturating_sub(self.start);
-        self.script.retain(|s| s.at <= at);
-        self.script.push(Scripted { at, act });
+        let mut spec = self.spec();
+        spec.script.retain(|s| s.0 <= at);
+        spec.script.push((at, act));
         let end = t.saturating_add(length).max(self.end);
-        let fresh = Run::with_maker(
-            self.knobs.clone(),
-            self.make.clone(),
-            std::mem::take(&mut self.script),
-            0,
-        );
-        *self = fresh;
+        *self = Run::new(&spec, 0);
         self.extend_to(end);
         self.seek(t);
     }
@@ -464,53 +458,44 @@ pub fn config_epoch(sim: &Sim, n: u32) -> u64 {
 }
 
 /// The shard a node belongs to for its colour: masters by index, replicas by their first
-/// master (so a promoted replica keeps its shard's colour).
+/// master (so a promoted replica keeps its shard's colour); a joined node its own.
 pub fn shard_of(knobs: &Knobs, n: u32) -> usize {
+    let m = usize::from(knobs.masters);
     let n = n as usize;
-    if n < knobs.masters || knobs.masters == 0 {
+    if n < m {
         n
     } else {
-        (n - knobs.masters) % knobs.masters
+        knobs.replica_of.get(n - m).map_or(n, |x| usize::from(*x))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::bus::scenario::{ScenarioId, Timeline};
 
     #[test]
-    fn a_crashed_master_is_replaced_and_the_cursor_matches_the_record() {
-        let knobs = Knobs::default();
-        let script = vec![Scripted {
-            at: 1000,
-            act: Act::Crash(0),
-        }];
-        let mut run = Run::new(knobs, script, 15_000);
-        run.seek(run.end);
-        // The replica of 30001 (index 3) is a master at the end.
-        assert!(run.cursor().nodes[3].is_master());
-        assert_eq!(run.cursor().cluster_nodes(1), {
-            let mut again = Run::new(Knobs::default(), run.script.clone(), 15_000);
-            again.seek(again.end);
-            again.cursor().cluster_nodes(1)
-        });
-        // Seeking back replays: the old master is a running master again.
+    fn a_run_agrees_with_the_scenarios_timeline_and_seeks_back() {
+        let spec = ScenarioId::MasterCrash.spec(1);
+        let mut run = Run::new(&spec, spec.until_ms);
+        let mut timeline = Timeline::build(spec.clone());
+        for t in [0, 3000, 5000, 9000] {
+            run.seek(run.start + t);
+            let here = run.cursor().cluster_nodes(1);
+            assert_eq!(here, timeline.state_at(t).cluster_nodes(1), "t = {t}");
+        }
+        // Back in time replays: 7200 runs again and 7205 is a replica.
         run.seek(run.start);
         assert_eq!(run.cursor().nodes[0].process, Process::Running);
-        assert!(run.cursor().nodes[3].is_slave());
+        assert!(run.cursor().nodes[5].is_slave());
         assert!(run.next_notable(run.start).is_some());
     }
 
     #[test]
     fn knobs_stay_in_range() {
-        let k = Knobs {
-            masters: 5000,
-            replicas: 9,
-            node_timeout: 0,
-            ..Knobs::default()
-        }
-        .clamped();
-        assert!(k.total() <= MAX_NODES);
+        let k = uniform(5000, 9, 0, 1, true, true);
+        assert!(k.nodes() <= MAX_NODES);
         assert_eq!(k.node_timeout, 100);
+        assert_eq!(replicas_per_master(&uniform(3, 2, 2000, 1, true, true)), 2);
     }
 }
