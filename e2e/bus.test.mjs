@@ -38,7 +38,9 @@ test('a master crashes: fail? then fail everywhere, its replica promoted, logs a
   // The recording's layout: 7205 replicates 7200.
   assert.equal(await nodeAttr(page, '127.0.0.1:7200', 'data-role'), 'master');
   assert.equal(await nodeAttr(page, '127.0.0.1:7205', 'data-role'), 'replica');
-  assert.equal(await nodeAttr(page, '127.0.0.1:7200', 'data-process'), 'running');
+  // The script kills 7200 at its t = 0, as the recording did.
+  assert.equal(await nodeAttr(page, '127.0.0.1:7200', 'data-process'), 'crashed');
+  assert.equal(await attr(timeline(page), 'data-time-ms'), '0');
   // Step from notable event to notable event and watch 7201's opinion of 7200.
   const cell = page.locator('[data-testid=bus-opinion][data-observer="127.0.0.1:7201"][data-subject="127.0.0.1:7200"]');
   const seen = [await attr(cell, 'data-flag')];

@@ -69,54 +69,7 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
     let n = sim.nodes.len();
     let t = props.t;
     let big = n > 30;
-    let node_r = (22.0f64).min(520.0 / n.max(1) as f64).max(1.6);
     let obs = props.observer;
-    // The elections under way: scheduled (delay running down) or started (votes coming in).
-    let mut sched: Vec<Option<(u64, u32)>> = vec![None; n];
-    let mut started: Vec<Option<(u64, u32)>> = vec![None; n];
-    let events = r.events();
-    let upto = events.partition_point(|e| e.t <= t);
-    // Elections live within a few node-timeouts: look back over that window only.
-    let window = u64::from(r.knobs.node_timeout).saturating_mul(4).max(5000);
-    let from = events.partition_point(|e| e.t + window < t);
-    for e in &events[from..upto] {
-        match e.kind {
-            EventKind::ElectionScheduled { node, at, rank } => {
-                if let Some(s) = sched.get_mut(node as usize) {
-                    *s = Some((at, rank));
-                }
-            }
-            EventKind::ElectionStarted { node, epoch } => {
-                if let Some(s) = started.get_mut(node as usize) {
-                    *s = Some((epoch, 0));
-                }
-            }
-            EventKind::Vote {
-                candidate, epoch, ..
-            } => {
-                if let Some(Some((e, v))) = started.get_mut(candidate as usize) {
-                    if *e == epoch {
-                        *v += 1;
-                    }
-                }
-            }
-            EventKind::Role { node, .. } => {
-                if let Some(s) = sched.get_mut(node as usize) {
-                    *s = None;
-                }
-                if let Some(s) = started.get_mut(node as usize) {
-                    *s = None;
-                }
-            }
-            EventKind::Sent { .. }
-            | EventKind::Delivered { .. }
-            | EventKind::Opinion { .. }
-            | EventKind::LinkFreed { .. }
-            | EventKind::State { .. }
-            | EventKind::Process { .. }
-            | EventKind::Partition { .. } => {}
-        }
-    }
     let chords = (!big).then(|| {
         let mut out = Vec::new();
         for i in 0..n {
@@ -128,6 +81,8 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
         }
         out
     });
+    let events = r.events();
+    let upto = events.partition_point(|e| e.t <= t);
     // Messages in flight: sent at or before t, drawn for a fixed wall time (or their latency).
     let rate = SPEEDS.get(props.speed).copied().unwrap_or(1.0);
     let shown_ms = (FLIGHT_WALL_MS * rate).max(1.0) as u64;
@@ -168,6 +123,105 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
                     }
                 </g>
             });
+        }
+    }
+    // Above 30 nodes the nodes layer follows the clock in 100 ms strides (and every event).
+    let t_nodes = if big { t / 100 * 100 } else { t };
+    let note = (!r.full().cfg.record_messages || big)
+        .then(|| fill(w.no_messages, &[&super::model::DRAW_MESSAGES_UP_TO]));
+    drop(r);
+    html! {
+        <figure class="bus__circle">
+            <svg viewBox="-250 -210 500 420" role="group" aria-label={w.title}>
+                { for chords.into_iter().flatten() }
+                <g class="bus__flights">{ for flights }</g>
+                <BusNodes run={props.run.clone()} step={upto} t={t_nodes} observer={obs} on_msg={props.on_msg.clone()} />
+            </svg>
+            <figcaption class="bus__shapes">
+                { for [MsgType::Ping, MsgType::Pong, MsgType::Meet, MsgType::Fail, MsgType::FailoverAuthRequest,
+                       MsgType::FailoverAuthAck, MsgType::Update, MsgType::MfStart].into_iter().map(|m| html! {
+                    <span class={classes!("bus__shape", format!("bus__msg--{}", msg_label(m)))}>
+                        <span class="bus__msg-shape" aria-hidden="true">{ shape(m) }</span>{ " " }<span class="mono">{ msg_label(m) }</span>
+                    </span>
+                }) }
+                if let Some(note) = note {
+                    <span class="section-help">{ note }</span>
+                }
+            </figcaption>
+        </figure>
+    }
+}
+
+/// Props of [`BusNodes`].
+#[derive(Properties, PartialEq)]
+pub struct BusNodesProps {
+    /// The run.
+    pub run: RunHandle,
+    /// Events at or before the instant.
+    pub step: usize,
+    /// The instant (coarse above 30 nodes).
+    pub t: u64,
+    /// Whose opinions are drawn.
+    pub observer: u32,
+    /// Clicks on nodes.
+    pub on_msg: Callback<BusMsg>,
+}
+
+/// The nodes layer: re-rendered only when the instant's events or the observer change.
+#[function_component(BusNodes)]
+pub fn bus_nodes(props: &BusNodesProps) -> Html {
+    let w = use_bus_words();
+    let r = props.run.run.borrow();
+    let sim = r.cursor();
+    let n = sim.nodes.len();
+    let t = props.t;
+    let big = n > 30;
+    let node_r = (22.0f64).min(520.0 / n.max(1) as f64).max(1.6);
+    let obs = props.observer;
+    // The elections under way: scheduled (delay running down) or started (votes coming in).
+    let mut sched: Vec<Option<(u64, u32)>> = vec![None; n];
+    let mut started: Vec<Option<(u64, u32)>> = vec![None; n];
+    let events = r.events();
+    let upto = events.partition_point(|e| e.t <= t);
+    // Elections live within a few node-timeouts: look back over that window only.
+    let window = u64::from(r.knobs.node_timeout).saturating_mul(4).max(5000);
+    let from = events.partition_point(|e| e.t + window < t);
+    for e in &events[from..upto] {
+        match e.kind {
+            EventKind::ElectionScheduled { node, at, rank } => {
+                if let Some(s) = sched.get_mut(node as usize) {
+                    *s = Some((at, rank));
+                }
+            }
+            EventKind::ElectionStarted { node, epoch } => {
+                if let Some(s) = started.get_mut(node as usize) {
+                    *s = Some((epoch, 0));
+                }
+            }
+            EventKind::Vote {
+                candidate, epoch, ..
+            } => {
+                if let Some(Some((e, v))) = started.get_mut(candidate as usize)
+                    && *e == epoch
+                {
+                    *v += 1;
+                }
+            }
+            EventKind::Role { node, .. } => {
+                if let Some(s) = sched.get_mut(node as usize) {
+                    *s = None;
+                }
+                if let Some(s) = started.get_mut(node as usize) {
+                    *s = None;
+                }
+            }
+            EventKind::Sent { .. }
+            | EventKind::Delivered { .. }
+            | EventKind::Opinion { .. }
+            | EventKind::LinkFreed { .. }
+            | EventKind::State { .. }
+            | EventKind::Process { .. }
+            | EventKind::Partition { .. } => {}
         }
     }
     let nodes = sim.nodes.iter().enumerate().map(|(i, node)| {
@@ -243,27 +297,6 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
         }
     });
     let nodes: Vec<Html> = nodes.collect();
-    let note = (!r.full().cfg.record_messages || big)
-        .then(|| fill(w.no_messages, &[&super::model::DRAW_MESSAGES_UP_TO]));
     drop(r);
-    html! {
-        <figure class="bus__circle">
-            <svg viewBox="-250 -210 500 420" role="group" aria-label={w.title}>
-                { for chords.into_iter().flatten() }
-                <g class="bus__flights">{ for flights }</g>
-                { for nodes }
-            </svg>
-            <figcaption class="bus__shapes">
-                { for [MsgType::Ping, MsgType::Pong, MsgType::Meet, MsgType::Fail, MsgType::FailoverAuthRequest,
-                       MsgType::FailoverAuthAck, MsgType::Update, MsgType::MfStart].into_iter().map(|m| html! {
-                    <span class={classes!("bus__shape", format!("bus__msg--{}", msg_label(m)))}>
-                        <span class="bus__msg-shape" aria-hidden="true">{ shape(m) }</span>{ " " }<span class="mono">{ msg_label(m) }</span>
-                    </span>
-                }) }
-                if let Some(note) = note {
-                    <span class="section-help">{ note }</span>
-                }
-            </figcaption>
-        </figure>
-    }
+    html! { <g class="bus__nodes">{ for nodes }</g> }
 }

@@ -170,6 +170,9 @@ fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// The animation-frame callback, kept where it can schedule itself again.
+type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
+
 /// The section.
 #[function_component(BusSection)]
 pub fn bus_section(props: &BusSectionProps) -> Html {
@@ -224,7 +227,7 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
         let playing_set = playing.setter();
         use_effect_with((*playing, *speed, *version), move |&(on, speed, _)| {
             let alive = Rc::new(Cell::new(on));
-            let frame: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>> = Rc::new(RefCell::new(None));
+            let frame: FrameSlot = Rc::new(RefCell::new(None));
             if on {
                 let (alive2, frame2) = (alive.clone(), frame.clone());
                 let last = Rc::new(Cell::new(now_ms()));
