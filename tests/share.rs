@@ -437,6 +437,7 @@ fn sample_links() -> Vec<String> {
                 scenario: "tryagain".into(),
                 step: 2,
             }),
+            bus: None,
         })
         .text,
     ]
