@@ -11,8 +11,8 @@ use slotscope::core::cluster::reshard::{apply, reshard_plan, Sources};
 use slotscope::core::cluster::topology::{Master, Replica, SlotMap};
 use slotscope::core::workload::batch::KEY_COMMANDS;
 use slotscope::persist::{
-    decode, encode, Cluster, Lang, PlannerInput, Problem, ScenarioStep, Section, SharedState,
-    DEFAULT_BATCH, DEFAULT_KEY, MAX_BATCH_BYTES, MAX_LINK_BYTES,
+    decode, encode, BusState, Cluster, Lang, PlannerInput, Problem, ScenarioStep, Section,
+    SharedState, DEFAULT_BATCH, DEFAULT_KEY, MAX_BATCH_BYTES, MAX_LINK_BYTES,
 };
 
 fn round_trip(state: &SharedState) -> SharedState {
@@ -207,6 +207,19 @@ fn any_planner() -> impl Strategy<Value = PlannerInput> {
         )
 }
 
+fn any_bus() -> impl Strategy<Value = BusState> {
+    (
+        ".{0,20}",
+        prop::collection::vec(any::<u8>(), 0..64),
+        0u64..=3_600_000,
+    )
+        .prop_map(|(scenario, spec, at_ms)| BusState {
+            scenario,
+            spec,
+            at_ms,
+        })
+}
+
 fn any_state() -> impl Strategy<Value = SharedState> {
     (
         prop_oneof![Just(Lang::En), Just(Lang::Zh)],
@@ -220,13 +233,15 @@ fn any_state() -> impl Strategy<Value = SharedState> {
         prop::option::of(
             (".{0,20}", any::<u32>()).prop_map(|(scenario, step)| ScenarioStep { scenario, step }),
         ),
+        prop::option::of(any_bus()),
     )
-        .prop_map(|(lang, key, cluster, planner, redirect)| SharedState {
+        .prop_map(|(lang, key, cluster, planner, redirect, bus)| SharedState {
             lang,
             key,
             cluster,
             planner,
             redirect,
+            bus,
         })
 }
 
@@ -422,6 +437,7 @@ fn sample_links() -> Vec<String> {
                 scenario: "tryagain".into(),
                 step: 2,
             }),
+            bus: None,
         })
         .text,
     ]
@@ -565,4 +581,53 @@ fn values_the_page_does_not_offer_are_refused() {
     assert_eq!(d.problems, vec![Problem::BadSection(Section::Planner)]);
     assert_eq!(d.state.planner.command, "commands");
     assert_eq!(decode(&link).state, state);
+}
+
+fn a_bus_state() -> BusState {
+    BusState {
+        scenario: "free".into(),
+        spec: vec![1, 2, 3, 250, 0],
+        at_ms: 4321,
+    }
+}
+
+#[test]
+fn the_bus_player_round_trips_and_a_tampered_bus_section_keeps_the_rest() {
+    let state = SharedState {
+        key: "user:1000".into(),
+        bus: Some(a_bus_state()),
+        ..SharedState::default()
+    };
+    assert_eq!(round_trip(&state), state);
+    // An instant past one simulated hour is refused, and the other sections are kept.
+    let mut late = a_bus_state();
+    late.at_ms = 3_600_001;
+    let state = SharedState {
+        key: "user:1000".into(),
+        bus: Some(late),
+        ..SharedState::default()
+    };
+    let back = decode(&encode(&state).text);
+    assert_eq!(back.problems, vec![Problem::BadSection(Section::Bus)]);
+    assert_eq!(back.state.bus, None);
+    assert_eq!(back.state.key, "user:1000", "the other sections are kept");
+    // Spec bytes over 16 KB are left out of the link (and named), never cut.
+    let mut long = a_bus_state();
+    long.spec = vec![7; 20_000];
+    let link = encode(&SharedState {
+        bus: Some(long),
+        ..SharedState::default()
+    });
+    assert_eq!(link.omitted, vec![Section::Bus]);
+    // Any flipped character: a problem at most, never a panic.
+    let text = encode(&SharedState {
+        bus: Some(a_bus_state()),
+        ..SharedState::default()
+    })
+    .text;
+    for i in 4..text.len() {
+        let mut b = text.clone().into_bytes();
+        b[i] = if b[i] == b'A' { b'B' } else { b'A' };
+        let _ = decode(&String::from_utf8(b).unwrap());
+    }
 }

@@ -1,6 +1,7 @@
 //! The link itself: sections framed with their CRC16, the planner's fields, `encode`, and a
 //! `decode` that never panics and restores each section on its own.
 
+use super::bus::{bus_body, read_bus};
 use super::bytes::{b64_decode, b64_encode, put_str, put_varint, Bad, Reader};
 use super::cluster::{cluster_body, read_cluster};
 use super::{
@@ -145,6 +146,13 @@ pub fn encode(state: &SharedState) -> Encoded {
             put_str(&mut body, &r.scenario);
             put_varint(&mut body, r.step.into());
             sections.push((Section::Scenario, body));
+        }
+    }
+    if let Some(b) = &state.bus {
+        if b.scenario.len() > MAX_FIELD_BYTES || b.spec.len() > super::MAX_BUS_SPEC_BYTES {
+            omitted.push(Section::Bus);
+        } else {
+            sections.push((Section::Bus, bus_body(b)));
         }
     }
     let build = |sections: &[(Section, Vec<u8>)]| {
@@ -337,6 +345,13 @@ fn read_section(section: Section, body: &[u8], out: &mut Decoded) {
                     return Err(Bad::Malformed);
                 }
                 out.state.redirect = Some(ScenarioStep { scenario, step });
+            }
+            Section::Bus => {
+                let b = read_bus(&mut r)?;
+                if r.left() > 0 {
+                    return Err(Bad::Malformed);
+                }
+                out.state.bus = Some(b);
             }
         }
         Ok(())

@@ -21,9 +21,12 @@
 //! assert!(back.problems.is_empty());
 //! ```
 
+mod bus;
 mod bytes;
 mod cluster;
 mod link;
+
+pub use bus::{MAX_BUS_MS, MAX_BUS_SPEC_BYTES};
 
 pub use link::{decode, encode};
 
@@ -157,6 +160,20 @@ pub struct SharedState {
     pub planner: PlannerInput,
     /// The redirection player (`None`: the first scenario at its start).
     pub redirect: Option<ScenarioStep>,
+    /// The cluster-bus player (`None`: its opening scenario at its start).
+    pub bus: Option<BusState>,
+}
+
+/// The cluster-bus player as a link carries it (branch `bus-view`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BusState {
+    /// The scenario's slug (`free` for free play), as the link has it: the page checks it.
+    pub scenario: String,
+    /// The run's `ScenarioSpec` as `ScenarioSpec::encode` writes it (empty: the scenario as
+    /// catalogued); the page decodes and checks it.
+    pub spec: Vec<u8>,
+    /// The instant shown, ms after the timeline's start.
+    pub at_ms: u64,
 }
 
 impl Default for SharedState {
@@ -168,6 +185,7 @@ impl Default for SharedState {
             cluster: Cluster::Fixture,
             planner: PlannerInput::default(),
             redirect: None,
+            bus: None,
         }
     }
 }
@@ -185,15 +203,18 @@ pub enum Section {
     Planner,
     /// The redirection scenario and step.
     Scenario,
+    /// The cluster-bus player.
+    Bus,
 }
 
 impl Section {
-    pub(crate) const ALL: [Section; 5] = [
+    pub(crate) const ALL: [Section; 6] = [
         Section::Lang,
         Section::Key,
         Section::Cluster,
         Section::Planner,
         Section::Scenario,
+        Section::Bus,
     ];
 
     pub(crate) fn tag(self) -> u8 {
@@ -203,6 +224,7 @@ impl Section {
             Section::Cluster => 3,
             Section::Planner => 4,
             Section::Scenario => 5,
+            Section::Bus => 6,
         }
     }
 }

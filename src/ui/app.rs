@@ -3,6 +3,7 @@
 //! link is written from them directly.
 
 use crate::persist::{encode, Cluster, Decoded, Problem, SharedState};
+use crate::ui::components::bus::BusSection;
 use crate::ui::components::cluster_picker::ClusterPicker;
 use crate::ui::components::compare_view::CompareView;
 use crate::ui::components::export_buttons::MapExport;
@@ -107,15 +108,25 @@ pub fn app() -> Html {
     let cluster = use_memo(state.map.clone(), |map| Cluster::from_map(map));
     let planner_input = use_memo(planner.clone(), |p| p.to_input());
     let at = index.at(&player);
+    // The bus player's part of the link, reported by its section whenever it stands still.
+    let bus = use_state_eq(|| shared.bus.clone());
     let encoded = use_memo(
-        (key.input.clone(), cluster, planner_input, at, *lang),
-        |(key, cluster, planner, redirect, lang)| {
+        (
+            key.input.clone(),
+            cluster,
+            planner_input,
+            at,
+            *lang,
+            (*bus).clone(),
+        ),
+        |(key, cluster, planner, redirect, lang, bus)| {
             encode(&SharedState {
                 lang: *lang,
                 key: key.to_string(),
                 cluster: (**cluster).clone(),
                 planner: (**planner).clone(),
                 redirect: redirect.clone(),
+                bus: bus.clone(),
             })
         },
     );
@@ -182,6 +193,7 @@ pub fn app() -> Html {
     });
     let on_action = use_callback(dispatcher, |action: ClusterAction, d| d.dispatch(action));
     let on_player = use_callback(player.dispatcher(), |a: PlayerAction, d| d.dispatch(a));
+    let on_bus_link = use_callback(bus.setter(), |b, set| set.set(b));
     // The map selection is the page's own business until the reader moves it somewhere.
     let selection = use_state(|| None::<(u16, u16)>);
     let set_selection = selection.setter();
@@ -271,6 +283,7 @@ pub fn app() -> Html {
                 <div id="redirections" class="page-section" tabindex="-1">
                 <Redirections map={state.map.clone()} player={(*player).clone()} {on_player} />
                 </div>
+                <BusSection opening={shared.bus.clone()} on_link={on_bus_link} on_action={on_action.clone()} />
                 <div id="why" class="page-section" tabindex="-1">
                 <CompareView />
                 </div>

@@ -938,6 +938,9 @@ pub struct Messages {
     pub key_show_less: &'static str,
     /// Accessible name of the button that closes the Share button's panel.
     pub share_close: &'static str,
+    // bus-view
+    /// The share link's cluster-bus part, as the restore notice names it.
+    pub section_bus: &'static str,
 }
 }
 
@@ -1399,6 +1402,8 @@ pub const EN: Messages = Messages {
     key_show_all: "Show all {0} bytes",
     key_show_less: "Show less",
     share_close: "Close",
+    // bus-view
+    section_bus: "cluster bus player",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

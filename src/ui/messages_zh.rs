@@ -464,6 +464,8 @@ pub const ZH: Messages = Messages {
     key_show_all: "显示全部 {0} 字节",
     key_show_less: "收起",
     share_close: "关闭",
+    // bus-view
+    section_bus: "集群总线播放器",
 };
 
 #[cfg(test)]

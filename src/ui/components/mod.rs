@@ -1,5 +1,6 @@
 //! The page's components, one per file; each reads props and dispatches, none computes a slot.
 
+pub mod bus;
 pub mod client_rules;
 pub mod client_table;
 pub mod cluster_picker;

@@ -13,6 +13,7 @@ pub fn section_name(t: &Messages, s: Section) -> &'static str {
         Section::Cluster => t.section_cluster,
         Section::Planner => t.section_planner,
         Section::Scenario => t.section_scenario,
+        Section::Bus => t.section_bus,
     }
 }
 

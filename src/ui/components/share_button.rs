@@ -84,7 +84,9 @@ pub fn share_button(props: &ShareButtonProps) -> Html {
         Section::Key => t.share_key_omitted,
         // Only a cluster too big for a link is left out in practice; the language and a
         // scenario id the page wrote always fit.
-        Section::Cluster | Section::Lang | Section::Scenario => t.share_cluster_omitted,
+        Section::Cluster | Section::Lang | Section::Scenario | Section::Bus => {
+            t.share_cluster_omitted
+        }
     });
     html! {
         <div class="share">

@@ -1,0 +1,183 @@
+//! The cluster-bus section as a reader uses it: a master crashes, its replica is promoted,
+//! every node's opinion goes fail? then fail, the log lines read as redis-server 7.0.15 wrote
+//! them in the recorded crash (fixtures/failover/logs_crash.txt, ids and times aside); free
+//! play's CLUSTER FAILOVER replies; a deep link to an instant; a tampered link; 100 nodes.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sharedBrowser, openPage, fixtures } from './harness.mjs';
+
+const env = sharedBrowser();
+let crashLog;
+before(async () => {
+  crashLog = await readFile(join(fixtures, 'failover', 'logs_crash.txt'), 'utf8');
+});
+
+const LINE = /^\d+:[MSC] \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2}\.\d{3} [.\-*#] /;
+/** A log line's level and text with node ids, numbers of ms and offsets made generic. */
+const generic = (line) => line.replace(LINE, (m) => m.slice(-2)).replace(/\b[0-9a-f]{40}\b/g, '<id>')
+  .replace(/delayed for \d+ milliseconds \(rank #(\d+), offset \d+\)/, 'delayed for <n> milliseconds (rank #$1, offset <o>)');
+
+const timeline = (page) => page.getByTestId('bus-timeline');
+const attr = async (loc, name) => loc.getAttribute(name);
+const nodeAttr = (page, addr, name) => attr(page.locator(`[data-testid=bus-node][data-addr="${addr}"]`), name);
+
+async function waitStep(page, before) {
+  await page.waitForFunction((b) => document.querySelector('[data-testid=bus-timeline]').dataset.timeMs !== b, before);
+}
+
+test('a master crashes: fail? then fail everywhere, its replica promoted, logs as redis-server wrote them', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const values = await page.getByTestId('bus-scenario-select').locator('option').evaluateAll((o) => o.map((x) => x.value));
+  for (const v of ['master-crash', 'master-hang', 'two-replicas', 'majority-loss', 'manual-failover', 'manual-force', 'manual-takeover', 'replica-migration', 'two-masters-die', 'partition', 'meet']) {
+    assert.ok(values.includes(v), `scenario ${v} offered`);
+  }
+  await page.getByTestId('bus-scenario-select').selectOption('master-crash');
+  assert.equal(await page.locator('[data-testid=bus-node]').count(), 6);
+  // The recording's layout: 7205 replicates 7200.
+  assert.equal(await nodeAttr(page, '127.0.0.1:7200', 'data-role'), 'master');
+  assert.equal(await nodeAttr(page, '127.0.0.1:7205', 'data-role'), 'replica');
+  // The script kills 7200 at its t = 0, as the recording did.
+  assert.equal(await nodeAttr(page, '127.0.0.1:7200', 'data-process'), 'crashed');
+  assert.equal(await attr(timeline(page), 'data-time-ms'), '0');
+  // Step from notable event to notable event and watch 7201's opinion of 7200.
+  const cell = page.locator('[data-testid=bus-opinion][data-observer="127.0.0.1:7201"][data-subject="127.0.0.1:7200"]');
+  const seen = [await attr(cell, 'data-flag')];
+  for (let i = 0; i < 200; i++) {
+    const t = await attr(timeline(page), 'data-time-ms');
+    await page.getByTestId('bus-next-notable').click();
+    const now = await attr(timeline(page), 'data-time-ms');
+    if (now === t) break;
+    const flag = await attr(cell, 'data-flag');
+    if (flag !== seen.at(-1)) seen.push(flag);
+    if ((await nodeAttr(page, '127.0.0.1:7205', 'data-role')) === 'master' && seen.includes('fail')) break;
+  }
+  assert.deepEqual(seen.slice(0, 3), ['ok', 'pfail', 'fail'], `7201's view of 7200: ${seen}`);
+  assert.equal(await nodeAttr(page, '127.0.0.1:7200', 'data-process'), 'crashed');
+  for (const addr of ['127.0.0.1:7201', '127.0.0.1:7202', '127.0.0.1:7203', '127.0.0.1:7204']) {
+    const flag = await attr(page.locator(`[data-testid=bus-opinion][data-observer="${addr}"][data-subject="127.0.0.1:7200"]`), 'data-flag');
+    assert.equal(flag, 'fail', `${addr} holds 7200 as fail`);
+  }
+  // To the end of the run: the replica is the master with config epoch 7 (as recorded), and
+  // 7200, restarted at 10,050 ms as in the recording, came back as its replica.
+  await page.locator('.bus__player').focus();
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('[data-testid=bus-node][data-addr="127.0.0.1:7200"]').dataset.role === 'replica');
+  assert.equal(await nodeAttr(page, '127.0.0.1:7205', 'data-role'), 'master');
+  assert.equal(await nodeAttr(page, '127.0.0.1:7205', 'data-config-epoch'), '7');
+  assert.equal(await nodeAttr(page, '127.0.0.1:7200', 'data-process'), 'running');
+  // The logs: redis-server's layout, and the notices and warnings of the recorded crash.
+  const lines = await page.getByTestId('bus-log-line').allTextContents();
+  assert.ok(lines.length > 5);
+  for (const l of lines) assert.match(l, LINE);
+  const recorded = new Set(crashLog.split('\n').filter((l) => !l.startsWith('#') && l.trim()).map((l) => generic(l.split('\t')[2])));
+  const page_ = new Set(lines.map(generic));
+  for (const want of [
+    '* Marking node <id> as failing (quorum reached).',
+    '# Cluster state changed: fail',
+    '* FAIL message received from <id> about <id>',
+    '# Start of election delayed for <n> milliseconds (rank #0, offset <o>).',
+    '# Starting a failover election for epoch 7.',
+    '# Failover auth granted to <id> for epoch 7',
+    '# Failover election won: I\'m the new master.',
+    '# configEpoch set to 7 after successful failover',
+    '# Cluster state changed: ok',
+  ]) {
+    assert.ok(recorded.has(want), `the recording has ${want}`);
+    assert.ok(page_.has(want), `the page prints ${want}`);
+  }
+  // Filter by node: only the promoted replica's lines.
+  await page.getByTestId('bus-log-node').selectOption({ label: '127.0.0.1:7205' });
+  const mine = await page.getByTestId('bus-log-line').evaluateAll((ls) => ls.map((l) => l.dataset.node));
+  assert.ok(mine.length > 0 && mine.every((n) => n === '127.0.0.1:7205'));
+  // CLUSTER NODES from 7201: 7205 a master with 0-5460, 7200 its replica.
+  await page.getByTestId('bus-observer').selectOption({ label: '127.0.0.1:7201' });
+  const nodes = await page.getByTestId('bus-cluster-nodes').textContent();
+  assert.match(nodes, /127\.0\.0\.1:7205@17205 master - \d+ \d+ 7 connected 0-5460\n/);
+  assert.match(nodes, /127\.0\.0\.1:7200@17200 slave [0-9a-f]{40} \d+ \d+ 7 connected\n/);
+  assert.match(await page.getByTestId('bus-cluster-info').textContent(), /^cluster_state:ok\ncluster_slots_assigned:16384\n/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('free play: CLUSTER FAILOVER answers as Redis does, TAKEOVER promotes at once', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('bus-scenario-select').selectOption('steady');
+  await page.locator('[data-testid=bus-node][data-addr="127.0.0.1:7201"] .bus__node-shape').click();
+  assert.equal(await page.getByTestId('bus-observer').inputValue(), '1');
+  await page.locator('[data-testid=bus-failover][data-mode=default]').click();
+  // Recorded from redis-server 7.0.15: CLUSTER FAILOVER sent to a master.
+  assert.match(await page.getByTestId('bus-reply').textContent(), /\(error\) ERR You should send CLUSTER FAILOVER to a replica$/);
+  await page.locator('[data-testid=bus-node][data-addr="127.0.0.1:7204"] .bus__node-shape').click();
+  await page.locator('[data-testid=bus-failover][data-mode=takeover]').click();
+  assert.match(await page.getByTestId('bus-reply').textContent(), /TAKEOVER\nOK$/);
+  assert.equal(await page.getByTestId('bus-scenario-select').inputValue(), 'free');
+  await page.getByTestId('bus-step-next').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=bus-node][data-addr="127.0.0.1:7204"]').dataset.role === 'master');
+  // Crash, then restart, a node.
+  await page.locator('[data-testid=bus-node][data-addr="127.0.0.1:7202"] .bus__node-shape').click();
+  await page.getByTestId('bus-crash').click();
+  assert.equal(await nodeAttr(page, '127.0.0.1:7202', 'data-process'), 'crashed');
+  await page.getByTestId('bus-restart').click();
+  assert.equal(await nodeAttr(page, '127.0.0.1:7202', 'data-process'), 'running');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the link carries the scenario and the instant; a tampered one says so and opens', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('bus-scenario-select').selectOption('manual-force');
+  for (let i = 0; i < 5; i++) await page.getByTestId('bus-next-notable').click();
+  const at = await attr(timeline(page), 'data-time-ms');
+  assert.notEqual(at, '0');
+  await page.waitForFunction(() => location.hash.length > 8);
+  await page.waitForTimeout(500);
+  const link = await page.evaluate(() => location.href);
+  const second = await context.newPage();
+  await second.goto(link);
+  await second.getByTestId('bus-timeline').waitFor();
+  assert.equal(await second.getByTestId('bus-scenario-select').inputValue(), 'manual-force');
+  assert.equal(await attr(second.getByTestId('bus-timeline'), 'data-time-ms'), at);
+  await second.close();
+  // A link whose payload was changed: a notice, and the page still opens.
+  const bad = link.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+  const third = await context.newPage();
+  const errors = [];
+  third.on('pageerror', (e) => errors.push(e.message));
+  await third.goto(bad);
+  await third.getByTestId('bus-timeline').waitFor();
+  assert.deepEqual(errors, []);
+  await third.close();
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('100 nodes play without errors; the matrix is a canvas, a message is drawn with its type', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('bus-scenario-select').selectOption('steady');
+  await page.getByTestId('bus-play').click();
+  await page.locator('[data-testid=bus-message]').first().waitFor();
+  const types = await page.locator('[data-testid=bus-message]').evaluateAll((m) => m.map((x) => x.dataset.type));
+  assert.ok(types.every((t) => ['ping', 'pong', 'meet', 'fail', 'auth-req', 'auth-ack', 'update', 'mfstart'].includes(t)), types.join());
+  await page.getByTestId('bus-pause').click();
+  await page.locator('.bus__settings summary').click();
+  await page.getByTestId('bus-masters').fill('50');
+  await page.getByTestId('bus-replicas').fill('1');
+  await page.getByTestId('bus-apply').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 100);
+  assert.equal(await page.locator('canvas[data-testid=bus-matrix]').count(), 1);
+  const t0 = Number(await attr(timeline(page), 'data-time-ms'));
+  await page.getByTestId('bus-play').click();
+  const frames = await page.evaluate(() => new Promise((ok) => {
+    let n = 0; const end = performance.now() + 2000;
+    const f = () => { n++; if (performance.now() < end) requestAnimationFrame(f); else ok(n); };
+    requestAnimationFrame(f);
+  }));
+  await page.getByTestId('bus-pause').click();
+  const t1 = Number(await attr(timeline(page), 'data-time-ms'));
+  assert.ok(t1 > t0, 'the clock moved');
+  console.log(`100 nodes: ${frames / 2} frames per second while playing, ${t1 - t0} simulated ms in 2 s`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1,0 +1,302 @@
+//! The nodes on a circle (SVG): each node's role, config epoch, process and election, the
+//! chosen observer's opinion of every other node, and the messages in flight on the chords —
+//! each type its own shape and label, not its colour alone.
+
+use super::model::{config_epoch, opinion, process_code, shard_of};
+use super::{BusMsg, RunHandle, SPEEDS};
+use crate::core::bus::{EventKind, MsgType, Opinion, Process};
+use crate::ui::bus_words::{msg_label, process_word, use_bus_words};
+use crate::ui::messages::fill;
+use crate::ui::palette::master_colour;
+use yew::prelude::*;
+
+/// The circle's radius in the SVG's units (the view box is 500 wide).
+const R: f64 = 150.0;
+/// How long a message is drawn on its chord, in wall milliseconds.
+const FLIGHT_WALL_MS: f64 = 450.0;
+/// At most this many messages are drawn at once.
+const MAX_DRAWN: usize = 120;
+
+/// Props of [`BusCircle`].
+#[derive(Properties, PartialEq)]
+pub struct BusCircleProps {
+    /// The run.
+    pub run: RunHandle,
+    /// The instant.
+    pub t: u64,
+    /// Index into [`SPEEDS`] (a message is drawn for the same wall time at every speed).
+    pub speed: usize,
+    /// Whose opinions are drawn.
+    pub observer: u32,
+    /// Clicks on nodes.
+    pub on_msg: Callback<BusMsg>,
+}
+
+fn pos(i: usize, n: usize) -> (f64, f64) {
+    let a = -std::f64::consts::FRAC_PI_2 + std::f64::consts::TAU * i as f64 / n.max(1) as f64;
+    (R * a.cos(), R * a.sin())
+}
+
+/// The glyph of a message type (its shape) and its CSS class.
+fn shape(m: MsgType) -> &'static str {
+    match m {
+        MsgType::Ping => "●",
+        MsgType::Pong => "○",
+        MsgType::Meet => "◆",
+        MsgType::Fail => "▲",
+        MsgType::FailoverAuthRequest => "■",
+        MsgType::FailoverAuthAck => "✔",
+        MsgType::Update => "⬢",
+        MsgType::MfStart => "★",
+    }
+}
+
+/// The glyph of an opinion.
+pub fn opinion_glyph(o: Opinion) -> &'static str {
+    match o {
+        Opinion::Ok => "✓",
+        Opinion::Pfail => "?",
+        Opinion::Fail => "✕",
+    }
+}
+
+/// The circle.
+#[function_component(BusCircle)]
+pub fn bus_circle(props: &BusCircleProps) -> Html {
+    let w = use_bus_words();
+    let r = props.run.run.borrow();
+    let sim = r.cursor();
+    let n = sim.nodes.len();
+    let t = props.t;
+    let big = n > 30;
+    let obs = props.observer;
+    let chords = (!big).then(|| {
+        let mut out = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                let (a, b) = (pos(i, n), pos(j, n));
+                out.push(html! { <line class="bus__chord" x1={format!("{:.1}", a.0)} y1={format!("{:.1}", a.1)}
+                                       x2={format!("{:.1}", b.0)} y2={format!("{:.1}", b.1)} /> });
+            }
+        }
+        out
+    });
+    let events = r.events();
+    let upto = events.partition_point(|e| e.t <= t);
+    // Messages in flight: sent at or before t, drawn for a fixed wall time (or their latency).
+    let rate = SPEEDS.get(props.speed).copied().unwrap_or(1.0);
+    let shown_ms = (FLIGHT_WALL_MS * rate).max(1.0) as u64;
+    let lookback = shown_ms.max(50);
+    let first = events.partition_point(|e| e.t.saturating_add(lookback) < t);
+    let mut flights = Vec::new();
+    for e in events[first..upto].iter().rev() {
+        if flights.len() >= MAX_DRAWN {
+            break;
+        }
+        if let EventKind::Sent {
+            msg,
+            from,
+            to,
+            arrives,
+            ..
+        } = e.kind
+        {
+            let dur = arrives.map_or(shown_ms, |a| a.saturating_sub(e.t).max(shown_ms));
+            if t >= e.t + dur {
+                continue;
+            }
+            let f = (t - e.t) as f64 / dur.max(1) as f64;
+            let (a, b) = (pos(from as usize, n), pos(to as usize, n));
+            let (x, y) = (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f);
+            let label = msg_label(msg);
+            // Labels only mid-chord (near the nodes they would pile up), pings and pongs only
+            // on a small circle.
+            let quiet = (matches!(msg, MsgType::Ping | MsgType::Pong) && n > 8)
+                || !(0.2..=0.8).contains(&f);
+            flights.push(html! {
+                <g class={classes!("bus__msg", format!("bus__msg--{label}"), arrives.is_none().then_some("bus__msg--lost"))}
+                   data-testid="bus-message" data-type={label}
+                   transform={format!("translate({x:.1} {y:.1})")}>
+                    <text class="bus__msg-shape" text-anchor="middle" dy="0.35em">{ shape(msg) }</text>
+                    if !quiet {
+                        <text class="bus__msg-label" x="9" dy="-0.4em">{ label }</text>
+                    }
+                </g>
+            });
+        }
+    }
+    // Above 30 nodes the nodes layer follows the clock in 100 ms strides (and every event).
+    let t_nodes = if big { t / 100 * 100 } else { t };
+    let note = (!r.full().cfg.record_messages || big)
+        .then(|| fill(w.no_messages, &[&super::model::DRAW_MESSAGES_UP_TO]));
+    drop(r);
+    html! {
+        <figure class="bus__circle">
+            <svg viewBox="-250 -210 500 420" role="group" aria-label={w.title}>
+                { for chords.into_iter().flatten() }
+                <g class="bus__flights">{ for flights }</g>
+                <BusNodes run={props.run.clone()} step={upto} t={t_nodes} observer={obs} on_msg={props.on_msg.clone()} />
+            </svg>
+            <figcaption class="bus__shapes">
+                { for [MsgType::Ping, MsgType::Pong, MsgType::Meet, MsgType::Fail, MsgType::FailoverAuthRequest,
+                       MsgType::FailoverAuthAck, MsgType::Update, MsgType::MfStart].into_iter().map(|m| html! {
+                    <span class={classes!("bus__shape", format!("bus__msg--{}", msg_label(m)))}>
+                        <span class="bus__msg-shape" aria-hidden="true">{ shape(m) }</span>{ " " }<span class="mono">{ msg_label(m) }</span>
+                    </span>
+                }) }
+                if let Some(note) = note {
+                    <span class="section-help">{ note }</span>
+                }
+            </figcaption>
+        </figure>
+    }
+}
+
+/// Props of [`BusNodes`].
+#[derive(Properties, PartialEq)]
+pub struct BusNodesProps {
+    /// The run.
+    pub run: RunHandle,
+    /// Events at or before the instant.
+    pub step: usize,
+    /// The instant (coarse above 30 nodes).
+    pub t: u64,
+    /// Whose opinions are drawn.
+    pub observer: u32,
+    /// Clicks on nodes.
+    pub on_msg: Callback<BusMsg>,
+}
+
+/// The nodes layer: re-rendered only when the instant's events or the observer change.
+#[function_component(BusNodes)]
+pub fn bus_nodes(props: &BusNodesProps) -> Html {
+    let w = use_bus_words();
+    let r = props.run.run.borrow();
+    let sim = r.cursor();
+    let n = sim.nodes.len();
+    let t = props.t;
+    let big = n > 30;
+    let node_r = (22.0f64).min(520.0 / n.max(1) as f64).max(1.6);
+    let obs = props.observer;
+    // The elections under way: scheduled (delay running down) or started (votes coming in).
+    let mut sched: Vec<Option<(u64, u32)>> = vec![None; n];
+    let mut started: Vec<Option<(u64, u32)>> = vec![None; n];
+    let events = r.events();
+    let upto = events.partition_point(|e| e.t <= t);
+    // Elections live within a few node-timeouts: look back over that window only.
+    let window = u64::from(r.knobs.node_timeout).saturating_mul(4).max(5000);
+    let from = events.partition_point(|e| e.t + window < t);
+    for e in &events[from..upto] {
+        match e.kind {
+            EventKind::ElectionScheduled { node, at, rank } => {
+                if let Some(s) = sched.get_mut(node as usize) {
+                    *s = Some((at, rank));
+                }
+            }
+            EventKind::ElectionStarted { node, epoch } => {
+                if let Some(s) = started.get_mut(node as usize) {
+                    *s = Some((epoch, 0));
+                }
+            }
+            EventKind::Vote {
+                candidate, epoch, ..
+            } => {
+                if let Some(Some((e, v))) = started.get_mut(candidate as usize)
+                    && *e == epoch
+                {
+                    *v += 1;
+                }
+            }
+            EventKind::Role { node, .. } => {
+                if let Some(s) = sched.get_mut(node as usize) {
+                    *s = None;
+                }
+                if let Some(s) = started.get_mut(node as usize) {
+                    *s = None;
+                }
+            }
+            EventKind::Sent { .. }
+            | EventKind::Delivered { .. }
+            | EventKind::Opinion { .. }
+            | EventKind::LinkFreed { .. }
+            | EventKind::State { .. }
+            | EventKind::Process { .. }
+            | EventKind::Partition { .. } => {}
+        }
+    }
+    let nodes = sim.nodes.iter().enumerate().map(|(i, node)| {
+        let (x, y) = pos(i, n);
+        let master = node.is_master();
+        let shard = shard_of(&r.knobs, i as u32);
+        let colour = master_colour(shard, usize::from(r.knobs.masters));
+        let epoch = config_epoch(sim, i as u32);
+        let addr = format!("127.0.0.1:{}", node.port);
+        let role = if master { "master" } else { "replica" };
+        let process = process_code(node.process);
+        let on = props.on_msg.clone();
+        let onclick = Callback::from(move |_: MouseEvent| on.emit(BusMsg::Observe(i as u32)));
+        let on = props.on_msg.clone();
+        let onkeydown = Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" || e.key() == " " {
+                e.prevent_default();
+                e.stop_propagation();
+                on.emit(BusMsg::Observe(i as u32));
+            }
+        });
+        // Labels sit outside the circle.
+        let (lx, ly) = (x * (1.0 + (node_r + 14.0) / R), y * (1.0 + (node_r + 14.0) / R));
+        let anchor = if lx.abs() < 20.0 { "middle" } else if lx > 0.0 { "start" } else { "end" };
+        let seen = (i as u32 != obs).then(|| opinion(sim, obs, i as u32)).flatten();
+        let election = match (started[i], sched[i]) {
+            (Some((e, v)), _) => Some(fill(w.votes, &[&e, &v, &(node.size / 2 + 1)])),
+            (None, Some((at, rank))) if at > t => Some(fill(w.election_in, &[&(at - t), &rank])),
+            _ => None,
+        };
+        let aria = format!(
+            "{addr} {} {} {}",
+            if master { w.roles[0] } else { w.roles[1] },
+            fill(w.epoch, &[&epoch]),
+            process_word(w, node.process)
+        );
+        html! {
+            <g class={classes!("bus__node", (i as u32 == obs).then_some("is-observer"), format!("is-{process}"))}
+               data-testid="bus-node" data-addr={addr.clone()} data-role={role}
+               data-config-epoch={epoch.to_string()} data-process={process}
+               transform={format!("translate({x:.1} {y:.1})")} role="button" tabindex={if big { "-1" } else { "0" }}
+               aria-label={aria} {onclick} {onkeydown}>
+                if master {
+                    <circle r={format!("{node_r:.1}")} fill={colour.clone()} class="bus__node-shape" />
+                } else {
+                    <circle r={format!("{:.1}", node_r * 0.85)} fill="var(--surface)" stroke={colour.clone()}
+                            stroke-width={format!("{:.1}", (node_r / 4.0).max(1.0))} class="bus__node-shape" />
+                }
+                if !big && node.process != Process::Crashed {
+                    <text class="bus__node-role" text-anchor="middle" dy="0.35em">{ if master { "M" } else { "S" } }</text>
+                }
+                { match node.process {
+                    Process::Running => html! {},
+                    Process::Hung => html! { <text class="bus__node-proc" text-anchor="middle" dy={format!("{:.1}", -node_r - 4.0)}>{ "⏸" }</text> },
+                    Process::Crashed => html! { <text class="bus__node-proc bus__node-proc--dead" text-anchor="middle" dy="0.35em" font-size={format!("{:.0}", (node_r * 1.6).max(6.0))}>{ "✕" }</text> },
+                } }
+                if let Some((op, reports)) = seen.filter(|_| !big) {
+                    <text class={classes!("bus__seen", format!("bus__seen--{}", super::model::opinion_code(op)))}
+                          x={format!("{:.1}", node_r * 0.7)} y={format!("{:.1}", -node_r * 0.7)}>
+                        { opinion_glyph(op) }{ if reports > 0 { format!("{reports}") } else { String::new() } }
+                    </text>
+                }
+                if !big {
+                    <text class="bus__node-label" x={format!("{:.1}", lx - x)} y={format!("{:.1}", ly - y)} text-anchor={anchor}>
+                        <tspan class="mono">{ format!(":{}", node.port) }</tspan>
+                        <tspan x={format!("{:.1}", lx - x)} dy="1.1em">{ fill(w.epoch, &[&epoch]) }</tspan>
+                        if let Some(e) = election.clone() {
+                            <tspan x={format!("{:.1}", lx - x)} dy="1.1em" class="bus__election">{ e }</tspan>
+                        }
+                    </text>
+                }
+            </g>
+        }
+    });
+    let nodes: Vec<Html> = nodes.collect();
+    drop(r);
+    html! { <g class="bus__nodes">{ for nodes }</g> }
+}

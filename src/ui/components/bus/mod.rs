@@ -1,0 +1,426 @@
+//! The cluster-bus section: nodes on a circle with messages on the chords, the matrix of
+//! opinions, a player over the simulated clock, the logs, `CLUSTER NODES` / `CLUSTER INFO`
+//! from any node, ready-made scenarios and free play.
+//!
+//! - `model.rs` — the run (recorded future + cursor simulator), no yew.
+//! - `scenarios.rs` — the scenario select's runs.
+//! - `circle.rs` — the circle (SVG), redrawn each animation frame while playing.
+//! - `matrix.rs` — who thinks what (a table up to 16 nodes, a canvas up to 1000).
+//! - `player.rs` — play, pause, step, scrub, speed, keys, narration.
+//! - `inspector.rs` — one node's view: facts, `CLUSTER NODES`, `CLUSTER INFO`, actions.
+//! - `log_pane.rs` — the logs filtered by node and level.
+//! - `knobs.rs` — the scenario select and the settings.
+
+pub mod circle;
+pub mod inspector;
+pub mod knobs;
+pub mod log_pane;
+pub mod matrix;
+pub mod model;
+pub mod player;
+pub mod scenarios;
+
+use crate::core::bus::scenario::{Action, Knobs, ScenarioId, ScenarioSpec};
+use crate::persist::BusState;
+use crate::ui::bus_words::use_bus_words;
+use crate::ui::messages::fill;
+use crate::ui::state::ClusterAction;
+use model::Run;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// Simulated ms per wall ms, slowest first.
+pub const SPEEDS: [f64; 8] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 20.0];
+/// The speed a run opens at.
+pub const DEFAULT_SPEED: usize = 3;
+
+/// The run, shared by the section's parts; equal when the same run at the same version.
+#[derive(Clone)]
+pub struct RunHandle {
+    /// The run.
+    pub run: Rc<RefCell<Run>>,
+    /// Bumped whenever the run is replaced or acted on.
+    pub version: u64,
+}
+
+impl PartialEq for RunHandle {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &o.run) && self.version == o.version
+    }
+}
+
+/// What the player, the circle and the inspector can ask of the section.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BusMsg {
+    /// Start playing.
+    Play,
+    /// Stop playing.
+    Pause,
+    /// Go to an absolute instant.
+    Seek(u64),
+    /// The next event's instant.
+    Next,
+    /// The previous event's instant.
+    Prev,
+    /// The next notable event.
+    NextNotable,
+    /// Faster (+1) or slower (−1).
+    Speed(i32),
+    /// Look through this node's eyes.
+    Observe(u32),
+    /// Act on the cluster at the current instant.
+    Act(Action),
+    /// Open a scenario (a slug) with the free-play knobs.
+    Scenario(String),
+    /// New knobs for free play.
+    Knobs(Knobs),
+}
+
+/// Props of [`BusSection`].
+#[derive(Properties, PartialEq)]
+pub struct BusSectionProps {
+    /// What the link opened with (read once).
+    pub opening: Option<BusState>,
+    /// The share link's bus part, each time the reader stops somewhere.
+    pub on_link: Callback<Option<BusState>>,
+    /// The topology lab's actions (to open `CLUSTER NODES` there).
+    pub on_action: Callback<ClusterAction>,
+}
+
+/// The scenario a page opens with.
+pub const OPENING: &str = "master-crash";
+
+type Opened = (String, Knobs, Option<Run>, u64, Option<LinkTrouble>);
+
+/// The state a link restores into (slug, free-play knobs, run, instant) and what it could not.
+fn opened(opening: &Option<BusState>) -> Opened {
+    let default_spec = || ScenarioId::MasterCrash.spec(1);
+    let Some(b) = opening else {
+        let run = scenarios::build(&default_spec());
+        let t = run.start;
+        return (OPENING.into(), Knobs::default(), Some(run), t, None);
+    };
+    let mut trouble = None;
+    let (slug, spec) = if !scenarios::known(&b.scenario) {
+        let shown: String = b.scenario.chars().take(40).collect();
+        trouble = Some(LinkTrouble::Unknown(shown));
+        (OPENING.to_string(), default_spec())
+    } else if b.spec.is_empty() {
+        let spec = scenarios::spec_of(&b.scenario, &Knobs::default()).unwrap_or_else(default_spec);
+        (b.scenario.clone(), spec)
+    } else {
+        match ScenarioSpec::decode(&b.spec) {
+            Ok(spec) => (b.scenario.clone(), spec),
+            Err(_) => {
+                trouble = Some(LinkTrouble::BadSpec);
+                (OPENING.to_string(), default_spec())
+            }
+        }
+    };
+    let free = spec.knobs.clone();
+    let len = scenarios::length(&spec).max(b.at_ms.saturating_add(2000));
+    let mut run = Run::new(&spec, len);
+    let t = run.start.saturating_add(b.at_ms);
+    if t > run.end {
+        trouble = trouble.or(Some(LinkTrouble::PastEnd));
+    }
+    let t = t.min(run.end);
+    run.seek(t);
+    (slug, free, Some(run), t, trouble)
+}
+
+/// What a bus link could not open.
+#[derive(Clone, Debug, PartialEq)]
+enum LinkTrouble {
+    Unknown(String),
+    BadSpec,
+    PastEnd,
+}
+
+/// The link's bus part for the run at instant `t` (`None`: the page's opening state).
+fn link_of(slug: &str, run: &Run, t: u64) -> Option<BusState> {
+    let catalogued = ScenarioId::from_slug(slug).map(|id| id.spec(1));
+    let as_catalogued = catalogued
+        .as_ref()
+        .is_some_and(|c| c.knobs == run.knobs && c.script == run.script);
+    let at_ms = t.saturating_sub(run.start);
+    if slug == OPENING && as_catalogued && at_ms == 0 {
+        return None;
+    }
+    let spec = if as_catalogued {
+        Vec::new()
+    } else {
+        let mut spec = run.spec();
+        spec.until_ms = at_ms;
+        spec.encode()
+    };
+    Some(BusState {
+        scenario: slug.to_string(),
+        spec,
+        at_ms,
+    })
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// The animation-frame callback, kept where it can schedule itself again.
+type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
+
+/// The section.
+#[function_component(BusSection)]
+pub fn bus_section(props: &BusSectionProps) -> Html {
+    let w = use_bus_words();
+    let init = use_mut_ref(|| opened(&props.opening));
+    let run = {
+        let init = init.clone();
+        use_mut_ref(move || {
+            init.borrow_mut()
+                .2
+                .take()
+                .unwrap_or_else(|| scenarios::build(&ScenarioSpec::new(Knobs::default(), 10_000)))
+        })
+    };
+    let slug = use_state(|| init.borrow().0.clone());
+    let free = use_state(|| init.borrow().1.clone());
+    let trouble = use_state(|| init.borrow().4.clone());
+    let t0 = init.borrow().3;
+    let version = use_state(|| 0u64);
+    let t = use_state(move || t0);
+    let t_ref = use_mut_ref(move || t0);
+    let playing = use_state(|| false);
+    let speed = use_state(|| DEFAULT_SPEED);
+    let observer = use_state(|| 0u32);
+    let handle = RunHandle {
+        run: run.clone(),
+        version: *version,
+    };
+
+    // The share link follows the reader whenever the player stands still.
+    {
+        let on_link = props.on_link.clone();
+        let run = run.clone();
+        use_effect_with(
+            (*playing, *t, *version, (*slug).clone(), (*free).clone()),
+            move |(playing, t, _, slug, free)| {
+                if !*playing {
+                    let _ = free;
+                    let b = run.borrow();
+                    on_link.emit(link_of(slug, &b, *t));
+                }
+            },
+        );
+    }
+
+    // Playing: one state update per animation frame, the clock advanced by the frame's wall
+    // time × speed; the recording grows ahead of the clock.
+    {
+        let run = run.clone();
+        let t_state = t.setter();
+        let t_ref = t_ref.clone();
+        let playing_set = playing.setter();
+        use_effect_with((*playing, *speed, *version), move |&(on, speed, _)| {
+            let alive = Rc::new(Cell::new(on));
+            let frame: FrameSlot = Rc::new(RefCell::new(None));
+            if on {
+                let (alive2, frame2) = (alive.clone(), frame.clone());
+                let last = Rc::new(Cell::new(now_ms()));
+                *frame.borrow_mut() = Some(Closure::new(move |ts: f64| {
+                    if !alive2.get() {
+                        return;
+                    }
+                    let dt = (ts - last.get()).clamp(0.0, 100.0);
+                    last.set(ts);
+                    let rate = SPEEDS.get(speed).copied().unwrap_or(1.0);
+                    let cur = *t_ref.borrow();
+                    let next = cur.saturating_add((dt * rate).round() as u64).max(cur + 1);
+                    let (t_new, stop) = {
+                        let mut r = run.borrow_mut();
+                        if next > r.end {
+                            r.extend_to(next);
+                        }
+                        let t_new = next.min(r.end);
+                        r.seek(t_new);
+                        (t_new, t_new >= r.end)
+                    };
+                    *t_ref.borrow_mut() = t_new;
+                    t_state.set(t_new);
+                    if stop {
+                        alive2.set(false);
+                        playing_set.set(false);
+                        return;
+                    }
+                    if let (Some(win), Some(f)) = (web_sys::window(), frame2.borrow().as_ref()) {
+                        let _ = win.request_animation_frame(f.as_ref().unchecked_ref());
+                    }
+                }));
+                if let (Some(win), Some(f)) = (web_sys::window(), frame.borrow().as_ref()) {
+                    let _ = win.request_animation_frame(f.as_ref().unchecked_ref());
+                }
+            }
+            move || {
+                alive.set(false);
+                // The closure is kept until the frame that may still hold it has run.
+                let keep = frame.borrow_mut().take();
+                if let Some(k) = keep {
+                    gloo_timers::callback::Timeout::new(200, move || drop(k)).forget();
+                }
+            }
+        });
+    }
+
+    let on_msg = {
+        let (run, version, t, t_ref, playing, speed, observer) = (
+            run.clone(),
+            version.clone(),
+            t.clone(),
+            t_ref.clone(),
+            playing.clone(),
+            speed.clone(),
+            observer.clone(),
+        );
+        let (slug, free, trouble) = (slug.clone(), free.clone(), trouble.clone());
+        Callback::from(move |m: BusMsg| {
+            let goto = |to: u64| {
+                let to = {
+                    let mut r = run.borrow_mut();
+                    let to = to.clamp(r.start, r.end);
+                    r.seek(to);
+                    to
+                };
+                *t_ref.borrow_mut() = to;
+                t.set(to);
+            };
+            let cur = *t_ref.borrow();
+            match m {
+                BusMsg::Play => {
+                    let at_end = {
+                        let r = run.borrow();
+                        cur >= r.start.saturating_add(model::MAX_RUN_MS)
+                    };
+                    if at_end {
+                        let s = run.borrow().start;
+                        goto(s);
+                    }
+                    playing.set(true)
+                }
+                BusMsg::Pause => playing.set(false),
+                BusMsg::Seek(to) => {
+                    playing.set(false);
+                    goto(to)
+                }
+                BusMsg::Next => {
+                    playing.set(false);
+                    let to = run.borrow().next_event_time(cur);
+                    goto(to)
+                }
+                BusMsg::Prev => {
+                    playing.set(false);
+                    let to = run.borrow().prev_event_time(cur);
+                    goto(to)
+                }
+                BusMsg::NextNotable => {
+                    playing.set(false);
+                    let to = run.borrow().next_notable(cur);
+                    if let Some(to) = to {
+                        goto(to)
+                    }
+                }
+                BusMsg::Speed(d) => {
+                    speed.set((*speed as i32 + d).clamp(0, SPEEDS.len() as i32 - 1) as usize)
+                }
+                BusMsg::Observe(n) => observer.set(n),
+                BusMsg::Act(act) => {
+                    playing.set(false);
+                    {
+                        let mut r = run.borrow_mut();
+                        let len = scenarios::length(&r.spec()).min(30_000);
+                        r.act(act, len);
+                    }
+                    if *slug != scenarios::FREE && !slug.is_empty() {
+                        // Acting turns a scenario into free play from its own knobs.
+                        free.set(run.borrow().knobs.clone());
+                        slug.set(scenarios::FREE.to_string());
+                    }
+                    version.set(*version + 1);
+                    goto(cur);
+                }
+                BusMsg::Scenario(s) => {
+                    let Some(spec) = scenarios::spec_of(&s, &free) else {
+                        return;
+                    };
+                    let new = scenarios::build(&spec);
+                    playing.set(false);
+                    let start = new.start;
+                    *run.borrow_mut() = new;
+                    slug.set(s);
+                    trouble.set(None);
+                    observer.set(0);
+                    version.set(*version + 1);
+                    goto(start);
+                }
+                BusMsg::Knobs(k) => {
+                    playing.set(false);
+                    let new = scenarios::build(&ScenarioSpec::new(k.clone(), 0));
+                    let start = new.start;
+                    *run.borrow_mut() = new;
+                    free.set(k);
+                    slug.set(scenarios::FREE.to_string());
+                    trouble.set(None);
+                    observer.set(0);
+                    version.set(*version + 1);
+                    goto(start);
+                }
+            }
+        })
+    };
+
+    let r = run.borrow();
+    let n_nodes = r.cursor().nodes.len() as u32;
+    let obs = (*observer).min(n_nodes.saturating_sub(1));
+    let step = r.step_at(*t);
+    let log_upto = r
+        .full()
+        .logs
+        .get(r.log0..)
+        .map_or(0, |l| l.partition_point(|x| x.t <= *t));
+    // Above 30 nodes the inspector (CLUSTER NODES of up to 1000 nodes) follows the clock in
+    // half-second strides.
+    let t_view = if n_nodes > 30 { *t / 500 * 500 } else { *t };
+    drop(r);
+    let trouble_text = (*trouble).as_ref().map(|tr| match tr {
+        LinkTrouble::Unknown(s) => fill(w.link_unknown, &[s]),
+        LinkTrouble::PastEnd => w.link_past_end.to_string(),
+        LinkTrouble::BadSpec => w.link_bad_spec.to_string(),
+    });
+    html! {
+        <section id="bus" class="card bus" tabindex="-1" aria-labelledby="bus-title">
+            <h2 id="bus-title" class="section-title">{ w.title }</h2>
+            <p class="section-help">{ w.help }</p>
+            if let Some(text) = trouble_text {
+                <p class="lab__error" role="alert" data-testid="bus-link-error">{ text }</p>
+            }
+            <knobs::BusKnobs slug={(*slug).clone()} free={(*free).clone()} on_msg={on_msg.clone()} />
+            <player::BusPlayer run={handle.clone()} t={*t} step={step} playing={*playing}
+                               speed={*speed} on_msg={on_msg.clone()} />
+            <div class="bus__body">
+                <circle::BusCircle run={handle.clone()} t={*t} speed={*speed} observer={obs}
+                                   on_msg={on_msg.clone()} />
+                <matrix::BusMatrix run={handle.clone()} step={step} t={*t} observer={obs} />
+            </div>
+            <div class="bus__grid">
+                <inspector::BusInspector run={handle.clone()} step={step} t={t_view} observer={obs}
+                                         on_msg={on_msg.clone()} on_action={props.on_action.clone()} />
+                <log_pane::BusLogs run={handle.clone()} upto={log_upto} />
+            </div>
+            // The numbers card (branch bus-scale) is mounted here.
+            <div class="bus__numbers" id="bus-numbers"></div>
+        </section>
+    }
+}

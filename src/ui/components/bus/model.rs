@@ -1,0 +1,501 @@
+//! The bus view's model (no yew): a run of the simulator — knobs, seed and a script of actions
+//! at instants — recorded to a horizon that grows while it plays, and a second simulator (the
+//! cursor) standing at the instant shown, which answers `CLUSTER NODES`, flags and epochs.
+//!
+//! Both simulators replay the same calls in the same order, so the cursor at instant `t` is
+//! exactly the recorded run at `t` (the simulator is deterministic per seed and calls).
+
+use crate::core::bus::scenario::{Action, Knobs, Outcome, ScenarioSpec, WriteRefusal, WARMUP_MS};
+use crate::core::bus::{flag, EventKind, FailoverMode, Opinion, Process, Sim};
+
+/// The most nodes the knobs allow (Redis's recommended ceiling).
+pub const MAX_NODES: usize = crate::core::bus::MAX_NODES;
+/// Up to this many nodes every message is recorded and drawn.
+pub const DRAW_MESSAGES_UP_TO: usize = 30;
+/// The longest run kept, in simulated ms from the start of the timeline.
+pub const MAX_RUN_MS: u64 = 600_000;
+
+/// Free play's knobs as the settings form shows them: `masters` masters with `replicas` each.
+pub fn uniform(
+    masters: u64,
+    replicas: u64,
+    node_timeout: u64,
+    seed: u64,
+    full_coverage: bool,
+    replica_migration: bool,
+) -> Knobs {
+    let masters = masters.clamp(1, MAX_NODES as u64) as u16;
+    let room = (MAX_NODES as u64 / u64::from(masters)).saturating_sub(1);
+    let replicas = replicas.min(room) as u16;
+    let node_timeout = node_timeout.clamp(100, 120_000) as u32;
+    Knobs {
+        require_full_coverage: full_coverage,
+        allow_replica_migration: replica_migration,
+        ..Knobs::uniform(masters, replicas, node_timeout, seed)
+    }
+}
+
+/// The replicas per master a knobs' layout has (rounded down), for the settings form.
+pub fn replicas_per_master(k: &Knobs) -> usize {
+    k.replica_of.len() / usize::from(k.masters.max(1))
+}
+
+/// The knobs' cluster as `Knobs::create` builds it (the same calls), except that messages
+/// are recorded only on a small cluster (a 1000-node warm-up would record millions).
+fn create(k: &Knobs) -> Sim {
+    let mut cfg = k.config();
+    cfg.record_messages = k.nodes() <= DRAW_MESSAGES_UP_TO;
+    let masters = usize::from(k.masters.clamp(1, MAX_NODES as u16));
+    let replica_of: Vec<usize> = k.replica_of.iter().map(|x| usize::from(*x)).collect();
+    Sim::create(cfg, k.seed, masters, &replica_of, k.base_port, WARMUP_MS)
+}
+
+/// A `CLUSTER FAILOVER` and what the node answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// When (absolute simulated ms).
+    pub t: u64,
+    /// The node asked.
+    pub node: u32,
+    /// The mode.
+    pub mode: FailoverMode,
+    /// `Ok` is `+OK`.
+    pub result: Result<(), crate::core::bus::FailoverRefusal>,
+}
+
+/// One simulator, how far through the script it is, and its partition sides.
+struct Player {
+    sim: Sim,
+    next: usize,
+    sides: Vec<u32>,
+}
+
+impl Player {
+    fn new(sim: Sim) -> Player {
+        let sides = vec![0; sim.nodes.len()];
+        Player {
+            sim,
+            next: 0,
+            sides,
+        }
+    }
+
+    /// An action, as `core::bus::scenario`'s timeline applies it (the same calls in the same
+    /// order, so a run here and its `Timeline` agree).
+    fn apply(&mut self, a: Action) -> Outcome {
+        let sim = &mut self.sim;
+        let process = |sim: &Sim, n: u32| sim.nodes.get(n as usize).map(|x| x.process);
+        match a {
+            Action::Crash(n) => match process(sim, n) {
+                Some(Process::Running | Process::Hung) => {
+                    sim.crash(n);
+                    Outcome::Done
+                }
+                _ => Outcome::Ignored,
+            },
+            Action::Hang(n) => match process(sim, n) {
+                Some(Process::Running) => {
+                    sim.hang(n);
+                    Outcome::Done
+                }
+                _ => Outcome::Ignored,
+            },
+            Action::Resume(n) => match process(sim, n) {
+                Some(Process::Hung) => {
+                    sim.resume(n);
+                    Outcome::Done
+                }
+                _ => Outcome::Ignored,
+            },
+            Action::Restart(n) => match process(sim, n) {
+                Some(Process::Crashed) => {
+                    sim.restart(n);
+                    Outcome::Done
+                }
+                _ => Outcome::Ignored,
+            },
+            Action::Isolate(n) => {
+                if !sim.has(n) {
+                    return Outcome::Ignored;
+                }
+                let side = self.sides.iter().copied().max().unwrap_or(0) + 1;
+                if let Some(s) = self.sides.get_mut(n as usize) {
+                    *s = side;
+                }
+                sim.partition(&self.sides);
+                Outcome::Done
+            }
+            Action::Heal => {
+                self.sides.iter_mut().for_each(|s| *s = 0);
+                sim.heal();
+                Outcome::Done
+            }
+            Action::Failover(n, mode) => Outcome::Failover(sim.cluster_failover(n, mode)),
+            Action::Write { node, bytes } => {
+                let Some(x) = sim.nodes.get(node as usize) else {
+                    return Outcome::Write(Err(WriteRefusal::NoAnswer));
+                };
+                let r = if x.process != Process::Running {
+                    Err(WriteRefusal::NoAnswer)
+                } else if !x.is_master() || x.me().numslots == 0 {
+                    Err(WriteRefusal::NotMaster)
+                } else if !x.state_ok {
+                    Err(WriteRefusal::ClusterDown)
+                } else if x.paused_until > sim.now {
+                    Err(WriteRefusal::Paused)
+                } else if sim.write(node, u64::from(bytes)) {
+                    Ok(sim.nodes.get(node as usize).map_or(0, |x| x.repl_offset))
+                } else {
+                    Err(WriteRefusal::NoAnswer)
+                };
+                Outcome::Write(r)
+            }
+            Action::NoFailover(n, on) => {
+                if !sim.has(n) {
+                    return Outcome::Ignored;
+                }
+                sim.set_nofailover(n, on);
+                Outcome::Done
+            }
+            Action::Join { member } => {
+                if !sim.has(member) {
+                    return Outcome::Ignored;
+                }
+                let port = sim
+                    .nodes
+                    .iter()
+                    .map(|x| x.port)
+                    .max()
+                    .unwrap_or(0)
+                    .saturating_add(1);
+                match sim.add_node(port) {
+                    Some(new) => {
+                        self.sides.push(0);
+                        sim.meet(new, member);
+                        Outcome::Joined(new)
+                    }
+                    None => Outcome::Ignored,
+                }
+            }
+        }
+    }
+
+    /// Runs to absolute time `t`, applying the script's actions (ms after `start`) on the way.
+    fn advance(
+        &mut self,
+        start: u64,
+        script: &[(u64, Action)],
+        t: u64,
+        mut replies: Option<&mut Vec<Reply>>,
+    ) {
+        while let Some((at, a)) = script.get(self.next) {
+            let at = start.saturating_add(*at);
+            if at > t {
+                break;
+            }
+            self.sim.run_until(at);
+            let outcome = self.apply(*a);
+            if let (Some(r), Action::Failover(node, mode), Outcome::Failover(result)) =
+                (replies.as_deref_mut(), *a, outcome)
+            {
+                r.push(Reply {
+                    t: at,
+                    node,
+                    mode,
+                    result,
+                });
+            }
+            self.next += 1;
+        }
+        self.sim.run_until(t);
+    }
+}
+
+/// A run: the recorded future and the instant shown.
+pub struct Run {
+    /// The knobs it was created with.
+    pub knobs: Knobs,
+    /// The actions (ms after the start), in time order.
+    pub script: Vec<(u64, Action)>,
+    /// Absolute simulated time of the timeline's start.
+    pub start: u64,
+    /// Recorded up to this absolute time.
+    pub end: u64,
+    full: Player,
+    cursor: Player,
+    /// The first event of the timeline (events before it are the warm-up's).
+    pub ev0: usize,
+    /// The first log line of the timeline.
+    pub log0: usize,
+    /// Every `CLUSTER FAILOVER` answered.
+    pub replies: Vec<Reply>,
+    /// Indexes (into the recorded events) of the events the narration words.
+    pub notable: Vec<usize>,
+    /// The instant shown (absolute).
+    pub at: u64,
+    /// The instant shown is the end of the recording: the recorded simulator stands there, so
+    /// it answers for the cursor (playing at the live edge simulates once, not twice).
+    live: bool,
+}
+
+/// Whether an event is worth narrating and jumping to.
+pub fn is_notable(kind: &EventKind) -> bool {
+    match kind {
+        EventKind::Sent { .. } | EventKind::Delivered { .. } | EventKind::LinkFreed { .. } => false,
+        EventKind::Opinion { .. }
+        | EventKind::State { .. }
+        | EventKind::Role { .. }
+        | EventKind::Process { .. }
+        | EventKind::ElectionScheduled { .. }
+        | EventKind::ElectionStarted { .. }
+        | EventKind::Vote { .. }
+        | EventKind::Partition { .. } => true,
+    }
+}
+
+impl Run {
+    /// A run of `spec`, recorded `length` ms past its start (it grows while it plays).
+    pub fn new(spec: &ScenarioSpec, length: u64) -> Run {
+        let knobs = spec.knobs.clone();
+        let mut script = spec.script.clone();
+        script.sort_by_key(|s| s.0);
+        let full = create(&knobs);
+        let mut cursor = create(&knobs);
+        cursor.cfg.record_messages = false;
+        cursor.events.clear();
+        cursor.logs.clear();
+        let start = full.now;
+        let (ev0, log0) = (full.events.len(), full.logs.len());
+        let mut run = Run {
+            knobs,
+            script,
+            start,
+            end: start,
+            full: Player::new(full),
+            cursor: Player::new(cursor),
+            ev0,
+            log0,
+            replies: Vec::new(),
+            notable: Vec::new(),
+            at: start,
+            live: false,
+        };
+        run.extend_to(start.saturating_add(length.min(MAX_RUN_MS)));
+        run
+    }
+
+    /// The spec this run plays (its knobs and script; the horizon as recorded).
+    pub fn spec(&self) -> ScenarioSpec {
+        ScenarioSpec {
+            knobs: self.knobs.clone(),
+            script: self.script.clone(),
+            until_ms: self.end.saturating_sub(self.start),
+        }
+    }
+
+    /// Records up to absolute time `t` (never past [`MAX_RUN_MS`]).
+    pub fn extend_to(&mut self, t: u64) {
+        let t = t.min(self.start.saturating_add(MAX_RUN_MS));
+        if t <= self.end {
+            return;
+        }
+        let from = self.full.sim.events.len();
+        self.full
+            .advance(self.start, &self.script, t, Some(&mut self.replies));
+        let events = &self.full.sim.events;
+        self.notable
+            .extend((from..events.len()).filter(|i| is_notable(&events[*i].kind)));
+        self.end = t;
+    }
+
+    /// The recorded simulator (events and logs up to [`Run::end`]).
+    pub fn full(&self) -> &Sim {
+        &self.full.sim
+    }
+
+    /// The simulator at the instant shown.
+    pub fn cursor(&self) -> &Sim {
+        if self.live {
+            &self.full.sim
+        } else {
+            &self.cursor.sim
+        }
+    }
+
+    /// Moves the cursor to absolute time `t` (back in time means replaying from the start).
+    pub fn seek(&mut self, t: u64) {
+        let t = t.clamp(self.start, self.end);
+        self.at = t;
+        self.live = t >= self.end && self.full.sim.now == t;
+        if self.live {
+            return;
+        }
+        if t < self.cursor.sim.now {
+            let mut sim = create(&self.knobs);
+            sim.cfg.record_messages = false;
+            self.cursor = Player::new(sim);
+        }
+        self.cursor.advance(self.start, &self.script, t, None);
+        self.cursor.sim.events.clear();
+        self.cursor.sim.logs.clear();
+    }
+
+    /// Does `act` at the instant shown: the recorded future after it is dropped (with the
+    /// script's later actions) and recorded again.
+    pub fn act(&mut self, act: Action, length: u64) {
+        let t = self.at;
+        let at = t.saturating_sub(self.start);
+        let mut spec = self.spec();
+        spec.script.retain(|s| s.0 <= at);
+        spec.script.push((at, act));
+        let end = t.saturating_add(length).max(self.end);
+        *self = Run::new(&spec, 0);
+        self.extend_to(end);
+        self.seek(t);
+    }
+
+    /// Events of the timeline recorded so far (warm-up excluded).
+    pub fn events(&self) -> &[crate::core::bus::BusEvent] {
+        self.full.sim.events.get(self.ev0..).unwrap_or(&[])
+    }
+
+    /// Number of timeline events at or before absolute time `t`.
+    pub fn step_at(&self, t: u64) -> usize {
+        self.events().partition_point(|e| e.t <= t)
+    }
+
+    /// The last notable event at or before `t` (an index into [`Run::events`]).
+    pub fn last_notable(&self, t: u64) -> Option<usize> {
+        let k = self
+            .notable
+            .partition_point(|i| self.full.sim.events.get(*i).is_some_and(|e| e.t <= t));
+        k.checked_sub(1)
+            .and_then(|k| self.notable.get(k))
+            .map(|i| i - self.ev0)
+    }
+
+    /// The time of the first notable event after `t`.
+    pub fn next_notable(&self, t: u64) -> Option<u64> {
+        let k = self
+            .notable
+            .partition_point(|i| self.full.sim.events.get(*i).is_some_and(|e| e.t <= t));
+        self.notable
+            .get(k)
+            .and_then(|i| self.full.sim.events.get(*i))
+            .map(|e| e.t)
+    }
+
+    /// The time of the first event after `t` (or `t` at the end).
+    pub fn next_event_time(&self, t: u64) -> u64 {
+        let ev = self.events();
+        ev.get(ev.partition_point(|e| e.t <= t))
+            .map_or(self.end, |e| e.t)
+    }
+
+    /// The time of the last event before `t` (or the start).
+    pub fn prev_event_time(&self, t: u64) -> u64 {
+        let ev = self.events();
+        let k = ev.partition_point(|e| e.t < t);
+        k.checked_sub(1)
+            .and_then(|k| ev.get(k))
+            .map_or(self.start, |e| e.t)
+    }
+}
+
+/// What an observer thinks of a subject now, with the failure reports it holds about it.
+pub fn opinion(sim: &Sim, observer: u32, subject: u32) -> Option<(Opinion, usize)> {
+    let node = sim.nodes.get(observer as usize)?;
+    let peer = node.peers.get(subject as usize)?;
+    if !peer.known {
+        return None;
+    }
+    let op = if peer.flags & flag::FAIL != 0 {
+        Opinion::Fail
+    } else if peer.flags & flag::PFAIL != 0 {
+        Opinion::Pfail
+    } else {
+        Opinion::Ok
+    };
+    Some((op, peer.reports.len()))
+}
+
+/// `running`, `hung` or `crashed` (the test hooks' words).
+pub fn process_code(p: Process) -> &'static str {
+    match p {
+        Process::Running => "running",
+        Process::Hung => "hung",
+        Process::Crashed => "crashed",
+    }
+}
+
+/// `ok`, `pfail` or `fail` (the test hooks' words).
+pub fn opinion_code(o: Opinion) -> &'static str {
+    match o {
+        Opinion::Ok => "ok",
+        Opinion::Pfail => "pfail",
+        Opinion::Fail => "fail",
+    }
+}
+
+/// `default`, `force` or `takeover`.
+pub fn mode_code(m: FailoverMode) -> &'static str {
+    match m {
+        FailoverMode::Default => "default",
+        FailoverMode::Force => "force",
+        FailoverMode::Takeover => "takeover",
+    }
+}
+
+/// A node's config epoch as `CLUSTER NODES` prints it (its master's, for a replica).
+pub fn config_epoch(sim: &Sim, n: u32) -> u64 {
+    let Some(node) = sim.nodes.get(n as usize) else {
+        return 0;
+    };
+    match node.my_master() {
+        Some(m) if node.is_slave() => node.peers.get(m as usize).map_or(0, |p| p.config_epoch),
+        _ => node.me().config_epoch,
+    }
+}
+
+/// The shard a node belongs to for its colour: masters by index, replicas by their first
+/// master (so a promoted replica keeps its shard's colour); a joined node its own.
+pub fn shard_of(knobs: &Knobs, n: u32) -> usize {
+    let m = usize::from(knobs.masters);
+    let n = n as usize;
+    if n < m {
+        n
+    } else {
+        knobs.replica_of.get(n - m).map_or(n, |x| usize::from(*x))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::bus::scenario::{ScenarioId, Timeline};
+
+    #[test]
+    fn a_run_agrees_with_the_scenarios_timeline_and_seeks_back() {
+        let spec = ScenarioId::MasterCrash.spec(1);
+        let mut run = Run::new(&spec, spec.until_ms);
+        let mut timeline = Timeline::build(spec.clone());
+        for t in [0, 3000, 5000, 9000] {
+            run.seek(run.start + t);
+            let here = run.cursor().cluster_nodes(1);
+            assert_eq!(here, timeline.state_at(t).cluster_nodes(1), "t = {t}");
+        }
+        // Back in time replays: 7200 runs again and 7205 is a replica.
+        run.seek(run.start);
+        assert_eq!(run.cursor().nodes[0].process, Process::Running);
+        assert!(run.cursor().nodes[5].is_slave());
+        assert!(run.next_notable(run.start).is_some());
+    }
+
+    #[test]
+    fn knobs_stay_in_range() {
+        let k = uniform(5000, 9, 0, 1, true, true);
+        assert!(k.nodes() <= MAX_NODES);
+        assert_eq!(k.node_timeout, 100);
+        assert_eq!(replicas_per_master(&uniform(3, 2, 2000, 1, true, true)), 2);
+    }
+}

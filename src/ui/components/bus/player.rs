@@ -1,0 +1,135 @@
+//! The bus player's controls: play, pause, step by event, next notable event, scrub, speed,
+//! the keyboard, and the narration of the current (or last) notable event.
+
+use super::{BusMsg, RunHandle, SPEEDS};
+use crate::ui::bus_words::{narrate, use_bus_words};
+use crate::ui::messages::fill;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Props of [`BusPlayer`].
+#[derive(Properties, PartialEq)]
+pub struct BusPlayerProps {
+    /// The run.
+    pub run: RunHandle,
+    /// The instant (absolute simulated ms).
+    pub t: u64,
+    /// Events at or before it.
+    pub step: usize,
+    /// Playing.
+    pub playing: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+    /// Where the controls' actions go.
+    pub on_msg: Callback<BusMsg>,
+}
+
+/// The controls and the narration.
+#[function_component(BusPlayer)]
+pub fn bus_player(props: &BusPlayerProps) -> Html {
+    let w = use_bus_words();
+    let r = props.run.run.borrow();
+    let (start, end) = (r.start, r.end);
+    let steps = r.events().len();
+    let name = |n: u32| {
+        r.full()
+            .nodes
+            .get(n as usize)
+            .map_or_else(|| format!("#{n}"), |x| format!("127.0.0.1:{}", x.port))
+    };
+    let narration = match r.last_notable(props.t) {
+        Some(i) => {
+            let ev = &r.events()[i];
+            let mut text = narrate(w, ev, &name);
+            let others = r.events()[..i]
+                .iter()
+                .rev()
+                .take_while(|e| e.t == ev.t)
+                .filter(|e| super::model::is_notable(&e.kind))
+                .count();
+            if others > 0 {
+                text.push_str(&fill(w.n_more, &[&others]));
+            }
+            text
+        }
+        None => w.intro.to_string(),
+    };
+    drop(r);
+    let send = |m: BusMsg| {
+        let on = props.on_msg.clone();
+        Callback::from(move |_: MouseEvent| on.emit(m.clone()))
+    };
+    let on_seek = {
+        let on = props.on_msg.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Ok(v) = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value()
+                .parse::<u64>()
+            {
+                on.emit(BusMsg::Seek(start.saturating_add(v)));
+            }
+        })
+    };
+    let onkeydown = {
+        let (on, playing) = (props.on_msg.clone(), props.playing);
+        Callback::from(move |e: KeyboardEvent| {
+            let on_control = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|el| {
+                    matches!(
+                        el.tag_name().as_str(),
+                        "BUTTON" | "INPUT" | "SELECT" | "TEXTAREA"
+                    )
+                });
+            if on_control {
+                return;
+            }
+            let m = match e.key().as_str() {
+                " " => Some(if playing { BusMsg::Pause } else { BusMsg::Play }),
+                "ArrowRight" => Some(BusMsg::Next),
+                "ArrowLeft" => Some(BusMsg::Prev),
+                "n" | "N" => Some(BusMsg::NextNotable),
+                "Home" => Some(BusMsg::Seek(0)),
+                "End" => Some(BusMsg::Seek(u64::MAX)),
+                "+" | "=" => Some(BusMsg::Speed(1)),
+                "-" | "_" => Some(BusMsg::Speed(-1)),
+                _ => None,
+            };
+            if let Some(m) = m {
+                e.prevent_default();
+                on.emit(m);
+            }
+        })
+    };
+    let rel = props.t.saturating_sub(start);
+    let rate = SPEEDS.get(props.speed).copied().unwrap_or(1.0);
+    html! {
+        <div class="bus__player redir__player" tabindex="0" {onkeydown} aria-label={w.keys}>
+            <div class="lab__row redir__controls">
+                <button type="button" class="button button--quiet" onclick={send(BusMsg::Seek(0))} aria-label={w.to_start}>{ "«" }</button>
+                <button type="button" class="button button--quiet" data-testid="bus-step-prev" onclick={send(BusMsg::Prev)} aria-label={w.prev}>{ "◀" }</button>
+                if props.playing {
+                    <button type="button" class="button" data-testid="bus-pause" onclick={send(BusMsg::Pause)}>{ w.pause }</button>
+                } else {
+                    <button type="button" class="button" data-testid="bus-play" onclick={send(BusMsg::Play)}>{ w.play }</button>
+                }
+                <button type="button" class="button button--quiet" data-testid="bus-step-next" onclick={send(BusMsg::Next)} aria-label={w.next}>{ "▶" }</button>
+                <button type="button" class="button button--quiet" data-testid="bus-next-notable" onclick={send(BusMsg::NextNotable)}>{ w.next_notable }{ " ⟩⟩" }</button>
+                <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(-1))} aria-label={w.slower}>{ "−" }</button>
+                <span class="mono" data-testid="bus-speed">{ fill(w.speed, &[&rate]) }</span>
+                <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(1))} aria-label={w.faster}>{ "+" }</button>
+            </div>
+            <div class="lab__row">
+                <input type="range" class="redir__timeline" min="0" max={end.saturating_sub(start).to_string()}
+                       value={rel.to_string()} data-testid="bus-timeline" data-step={props.step.to_string()}
+                       data-steps={steps.to_string()} data-time-ms={rel.to_string()}
+                       oninput={on_seek} aria-label={w.timeline} />
+                <span class="mono bus__clock">{ fill(w.clock, &[&rel, &props.step, &steps]) }</span>
+            </div>
+            <p class="redir__narration" data-testid="bus-narration" aria-live="polite">{ narration }</p>
+        </div>
+    }
+}
