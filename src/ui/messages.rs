@@ -899,6 +899,21 @@ pub struct Messages {
     pub plan_showing_generated: &'static str,
     /// The button that sets the generated keys aside and plans the pasted lines again.
     pub plan_show_pasted: &'static str,
+    // diagrams-tour
+    /// Heading of the replies list when the RESP wire bytes are shown.
+    pub redir_replies_wire: &'static str,
+    /// A node owns a slot (under its lifeline head): `{0}` = slot.
+    pub seq_owner: &'static str,
+    /// A node is migrating a slot: `{0}` = slot, `{1}` = the node the keys go to.
+    pub seq_migrating: &'static str,
+    /// A node is importing a slot: `{0}` = slot, `{1}` = the node the keys come from.
+    pub seq_importing: &'static str,
+    /// Under a node that holds no keys of the slots in play.
+    pub seq_no_keys: &'static str,
+    /// Accessible label of a key on a lifeline: `{0}` = key, `{1}` = node.
+    pub seq_key_on: &'static str,
+    /// The player's check box that hides the operator's lifeline (on a phone).
+    pub redir_operator: &'static str,
 }
 }
 
@@ -1341,6 +1356,14 @@ pub const EN: Messages = Messages {
     // state
     plan_showing_generated: "Planning the {0} generated keys below; the pasted lines are set aside.",
     plan_show_pasted: "Plan the pasted lines again",
+    // diagrams-tour
+    redir_replies_wire: "Replies so far, as RESP bytes on the wire (\\r\\n shown escaped)",
+    seq_owner: "owns {0}",
+    seq_migrating: "MIGRATING {0} → {1}",
+    seq_importing: "IMPORTING {0} ← {1}",
+    seq_no_keys: "no keys here",
+    seq_key_on: "{0} is on {1}",
+    redir_operator: "show the operator",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -445,6 +445,14 @@ pub const ZH: Messages = Messages {
     // state
     plan_showing_generated: "下方规划的是 {0} 个生成的键；粘贴的内容暂时搁置。",
     plan_show_pasted: "重新规划粘贴的内容",
+    // diagrams-tour
+    redir_replies_wire: "目前为止的应答，按 RESP 线路字节显示（\\r\\n 以转义形式显示）",
+    seq_owner: "负责 {0}",
+    seq_migrating: "MIGRATING {0} → {1}",
+    seq_importing: "IMPORTING {0} ← {1}",
+    seq_no_keys: "这里没有键",
+    seq_key_on: "{0} 在 {1} 上",
+    redir_operator: "显示运维",
 };
 
 #[cfg(test)]
