@@ -914,6 +914,16 @@ pub struct Messages {
     pub seq_key_on: &'static str,
     /// The player's check box that hides the operator's lifeline (on a phone).
     pub redir_operator: &'static str,
+    /// Under the map after a change: `{0}` slots moved so far of `{1}`, from `{2}` (addresses).
+    pub trail_count: &'static str,
+    /// Heading of the keys that moved with the slots.
+    pub trail_keys: &'static str,
+    /// When neither the page's key nor a sample key moved.
+    pub trail_no_keys: &'static str,
+    /// The page's key moved: `{0}` = slot, `{1}` = old master, `{2}` = new.
+    pub trail_your_key: &'static str,
+    /// A sample key moved: `{0}` = key, `{1}` = slot, `{2}` = old master, `{3}` = new.
+    pub trail_key: &'static str,
 }
 }
 
@@ -1364,6 +1374,11 @@ pub const EN: Messages = Messages {
     seq_no_keys: "no keys here",
     seq_key_on: "{0} is on {1}",
     redir_operator: "show the operator",
+    trail_count: "{0} of {1} slots moved, from {2}",
+    trail_keys: "Keys that moved with them:",
+    trail_no_keys: "Neither your key nor the transcripts' sample keys (foo, hello, bar, user:1002, {user:1001}:profile, a{b}c) are in the moved slots.",
+    trail_your_key: "your key (slot {0}): {1} → {2}",
+    trail_key: "{0} (slot {1}): {2} → {3}",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -453,6 +453,11 @@ pub const ZH: Messages = Messages {
     seq_no_keys: "这里没有键",
     seq_key_on: "{0} 在 {1} 上",
     redir_operator: "显示运维",
+    trail_count: "已迁移 {0} / {1} 个槽，来自 {2}",
+    trail_keys: "随槽一起迁移的键：",
+    trail_no_keys: "你的键和记录中的示例键（foo、hello、bar、user:1002、{user:1001}:profile、a{b}c）都不在迁移的槽里。",
+    trail_your_key: "你的键（槽 {0}）：{1} → {2}",
+    trail_key: "{0}（槽 {1}）：{2} → {3}",
 };
 
 #[cfg(test)]
