@@ -126,7 +126,8 @@ test('on a 390 px phone the diagram has three lanes and keeps the current arrow 
   const n = Number(await page.getByTestId('timeline').getAttribute('data-steps'));
   for (let i = 0; i < n; i++) {
     await next(page);
-    const inView = await page.getByTestId('seq-current').evaluate((el) => {
+    // The arrow's shaft, or a note's box.
+    const inView = await page.locator('[data-testid=seq-current] > :first-child').evaluate((el) => {
       const r = el.getBoundingClientRect();
       const box = el.closest('.redir__diagram').getBoundingClientRect();
       const cx = (r.left + r.right) / 2;

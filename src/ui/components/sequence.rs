@@ -128,6 +128,25 @@ fn state_lines(t: &crate::ui::messages::Messages, bands: &[&LaneBand]) -> Vec<(B
     out
 }
 
+/// Width of a 12 px monospace character, in SVG units (for placing a note's text).
+const CHAR_W: f64 = 7.2;
+
+/// A 40-hex-digit node id cut to its first 8 digits and `…`, as `redis-cli --cluster` prints
+/// ids (`2d5df5ae...`): the whole text stays in the label's tooltip.
+fn elide_ids(text: &str) -> String {
+    text.split(' ')
+        .map(|w| {
+            let hex = w.len() == 40 && w.bytes().all(|b| b.is_ascii_hexdigit());
+            if hex {
+                format!("{}…", w.get(..8).unwrap_or(w))
+            } else {
+                w.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// `127.0.0.1:7002` → `:7002` when the host is the loopback every node shares.
 fn short(addr: &str) -> String {
     addr.strip_prefix("127.0.0.1")
@@ -342,15 +361,22 @@ pub fn sequence(props: &SequenceProps) -> Html {
             (x2 < x1).then_some("seq__arrow--left")
         );
         let hook = current.then_some("seq-current");
+        let full = text.clone();
+        let text = elide_ids(&text);
         if note {
             let x = x1;
-            // Past the last lifeline the note reads leftwards.
-            let left = from + 1 == n && n > 1;
+            // A note reads rightwards from its box unless that runs off the diagram.
+            let len = text.chars().count() as f64 * CHAR_W;
+            let over_right = x + 14.0 + len - (width - 4.0);
+            let over_left = len - (x - 14.0 - 4.0);
+            let left = over_right > 0.0 && over_left < over_right;
             let (tx, anchor) = if left { (x - 14.0, "end") } else { (x + 14.0, "start") };
             return html! {
                 <g class={classes!(class, "seq__note")} data-testid={hook} data-step={(i + 1).to_string()}>
                     <rect x={format!("{:.1}", x - 8.0)} y={format!("{:.1}", y - 14.0)} width="16" height="20" rx="3" />
-                    <text x={format!("{tx:.1}")} y={format!("{y:.1}")} text-anchor={anchor} class="seq__label">{ text }</text>
+                    <text x={format!("{tx:.1}")} y={format!("{y:.1}")} text-anchor={anchor} class="seq__label">
+                        <title>{ full }</title>{ text }
+                    </text>
                 </g>
             };
         }
@@ -361,7 +387,9 @@ pub fn sequence(props: &SequenceProps) -> Html {
             <g class={class} data-testid={hook} data-step={(i + 1).to_string()}>
                 <line x1={format!("{x1:.1}")} y1={format!("{y:.1}")} x2={format!("{tip:.1}")} y2={format!("{y:.1}")} class="seq__shaft" />
                 <path d={format!("M{tip:.1},{:.1} L{x2:.1},{y:.1} L{tip:.1},{:.1} z", y - 5.0, y + 5.0)} class="seq__tip" />
-                <text x={format!("{mid:.1}")} y={format!("{:.1}", y - 8.0)} text-anchor="middle" class="seq__label">{ text }</text>
+                <text x={format!("{mid:.1}")} y={format!("{:.1}", y - 8.0)} text-anchor="middle" class="seq__label">
+                    <title>{ full }</title>{ text }
+                </text>
                 if current {
                     <circle class="seq__token" cx={format!("{x1:.1}")} cy={format!("{y:.1}")} r="5"
                             data-css={format!("--dx: {:.1}px", x2 - x1)} />
@@ -410,7 +438,8 @@ fn follow(svg_ref: &NodeRef) {
     let (Some(svg), Some(win)) = (svg_ref.cast::<web_sys::Element>(), web_sys::window()) else {
         return;
     };
-    let Ok(Some(cur)) = svg.query_selector("[data-testid=seq-current]") else {
+    // The arrow's shaft, or a note's box (its text may run past it).
+    let Ok(Some(cur)) = svg.query_selector("[data-testid=seq-current] > :first-child") else {
         return;
     };
     let view_h = win
@@ -436,9 +465,14 @@ fn follow(svg_ref: &NodeRef) {
         }
     }
     let r = cur.get_bounding_client_rect();
-    // Only as far as it takes, clear of a sticky bar at the top.
-    if r.bottom() > view_h - 8.0 {
-        win.scroll_by_with_x_and_y(0.0, r.bottom() - view_h + 48.0);
+    // Only as far as it takes, clear of a sticky bar at the top and of the tour's panel when
+    // it sits at the bottom of the window.
+    let floor = win
+        .document()
+        .and_then(|d| d.query_selector("#tour[data-place=bottom]").ok().flatten())
+        .map_or(view_h, |p| p.get_bounding_client_rect().top());
+    if r.bottom() > floor - 8.0 {
+        win.scroll_by_with_x_and_y(0.0, r.bottom() - floor + 48.0);
     } else if r.top() < 0.0 {
         win.scroll_by_with_x_and_y(0.0, r.top() - 96.0);
     }
