@@ -218,6 +218,26 @@ mod tests {
         }
     }
 
+    /// Every band sits on its own node's lifeline, one state per step and one before the
+    /// first, and the operator (if any) is the last lifeline.
+    #[test]
+    fn lifeline_states_sit_on_their_nodes_lanes() {
+        for v in scenario_views(&crate::ui::narration::EN) {
+            assert_eq!(v.states.len(), v.arrows.len() + 1, "{}", v.id);
+            for s in &v.states {
+                for b in &s.bands {
+                    assert_eq!(v.lanes[b.lane], b.node, "{}", v.id);
+                }
+                for (lane, _) in &s.keys {
+                    assert!(*lane > 0 && Some(*lane) != v.operator, "{}", v.id);
+                }
+            }
+            if let Some(op) = v.operator {
+                assert_eq!(op, v.lanes.len() - 1, "{}", v.id);
+            }
+        }
+    }
+
     /// In the live migration, the ASK reply never changes the client's table; in the stale
     /// route, the MOVED reply does.
     #[test]

@@ -363,6 +363,7 @@ pub fn sequence(props: &SequenceProps) -> Html {
         let hook = current.then_some("seq-current");
         let full = text.clone();
         let text = elide_ids(&text);
+        let shortened = text != full;
         if note {
             let x = x1;
             // A note reads rightwards from its box unless that runs off the diagram.
@@ -374,9 +375,8 @@ pub fn sequence(props: &SequenceProps) -> Html {
             return html! {
                 <g class={classes!(class, "seq__note")} data-testid={hook} data-step={(i + 1).to_string()}>
                     <rect x={format!("{:.1}", x - 8.0)} y={format!("{:.1}", y - 14.0)} width="16" height="20" rx="3" />
-                    <text x={format!("{tx:.1}")} y={format!("{y:.1}")} text-anchor={anchor} class="seq__label">
-                        <title>{ full }</title>{ text }
-                    </text>
+                    <text x={format!("{tx:.1}")} y={format!("{y:.1}")} text-anchor={anchor} class="seq__label">{ text }</text>
+                    if shortened { <title>{ full }</title> }
                 </g>
             };
         }
@@ -387,9 +387,8 @@ pub fn sequence(props: &SequenceProps) -> Html {
             <g class={class} data-testid={hook} data-step={(i + 1).to_string()}>
                 <line x1={format!("{x1:.1}")} y1={format!("{y:.1}")} x2={format!("{tip:.1}")} y2={format!("{y:.1}")} class="seq__shaft" />
                 <path d={format!("M{tip:.1},{:.1} L{x2:.1},{y:.1} L{tip:.1},{:.1} z", y - 5.0, y + 5.0)} class="seq__tip" />
-                <text x={format!("{mid:.1}")} y={format!("{:.1}", y - 8.0)} text-anchor="middle" class="seq__label">
-                    <title>{ full }</title>{ text }
-                </text>
+                <text x={format!("{mid:.1}")} y={format!("{:.1}", y - 8.0)} text-anchor="middle" class="seq__label">{ text }</text>
+                if shortened { <title>{ full }</title> }
                 if current {
                     <circle class="seq__token" cx={format!("{x1:.1}")} cy={format!("{y:.1}")} r="5"
                             data-css={format!("--dx: {:.1}px", x2 - x1)} />
@@ -500,5 +499,28 @@ fn apply_css(svg_ref: &NodeRef) {
                 set(&el);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_ids_are_cut_and_a_hidden_lane_closes_up() {
+        // Transcript 07's command, with 7002's id.
+        assert_eq!(
+            elide_ids("CLUSTER SETSLOT 5712 MIGRATING 44084a172411812451c56a0a3330ec6daa733083"),
+            "CLUSTER SETSLOT 5712 MIGRATING 44084a17…"
+        );
+        assert_eq!(
+            elide_ids("GET {user:1001}:profile"),
+            "GET {user:1001}:profile"
+        );
+        assert_eq!(elide_ids("ééé"), "ééé");
+        assert_eq!(visible(3, Some(3)), None);
+        assert_eq!(visible(2, Some(1)), Some(1));
+        assert_eq!(visible(0, Some(1)), Some(0));
+        assert_eq!(visible(4, None), Some(4));
     }
 }
