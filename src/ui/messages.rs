@@ -918,7 +918,7 @@ pub struct Messages {
     pub trail_count: &'static str,
     /// Heading of the keys that moved with the slots.
     pub trail_keys: &'static str,
-    /// When neither the page's key nor a sample key moved.
+    /// When neither the page's key nor a sample key moved: `{0}` = the sample keys.
     pub trail_no_keys: &'static str,
     /// The page's key moved: `{0}` = slot, `{1}` = old master, `{2}` = new.
     pub trail_your_key: &'static str,
@@ -1376,7 +1376,7 @@ pub const EN: Messages = Messages {
     redir_operator: "show the operator",
     trail_count: "{0} of {1} slots moved, from {2}",
     trail_keys: "Keys that moved with them:",
-    trail_no_keys: "Neither your key nor the transcripts' sample keys (foo, hello, bar, user:1002, {user:1001}:profile, a{b}c) are in the moved slots.",
+    trail_no_keys: "Neither your key nor the transcripts' sample keys ({0}) are in the moved slots.",
     trail_your_key: "your key (slot {0}): {1} → {2}",
     trail_key: "{0} (slot {1}): {2} → {3}",
 };

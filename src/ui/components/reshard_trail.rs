@@ -223,7 +223,7 @@ pub fn reshard_count(props: &ReshardCountProps) -> Html {
                 { fill(t.trail_count, &[&(*shown).min(total), &total, &sources.join(", ")]) }
             </p>
             if keys.is_empty() {
-                <p class="trail__keys">{ t.trail_no_keys }</p>
+                <p class="trail__keys">{ fill(t.trail_no_keys, &[&SAMPLE_KEYS.join(", ")]) }</p>
             } else {
                 <p class="trail__keys">{ t.trail_keys }</p>
                 <ul class="trail__key-list">
