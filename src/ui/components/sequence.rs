@@ -347,7 +347,8 @@ pub fn sequence(props: &SequenceProps) -> Html {
         };
         // A note that is not a reply is worded by the page (the table update, a back-off):
         // it has no bytes on the wire.
-        let body = if props.wire && !(a.note && !a.reply) { &a.wire } else { &a.label };
+        let worded = a.note && !a.reply;
+        let body = if props.wire && !worded { &a.wire } else { &a.label };
         let text = match prefix {
             Some(p) => format!("{p}: {body}"),
             None => body.clone(),
