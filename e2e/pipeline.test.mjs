@@ -250,9 +250,10 @@ test('at phone width nothing overflows sideways', async () => {
     assert.ok(t.headHidden);
     for (const row of t.cells) assert.deepEqual(row, t.heads);
   }
-  // The sequence diagram keeps its labels readable and scrolls instead.
+  // The sequence diagram keeps its labels readable (three lanes at 72% of their size at least)
+  // and scrolls instead, following the current arrow (e2e/diagram.test.mjs).
   const diagram = await page.locator('.redir__diagram').evaluate((d) => ({ scrolls: d.scrollWidth > d.clientWidth, svg: d.querySelector('svg.seq').getBoundingClientRect().width }));
-  assert.ok(diagram.scrolls && diagram.svg >= 640, JSON.stringify(diagram));
+  assert.ok(diagram.scrolls && diagram.svg >= 400, JSON.stringify(diagram));
   assert.deepEqual(problems, []);
   await context.close();
 });

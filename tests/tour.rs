@@ -43,3 +43,44 @@ fn stops_name_distinct_ids_and_keys_that_parse() {
         );
     }
 }
+
+/// What the stops do on the page matches what they quote: the resharding stop moves as many
+/// slots as transcript 13's `--cluster-slots`, and the last stop plays a scenario that exists
+/// and shows the ASK it quotes.
+#[test]
+fn the_stops_drive_the_page_as_their_facts_say() {
+    use slotscope::core::client::scenarios;
+    use slotscope::ui::components::tour::Drive;
+    let mut drives = 0;
+    for stop in STOPS {
+        match stop.drive {
+            Drive::Nothing => {}
+            Drive::AddAndReshard(n) => {
+                let quote = format!("--cluster-slots {n}");
+                assert!(stop.facts.iter().any(|f| f.quote == quote), "{}", stop.id);
+                let text = std::fs::read_to_string(
+                    common::fixtures_dir().join("transcripts/13_reshard_1000_slots.txt"),
+                )
+                .unwrap();
+                assert!(text.contains(&quote));
+                drives += 1;
+            }
+            Drive::Play(id) => {
+                let all = scenarios();
+                let sc = all.iter().find(|s| s.id == id).expect("a scenario");
+                let ask = stop
+                    .facts
+                    .iter()
+                    .find(|f| f.quote.contains("ASK"))
+                    .expect("the stop quotes an ASK");
+                assert!(
+                    sc.events().any(|e| e.cli.trim_end() == ask.quote),
+                    "{id} shows {:?}",
+                    ask.quote
+                );
+                drives += 1;
+            }
+        }
+    }
+    assert_eq!(drives, 2);
+}

@@ -217,7 +217,8 @@ pub fn app() -> Html {
                 </h1>
                 <p class="masthead__tagline">{ t.tagline }</p>
                 <div class="masthead__tools">
-                    <Tour map={state.map.clone()} on_key={on_input.clone()} />
+                    <Tour map={state.map.clone()} on_key={on_input.clone()} key_text={key.input.clone()}
+                          on_action={on_action.clone()} player={(*player).clone()} on_player={on_player.clone()} />
                     <LangSwitch lang={*lang} on_change={on_lang} />
                 </div>
             </header>

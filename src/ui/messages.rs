@@ -941,6 +941,31 @@ pub struct Messages {
     // bus-view
     /// The share link's cluster-bus part, as the restore notice names it.
     pub section_bus: &'static str,
+    // diagrams-tour
+    /// Heading of the replies list when the RESP wire bytes are shown.
+    pub redir_replies_wire: &'static str,
+    /// A node owns a slot (under its lifeline head): `{0}` = slot.
+    pub seq_owner: &'static str,
+    /// A node is migrating a slot: `{0}` = slot, `{1}` = the node the keys go to.
+    pub seq_migrating: &'static str,
+    /// A node is importing a slot: `{0}` = slot, `{1}` = the node the keys come from.
+    pub seq_importing: &'static str,
+    /// Under a node that holds no keys of the slots in play.
+    pub seq_no_keys: &'static str,
+    /// Accessible label of a key on a lifeline: `{0}` = key, `{1}` = node.
+    pub seq_key_on: &'static str,
+    /// The player's check box that hides the operator's lifeline (on a phone).
+    pub redir_operator: &'static str,
+    /// Under the map after a change: `{0}` slots moved so far of `{1}`, from `{2}` (addresses).
+    pub trail_count: &'static str,
+    /// Heading of the keys that moved with the slots.
+    pub trail_keys: &'static str,
+    /// When neither the page's key nor a sample key moved: `{0}` = the sample keys.
+    pub trail_no_keys: &'static str,
+    /// The page's key moved: `{0}` = slot, `{1}` = old master, `{2}` = new.
+    pub trail_your_key: &'static str,
+    /// A sample key moved: `{0}` = key, `{1}` = slot, `{2}` = old master, `{3}` = new.
+    pub trail_key: &'static str,
 }
 }
 
@@ -1100,6 +1125,7 @@ pub const EN: Messages = Messages {
     tags_pin_bad: "A slot is a whole number from 0 to 16383.",
     redir_title: "Redirections: MOVED, ASK, ASKING, TRYAGAIN, step by step",
     redir_help: "Pick a scenario and play it, or step through it. The replies are exactly what Redis 7 sends; the client's slot table, beside the diagram on a wide screen and below it on a narrow one, changes on MOVED and, visibly, not on ASK.",
+    redir_help: "Pick a scenario and play it, or step through it. The replies are exactly what Redis 7 sends; the client's slot table beside the diagram changes on MOVED and, visibly, not on ASK.",
     redir_scenario: "Scenario",
     redir_wire: "show the RESP wire bytes",
     link_unknown_scenario: "This link asks for a scenario called \"{0}\", which this page does not have: showing \"{1}\" from the start instead.",
@@ -1404,6 +1430,19 @@ pub const EN: Messages = Messages {
     share_close: "Close",
     // bus-view
     section_bus: "cluster bus player",
+    // diagrams-tour
+    redir_replies_wire: "Replies so far, as RESP bytes on the wire (\\r\\n shown escaped)",
+    seq_owner: "owns {0}",
+    seq_migrating: "MIGRATING {0} → {1}",
+    seq_importing: "IMPORTING {0} ← {1}",
+    seq_no_keys: "no keys here",
+    seq_key_on: "{0} is on {1}",
+    redir_operator: "show the operator",
+    trail_count: "{0} of {1} slots moved, from {2}",
+    trail_keys: "Keys that moved with them:",
+    trail_no_keys: "Neither your key nor the transcripts' sample keys ({0}) are in the moved slots.",
+    trail_your_key: "your key (slot {0}): {1} → {2}",
+    trail_key: "{0} (slot {1}): {2} → {3}",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

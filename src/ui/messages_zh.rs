@@ -162,6 +162,7 @@ pub const ZH: Messages = Messages {
     tags_pin_bad: "槽是 0 到 16383 之间的整数。",
     redir_title: "重定向：逐步观察 MOVED、ASK、ASKING、TRYAGAIN",
     redir_help: "选择一个场景并播放，或逐步查看。应答与 Redis 7 发送的完全一致；客户端的槽表（宽屏时在图的右侧，窄屏时在图的下方）在 MOVED 时更新，而在 ASK 时明显不更新。",
+    redir_help: "选择一个场景并播放，或逐步查看。应答与 Redis 7 发送的完全一致；时序图旁客户端的槽表在 MOVED 时更新，而在 ASK 时明显不更新。",
     redir_scenario: "场景",
     redir_wire: "显示 RESP 线路字节",
     link_unknown_scenario: "此链接请求名为“{0}”的场景，但本页没有：改为从头显示“{1}”。",
@@ -466,6 +467,19 @@ pub const ZH: Messages = Messages {
     share_close: "关闭",
     // bus-view
     section_bus: "集群总线播放器",
+    // diagrams-tour
+    redir_replies_wire: "目前为止的应答，按 RESP 线路字节显示（\\r\\n 以转义形式显示）",
+    seq_owner: "负责 {0}",
+    seq_migrating: "MIGRATING {0} → {1}",
+    seq_importing: "IMPORTING {0} ← {1}",
+    seq_no_keys: "这里没有键",
+    seq_key_on: "{0} 在 {1} 上",
+    redir_operator: "显示运维",
+    trail_count: "已迁移 {0} / {1} 个槽，来自 {2}",
+    trail_keys: "随槽一起迁移的键：",
+    trail_no_keys: "你的键和记录中的示例键（{0}）都不在迁移的槽里。",
+    trail_your_key: "你的键（槽 {0}）：{1} → {2}",
+    trail_key: "{0}（槽 {1}）：{2} → {3}",
 };
 
 #[cfg(test)]
@@ -476,6 +490,9 @@ mod tests {
     /// Fields whose English text is code or symbols, so the Chinese text is the same.
     const SAME_IN_BOTH: &[&str] = &[
         "title",
+        // diagrams-tour: Redis's own flags, as CLUSTER NODES prints them.
+        "seq_migrating",
+        "seq_importing",
         "stage_crc",
         "crc_cols[0]",
         "lab_import_placeholder",

@@ -2,12 +2,12 @@
 //! arrow labels, narration, and the client's table as text (the steps, lanes and tables
 //! themselves are the core's `redirect_steps`).
 
-use crate::core::client::steps::{scenario_steps, Table};
+use crate::core::client::steps::{scenario_steps, Lifelines, SlotState, Table};
 use crate::core::client::{scenarios, Endpoint, Event, EventKind, Narration, Scenario};
 use crate::core::key::client_rules::ClientRule;
 use crate::core::key::escape::format_key;
 use crate::core::SlotMap;
-use crate::ui::components::sequence::Arrow;
+use crate::ui::components::sequence::{Arrow, BandKind, LaneBand, LaneState};
 use crate::ui::messages::fill;
 use crate::ui::narration::{
     give_up_reason, narrate, policy_name, rule_name, scenario_title, wait, NarrationText,
@@ -37,6 +37,10 @@ pub struct ScenarioView {
     pub tables: Vec<Vec<(u16, String)>>,
     /// The slot whose entry a step changed, if it did.
     pub changed: Vec<Option<u16>>,
+    /// What the lifelines carry before the first step, then after each.
+    pub states: Vec<LaneState>,
+    /// The operator's lifeline, if it has one.
+    pub operator: Option<usize>,
 }
 
 fn arrow_of(e: &Event, lane: impl Fn(&Endpoint) -> usize, t: &NarrationText) -> Arrow {
@@ -105,10 +109,11 @@ fn arrow_of(e: &Event, lane: impl Fn(&Endpoint) -> usize, t: &NarrationText) -> 
 pub fn view_of(sc: &Scenario, t: &'static NarrationText) -> ScenarioView {
     let steps = scenario_steps(sc);
     let mut lanes = vec![t.lane_client.to_string()];
+    lanes.extend(steps.nodes.iter().cloned());
+    let operator = steps.has_operator.then_some(lanes.len());
     if steps.has_operator {
         lanes.push(t.lane_operator.to_string());
     }
-    lanes.extend(steps.nodes.iter().cloned());
     let lane = |e: &Endpoint| steps.lane(e);
     // Node heads in the colours the rest of the page gives the fixtures' masters.
     let map = SlotMap::fixture_cluster();
@@ -143,7 +148,41 @@ pub fn view_of(sc: &Scenario, t: &'static NarrationText) -> ScenarioView {
         narrations: events.iter().map(|e| narrate(&e.narration, t)).collect(),
         table_before: table_text(&steps.table_before),
         tables: steps.tables.iter().map(table_text).collect(),
-        changed: steps.changed,
+        changed: steps.changed.clone(),
+        states: std::iter::once(&steps.lifelines_before)
+            .chain(&steps.lifelines)
+            .map(|l| lane_state(l, &|a: &str| steps.lane(&Endpoint::Node(a.to_string()))))
+            .collect(),
+        operator,
+    }
+}
+
+/// What the lifelines carry, placed on their lanes, keys as the page prints them.
+fn lane_state(l: &Lifelines, lane: &dyn Fn(&str) -> usize) -> LaneState {
+    LaneState {
+        bands: l
+            .bands
+            .iter()
+            .map(|b| {
+                let (kind, peer) = match &b.state {
+                    SlotState::Owner => (BandKind::Owner, String::new()),
+                    SlotState::Migrating { to } => (BandKind::Migrating, to.clone()),
+                    SlotState::Importing { from } => (BandKind::Importing, from.clone()),
+                };
+                LaneBand {
+                    lane: lane(&b.node),
+                    node: b.node.clone(),
+                    slot: b.slot,
+                    kind,
+                    peer,
+                }
+            })
+            .collect(),
+        keys: l
+            .keys
+            .iter()
+            .map(|(node, keys)| (lane(node), keys.iter().map(|k| format_key(k)).collect()))
+            .collect(),
     }
 }
 
@@ -175,6 +214,26 @@ mod tests {
             assert_eq!(v.arrows.len(), v.changed.len());
             for a in &v.arrows {
                 assert!(a.from < v.lanes.len() && a.to < v.lanes.len(), "{}", v.id);
+            }
+        }
+    }
+
+    /// Every band sits on its own node's lifeline, one state per step and one before the
+    /// first, and the operator (if any) is the last lifeline.
+    #[test]
+    fn lifeline_states_sit_on_their_nodes_lanes() {
+        for v in scenario_views(&crate::ui::narration::EN) {
+            assert_eq!(v.states.len(), v.arrows.len() + 1, "{}", v.id);
+            for s in &v.states {
+                for b in &s.bands {
+                    assert_eq!(v.lanes[b.lane], b.node, "{}", v.id);
+                }
+                for (lane, _) in &s.keys {
+                    assert!(*lane > 0 && Some(*lane) != v.operator, "{}", v.id);
+                }
+            }
+            if let Some(op) = v.operator {
+                assert_eq!(op, v.lanes.len() - 1, "{}", v.id);
             }
         }
     }

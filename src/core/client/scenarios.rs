@@ -60,6 +60,11 @@ pub struct Step {
     pub action: Action,
     /// What it caused, in order.
     pub events: Vec<Event>,
+    /// The cluster's slot states and keys before the action, and after it (what the sequence
+    /// diagram draws on its lifelines: [`steps::Snapshot`]).
+    pub before: steps::Snapshot,
+    /// …and after it.
+    pub after: steps::Snapshot,
 }
 
 /// A ready-made story for the Redirections view.
@@ -99,6 +104,7 @@ pub fn play(cluster: &mut Cluster, client: &mut Client, actions: Vec<Action>) ->
     actions
         .into_iter()
         .map(|action| {
+            let before = steps::Snapshot::of(cluster);
             let events = match &action {
                 Action::Client { args } => run(cluster, client, args),
                 Action::Operator { addr, args } => {
@@ -120,7 +126,12 @@ pub fn play(cluster: &mut Cluster, client: &mut Client, actions: Vec<Action>) ->
                     ]
                 }
             };
-            Step { action, events }
+            Step {
+                action,
+                events,
+                before,
+                after: steps::Snapshot::of(cluster),
+            }
         })
         .collect()
 }

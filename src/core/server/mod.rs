@@ -163,6 +163,23 @@ impl Cluster {
         }
     }
 
+    /// The live keys of the node at `addr`, in byte order, at most `max` of them (for views
+    /// that draw what each node holds).
+    pub fn keys_of(&self, addr: &str, max: usize) -> Vec<Vec<u8>> {
+        let Some(node) = self.node_index(addr).and_then(|i| self.nodes.get(i)) else {
+            return Vec::new();
+        };
+        let mut keys: Vec<Vec<u8>> = node
+            .db
+            .iter()
+            .filter(|(_, e)| !e.is_expired(self.now))
+            .map(|(k, _)| k.clone())
+            .collect();
+        crate::core::sort::sort(&mut keys);
+        keys.truncate(max);
+        keys
+    }
+
     /// How many keys the node at `addr` holds (its `DBSIZE`).
     pub fn dbsize(&self, addr: &str) -> Option<usize> {
         let node = self.nodes.get(self.node_index(addr)?)?;

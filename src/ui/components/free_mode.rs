@@ -200,7 +200,8 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
                 if !v.arrows.is_empty() {
                     <p class="redir__narration" aria-live="polite">{ v.narrations.last().cloned().unwrap_or_default() }</p>
                     <Sequence lanes={v.lanes.clone()} lane_colours={v.lane_colours.clone()}
-                              arrows={v.arrows.clone()} shown={v.arrows.len()} wire={false} />
+                              arrows={v.arrows.clone()} shown={v.arrows.len()} wire={false}
+                              states={v.states.clone()} />
                     <ol class="redir__wire" data-testid="free-replies">{ replies }</ol>
                 }
             }

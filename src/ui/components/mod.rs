@@ -16,6 +16,7 @@ pub mod node_list;
 pub mod pipeline;
 pub mod planner;
 pub mod redirections;
+pub mod reshard_trail;
 pub mod restore_notice;
 pub mod section_nav;
 pub mod sequence;

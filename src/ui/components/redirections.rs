@@ -59,6 +59,8 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
         });
     }
     let wire = use_state(|| false);
+    // The operator's lifeline is optional: off at first on a phone, where three lanes fit.
+    let operator = use_state(|| !narrow_screen());
 
     // Play: one step per tick; the interval is dropped when playing stops or the speed changes.
     {
@@ -181,10 +183,17 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
                            onchange={ let w = wire.clone(); Callback::from(move |_: Event| w.set(!*w)) } />
                     { " " }{ t.redir_wire }
                 </label>
+                if sc.operator.is_some() {
+                    <label class="lab__check">
+                        <input type="checkbox" checked={*operator} data-testid="show-operator"
+                               onchange={ let o = operator.clone(); Callback::from(move |_: Event| o.set(!*o)) } />
+                        { " " }{ t.redir_operator }
+                    </label>
+                }
             </div>
             <div class="redir__player" tabindex="0" {onkeydown} aria-label={t.redir_keys}>
                 <div class="lab__row redir__controls">
-                    <button type="button" class="button button--quiet" onclick={act(PlayerAction::Seek(0))} aria-label={t.redir_start}>{ "«" }</button>
+                    <button type="button" class="button button--quiet redir__wide" onclick={act(PlayerAction::Seek(0))} aria-label={t.redir_start}>{ "«" }</button>
                     <button type="button" class="button button--quiet" data-testid="step-prev" onclick={act(PlayerAction::Prev)} aria-label={t.redir_prev}>{ "◀" }</button>
                     if player.playing {
                         <button type="button" class="button" data-testid="pause" onclick={act(PlayerAction::Pause)}>{ t.redir_pause }</button>
@@ -192,14 +201,20 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
                         <button type="button" class="button" data-testid="play" onclick={act(PlayerAction::Play)}>{ t.redir_play }</button>
                     }
                     <button type="button" class="button button--quiet" data-testid="step-next" onclick={act(PlayerAction::Next)} aria-label={t.redir_next}>{ "▶" }</button>
-                    <button type="button" class="button button--quiet" onclick={act(PlayerAction::Seek(usize::MAX))} aria-label={t.redir_end}>{ "»" }</button>
-                    <button type="button" class="button button--quiet" onclick={act(PlayerAction::Speed(-1))} aria-label={t.redir_slower}>{ "−" }</button>
-                    <span class="mono">{ format!("{}×", SPEEDS[player.speed]) }</span>
-                    <button type="button" class="button button--quiet" onclick={act(PlayerAction::Speed(1))} aria-label={t.redir_faster}>{ "+" }</button>
+                    <button type="button" class="button button--quiet redir__wide" onclick={act(PlayerAction::Seek(usize::MAX))} aria-label={t.redir_end}>{ "»" }</button>
+                    <button type="button" class="button button--quiet redir__wide" onclick={act(PlayerAction::Speed(-1))} aria-label={t.redir_slower}>{ "−" }</button>
+                    // The speed itself is a button that steps through the speeds (the phone's
+                    // row has no room for − and +).
+                    <button type="button" class="button button--quiet mono redir__speed" title={t.redir_faster}
+                            onclick={act(if player.speed + 1 >= SPEEDS.len() { PlayerAction::Speed(-(SPEEDS.len() as i32)) } else { PlayerAction::Speed(1) })}>
+                        { format!("{}×", SPEEDS[player.speed]) }
+                    </button>
+                    <button type="button" class="button button--quiet redir__wide" onclick={act(PlayerAction::Speed(1))} aria-label={t.redir_faster}>{ "+" }</button>
                     <input type="range" class="redir__timeline" min="0" max={sc.arrows.len().to_string()}
                            value={step.to_string()} data-testid="timeline" data-step={step.to_string()}
                            data-steps={sc.arrows.len().to_string()} oninput={on_seek} aria-label={t.redir_timeline} />
-                    <span class="mono">{ fill(t.redir_step, &[&step, &sc.arrows.len()]) }</span>
+                    <span class="mono redir__wide">{ fill(t.redir_step, &[&step, &sc.arrows.len()]) }</span>
+                    <span class="mono redir__narrow" aria-hidden="true">{ format!("{step}/{}", sc.arrows.len()) }</span>
                 </div>
                 <p class="redir__narration" data-testid="narration" aria-live="polite">{ narration }</p>
                 <div class="redir__body">
@@ -207,7 +222,8 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
                     // (focusable, so a keyboard reaches it; the player's keys still step).
                     <div class="redir__diagram" tabindex="0" role="group" aria-label={t.seq_label}>
                         <Sequence lanes={sc.lanes.clone()} lane_colours={sc.lane_colours.clone()}
-                                  arrows={sc.arrows.clone()} shown={step} wire={*wire} />
+                                  arrows={sc.arrows.clone()} shown={step} wire={*wire}
+                                  states={sc.states.clone()} hidden={sc.operator.filter(|_| !*operator)} />
                     </div>
                     <div class="redir__table" data-testid="client-slot-table">
                         <h3 class="lab__title">{ t.redir_table }</h3>
@@ -227,11 +243,18 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
                     </div>
                 </div>
                 <SeqExport stem={format!("slotscope-{}-step-{step}", sc.id)} />
-                <h3 class="lab__title">{ t.redir_replies }</h3>
+                <h3 class="lab__title" data-testid="replies-heading">{ if *wire { t.redir_replies_wire } else { t.redir_replies } }</h3>
                 <ol class="redir__wire">{ for wire_lines }</ol>
             </div>
             <ClientTable />
             <FreeMode map={props.map.clone()} />
         </section>
     }
+}
+
+/// Whether the window is phone-narrow (the layout's own breakpoint).
+fn narrow_screen() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(max-width: 600px)").ok().flatten())
+        .is_some_and(|m| m.matches())
 }

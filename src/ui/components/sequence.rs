@@ -1,8 +1,13 @@
-//! A sequence diagram that plays: lifelines for the client and each node, one arrow per
-//! request or reply, drawn up to the current step, the current arrow travelling (CSS), and
-//! its reply text as redis-cli prints it (or as RESP on the wire).
+//! A sequence diagram that plays: lifelines for the client, each node and the operator (on the
+//! far side), one arrow per request or reply, drawn up to the current step, a token travelling
+//! along the current arrow until it arrives (CSS, still under reduced motion), its text as
+//! redis-cli prints it (or as RESP on the wire); each node's lifeline carries bands for its
+//! states on the slots in play (owner, `MIGRATING`, `IMPORTING`) over the steps they last, and
+//! under its head the states and keys it holds now, a key gliding from node to node when
+//! `MIGRATE` moves it. The diagram is as tall as the steps drawn so far.
 
-use crate::ui::messages::use_messages;
+use crate::ui::messages::{fill, use_messages};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// One arrow of the diagram, ready to draw.
@@ -25,6 +30,52 @@ pub struct Arrow {
     pub note: bool,
 }
 
+/// Which state a band shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BandKind {
+    /// The node owns the slot.
+    Owner,
+    /// The node is migrating the slot to `peer`.
+    Migrating,
+    /// The node is importing the slot from `peer`.
+    Importing,
+}
+
+impl BandKind {
+    /// The `data-state` hook.
+    fn hook(self) -> &'static str {
+        match self {
+            BandKind::Owner => "owner",
+            BandKind::Migrating => "migrating",
+            BandKind::Importing => "importing",
+        }
+    }
+}
+
+/// One node's state on one slot, on its lifeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaneBand {
+    /// The lifeline.
+    pub lane: usize,
+    /// The node's address.
+    pub node: String,
+    /// The slot.
+    pub slot: u16,
+    /// The state.
+    pub kind: BandKind,
+    /// The other node of a migration (empty for an owner).
+    pub peer: String,
+}
+
+/// What the lifelines carry at one moment: bands and the keys each lifeline's node holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LaneState {
+    /// The bands.
+    pub bands: Vec<LaneBand>,
+    /// Each node lifeline's keys in the slots in play, as shown (lifeline, keys).
+    pub keys: Vec<(usize, Vec<String>)>,
+}
+
 /// Props of [`Sequence`].
 #[derive(Properties, PartialEq)]
 pub struct SequenceProps {
@@ -38,74 +89,439 @@ pub struct SequenceProps {
     pub shown: usize,
     /// Show RESP instead of redis-cli's text.
     pub wire: bool,
+    /// What the lifelines carry before the first step, then after each (arrows + 1 entries).
+    #[prop_or_default]
+    pub states: Vec<LaneState>,
+    /// A lifeline to leave out (the operator's, on a phone): its arrows become notes on the
+    /// node they reach or leave.
+    #[prop_or_default]
+    pub hidden: Option<usize>,
 }
 
 /// Vertical room per arrow, in SVG units.
 const ROW: f64 = 38.0;
-/// Room above the first arrow, for the lifeline heads.
-const HEAD: f64 = 56.0;
+/// Room per line of state or key under a head.
+const LINE: f64 = 14.0;
+/// Most key lines under a head (then "+N").
+const MAX_KEY_LINES: usize = 3;
+
+/// The lines of state under one lifeline's head: one for the slots it owns, one per
+/// migration.
+fn state_lines(t: &crate::ui::messages::Messages, bands: &[&LaneBand]) -> Vec<(BandKind, String)> {
+    let mut out = Vec::new();
+    let owned: Vec<String> = bands
+        .iter()
+        .filter(|b| b.kind == BandKind::Owner)
+        .map(|b| b.slot.to_string())
+        .collect();
+    if !owned.is_empty() {
+        out.push((BandKind::Owner, fill(t.seq_owner, &[&owned.join(", ")])));
+    }
+    for b in bands {
+        let peer = short(&b.peer);
+        match b.kind {
+            BandKind::Owner => {}
+            BandKind::Migrating => out.push((b.kind, fill(t.seq_migrating, &[&b.slot, &peer]))),
+            BandKind::Importing => out.push((b.kind, fill(t.seq_importing, &[&b.slot, &peer]))),
+        }
+    }
+    out
+}
+
+/// Width of a 12 px monospace character, in SVG units (for placing a note's text).
+const CHAR_W: f64 = 7.2;
+
+/// A 40-hex-digit node id cut to its first 8 digits and `…`, as `redis-cli --cluster` prints
+/// ids (`2d5df5ae...`): the whole text stays in the label's tooltip.
+fn elide_ids(text: &str) -> String {
+    text.split(' ')
+        .map(|w| {
+            let hex = w.len() == 40 && w.bytes().all(|b| b.is_ascii_hexdigit());
+            if hex {
+                format!("{}…", w.get(..8).unwrap_or(w))
+            } else {
+                w.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `127.0.0.1:7002` → `:7002` when the host is the loopback every node shares.
+fn short(addr: &str) -> String {
+    addr.strip_prefix("127.0.0.1")
+        .map_or_else(|| addr.to_string(), str::to_string)
+}
+
+/// Where a hidden lifeline's neighbours move: lane `l` drawn at this position, or `None`.
+fn visible(l: usize, hidden: Option<usize>) -> Option<usize> {
+    match hidden {
+        Some(h) if l == h => None,
+        Some(h) if l > h => Some(l - 1),
+        _ => Some(l),
+    }
+}
 
 /// The diagram.
 #[function_component(Sequence)]
 pub fn sequence(props: &SequenceProps) -> Html {
     let t = use_messages();
-    let n = props.lanes.len().max(1);
-    let width = 820.0;
-    let lane_x = |i: usize| 70.0 + (width - 140.0) * i as f64 / (n.saturating_sub(1).max(1)) as f64;
-    // The page keeps room for every arrow, so the diagram does not grow while it plays; a
-    // picture of it ends below the arrows drawn so far (`data-drawn-height`).
-    let height = HEAD + ROW * props.arrows.len().max(1) as f64 + 20.0;
-    let drawn_height = HEAD + ROW * props.shown.clamp(1, props.arrows.len().max(1)) as f64 + 20.0;
-    let heads = props.lanes.iter().enumerate().map(|(i, name)| {
-        let x = lane_x(i);
+    let hidden = props.hidden.filter(|&h| h < props.lanes.len());
+    let n = props
+        .lanes
+        .len()
+        .saturating_sub(usize::from(hidden.is_some()))
+        .max(1);
+    let width = (200.0 * n.saturating_sub(1) as f64 + 160.0).max(560.0);
+    let lane_x = |i: usize| 80.0 + (width - 160.0) * i as f64 / (n.saturating_sub(1).max(1)) as f64;
+    let shown = props.shown.min(props.arrows.len());
+    let now = props.states.get(shown).cloned().unwrap_or_default();
+    let before = shown
+        .checked_sub(1)
+        .and_then(|i| props.states.get(i))
+        .cloned()
+        .unwrap_or_default();
+    // Room under the heads for the most state and key lines any step needs, so the arrows
+    // never jump while the reader steps.
+    let per_lane = |s: &LaneState, lane: usize| {
+        let bands: Vec<&LaneBand> = s.bands.iter().filter(|b| b.lane == lane).collect();
+        let keys = s
+            .keys
+            .iter()
+            .find(|(l, _)| *l == lane)
+            .map_or(0, |(_, k)| k.len().min(MAX_KEY_LINES + 1));
+        (state_lines(t, &bands).len(), keys)
+    };
+    let lanes_all = 0..props.lanes.len();
+    let (state_room, key_room) = props.states.iter().fold((0, 0), |acc, s| {
+        lanes_all.clone().fold(acc, |(a, b), l| {
+            let (x, y) = per_lane(s, l);
+            (a.max(x), b.max(y))
+        })
+    });
+    let has_keys = props.states.iter().any(|s| !s.keys.is_empty());
+    let key_room = if has_keys { key_room.max(1) } else { 0 };
+    let head = 48.0 + LINE * (state_room + key_room) as f64 + 10.0;
+    let arrow_y = |i: usize| head + ROW * (i as f64 + 0.6);
+    // The diagram is as tall as the steps drawn so far.
+    let height = head + ROW * shown.max(1) as f64 + 16.0;
+
+    let heads = props.lanes.iter().enumerate().filter_map(|(i, name)| {
+        let x = lane_x(visible(i, hidden)?);
         let colour = props.lane_colours.get(i).filter(|c| !c.is_empty()).cloned();
-        html! {
-            <g class="seq__lane">
-                <line x1={format!("{x:.1}")} y1="40" x2={format!("{x:.1}")} y2={format!("{height:.1}")} class="seq__life" />
-                <rect x={format!("{:.1}", x - 62.0)} y="8" width="124" height="28" rx="6" class="seq__head"
+        let bands: Vec<&LaneBand> = now.bands.iter().filter(|b| b.lane == i).collect();
+        let lines = state_lines(t, &bands);
+        Some(html! {
+            <g class="seq__lane" data-lane={name.clone()}>
+                <line x1={format!("{x:.1}")} y1="36" x2={format!("{x:.1}")} y2={format!("{height:.1}")} class="seq__life" />
+                <rect x={format!("{:.1}", x - 66.0)} y="8" width="132" height="28" rx="6" class="seq__head"
                       stroke-width={colour.is_some().then_some("3")} stroke={colour} />
                 <text x={format!("{x:.1}")} y="27" text-anchor="middle" class="seq__head-text">{ name }</text>
+                { for lines.iter().enumerate().map(|(k, (kind, text))| html! {
+                    <text x={format!("{x:.1}")} y={format!("{:.1}", 50.0 + LINE * k as f64)} text-anchor="middle"
+                          class={classes!("seq__state", format!("seq__state--{}", kind.hook()))}>{ text }</text>
+                }) }
             </g>
-        }
+        })
     });
-    let arrows = props.arrows.iter().take(props.shown).enumerate().map(|(i, a)| {
-        let y = HEAD + ROW * (i as f64 + 0.6);
-        let current = i + 1 == props.shown;
-        let text = if props.wire { &a.wire } else { &a.label };
+
+    // The keys under the heads, keyed by name so a key that changes node glides there.
+    let keys_top = 50.0 + LINE * state_room as f64;
+    let mut chips: Vec<Html> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for (lane, keys) in &now.keys {
+        let Some(x) = visible(*lane, hidden).map(lane_x) else {
+            continue;
+        };
+        let node = props.lanes.get(*lane).cloned().unwrap_or_default();
+        let was_here = before
+            .keys
+            .iter()
+            .find(|(l, _)| l == lane)
+            .map(|(_, k)| k.clone())
+            .unwrap_or_default();
+        if keys.is_empty() && has_keys {
+            chips.push(html! {
+                <text key={format!("none-{lane}")} class="seq__key seq__key--none" text-anchor="middle"
+                      data-css={format!("transform: translate({x:.1}px, {keys_top:.1}px)")}>{ t.seq_no_keys }</text>
+            });
+        }
+        for (k, key) in keys.iter().take(MAX_KEY_LINES).enumerate() {
+            let id = if seen.contains(key) {
+                format!("{key}@{lane}")
+            } else {
+                key.clone()
+            };
+            seen.push(key.clone());
+            let moved = shown > 0 && !was_here.contains(key);
+            let y = keys_top + LINE * k as f64;
+            chips.push(html! {
+                <text key={id} class={classes!("seq__key", moved.then_some("seq__key--moved"))} text-anchor="middle"
+                      data-testid="lane-key" data-node={node.clone()} data-key={key.clone()}
+                      aria-label={fill(t.seq_key_on, &[key, &node])}
+                      data-css={format!("transform: translate({x:.1}px, {y:.1}px)")}>{ key }</text>
+            });
+        }
+        if keys.len() > MAX_KEY_LINES {
+            let y = keys_top + LINE * MAX_KEY_LINES as f64;
+            chips.push(html! {
+                <text key={format!("more-{lane}")} class="seq__key seq__key--none" text-anchor="middle"
+                      data-css={format!("transform: translate({x:.1}px, {y:.1}px)")}>{ format!("+{}", keys.len() - MAX_KEY_LINES) }</text>
+            });
+        }
+    }
+
+    // Bands along the lifelines: each state from the step it began to the step it ended (or
+    // the current one).
+    let mut slots: Vec<u16> = props
+        .states
+        .iter()
+        .flat_map(|s| s.bands.iter().map(|b| b.slot))
+        .collect();
+    slots.sort_unstable();
+    slots.dedup();
+    let y_of = |j: usize| if j == 0 { 36.0 } else { arrow_y(j - 1) };
+    let mut open: Vec<(LaneBand, usize)> = Vec::new();
+    let mut segments: Vec<(LaneBand, usize, Option<usize>)> = Vec::new();
+    for j in 0..=shown {
+        let here = props
+            .states
+            .get(j)
+            .map(|s| s.bands.as_slice())
+            .unwrap_or_default();
+        open.retain(|(b, from)| {
+            let stays = here.contains(b);
+            if !stays {
+                segments.push((b.clone(), *from, Some(j)));
+            }
+            stays
+        });
+        for b in here {
+            if !open.iter().any(|(o, _)| o == b) {
+                open.push((b.clone(), j));
+            }
+        }
+    }
+    segments.extend(open.into_iter().map(|(b, from)| (b, from, None)));
+    let bands = segments.iter().filter_map(|(b, from, to)| {
+        let x = lane_x(visible(b.lane, hidden)?);
+        let slot_at = slots.iter().position(|s| *s == b.slot).unwrap_or(0) as f64;
+        let (dx, w) = match b.kind {
+            BandKind::Owner => (-3.0 - 8.0 * slot_at, 6.0),
+            BandKind::Migrating => (5.0 + 10.0 * slot_at, 7.0),
+            BandKind::Importing => (-12.0 - 10.0 * slot_at, 7.0),
+        };
+        let y1 = y_of(*from);
+        let y2 = to.map_or(height - 6.0, y_of);
+        let title = match b.kind {
+            BandKind::Owner => fill(t.seq_owner, &[&b.slot]),
+            BandKind::Migrating => fill(t.seq_migrating, &[&b.slot, &b.peer]),
+            BandKind::Importing => fill(t.seq_importing, &[&b.slot, &b.peer]),
+        };
+        let hook = if b.kind == BandKind::Owner {
+            "slot-owner"
+        } else {
+            "slot-state"
+        };
+        Some(html! {
+            <rect x={format!("{:.1}", x + dx)} y={format!("{y1:.1}")} width={format!("{w:.1}")}
+                  height={format!("{:.1}", (y2 - y1).max(2.0))} rx="2"
+                  class={classes!("seq__band", format!("seq__band--{}", b.kind.hook()))}
+                  data-testid={hook} data-node={b.node.clone()} data-slot={b.slot.to_string()}
+                  data-state={b.kind.hook()} data-ends={to.is_none().then_some("open")}>
+                <title>{ title }</title>
+            </rect>
+        })
+    });
+
+    let arrows = props.arrows.iter().take(shown).enumerate().map(|(i, a)| {
+        let y = arrow_y(i);
+        let current = i + 1 == shown;
+        let (from, to) = (visible(a.from, hidden), visible(a.to, hidden));
+        // An arrow to or from a hidden lifeline is a note on the other end, named by it.
+        let (note, from, to, prefix) = match (from, to) {
+            (Some(f), Some(t)) => (a.note || f == t, f, t, None),
+            (Some(f), None) => (true, f, f, props.lanes.get(a.to)),
+            (None, Some(t)) => (true, t, t, props.lanes.get(a.from)),
+            (None, None) => (true, 0, 0, None),
+        };
+        // A note that is not a reply is worded by the page (the table update, a back-off):
+        // it has no bytes on the wire.
+        let worded = a.note && !a.reply;
+        let body = if props.wire && !worded { &a.wire } else { &a.label };
+        let text = match prefix {
+            Some(p) => format!("{p}: {body}"),
+            None => body.clone(),
+        };
+        let (x1, x2) = (lane_x(from), lane_x(to));
         let class = classes!(
             "seq__arrow",
             a.reply.then_some("seq__arrow--reply"),
             a.error.then_some("seq__arrow--error"),
-            current.then_some("seq__arrow--current")
+            current.then_some("seq__arrow--current"),
+            (x2 < x1).then_some("seq__arrow--left")
         );
-        if a.note || a.from == a.to {
-            let x = lane_x(a.from);
+        let hook = current.then_some("seq-current");
+        let full = text.clone();
+        let text = elide_ids(&text);
+        let shortened = text != full;
+        if note {
+            let x = x1;
+            // A note reads rightwards from its box unless that runs off the diagram.
+            let len = text.chars().count() as f64 * CHAR_W;
+            let over_right = x + 14.0 + len - (width - 4.0);
+            let over_left = len - (x - 14.0 - 4.0);
+            let left = over_right > 0.0 && over_left < over_right;
+            let (tx, anchor) = if left { (x - 14.0, "end") } else { (x + 14.0, "start") };
             return html! {
-                <g class={classes!(class, "seq__note")}>
+                <g class={classes!(class, "seq__note")} data-testid={hook} data-step={(i + 1).to_string()}>
                     <rect x={format!("{:.1}", x - 8.0)} y={format!("{:.1}", y - 14.0)} width="16" height="20" rx="3" />
-                    <text x={format!("{:.1}", x + 14.0)} y={format!("{:.1}", y)} class="seq__label">{ text }</text>
+                    <text x={format!("{tx:.1}")} y={format!("{y:.1}")} text-anchor={anchor} class="seq__label">{ text }</text>
+                    if shortened { <title>{ full }</title> }
                 </g>
             };
         }
-        let (x1, x2) = (lane_x(a.from), lane_x(a.to));
         let dir = if x2 > x1 { 1.0 } else { -1.0 };
         let tip = x2 - dir * 6.0;
         let mid = (x1 + x2) / 2.0;
         html! {
-            <g class={class}>
-                <line x1={format!("{x1:.1}")} y1={format!("{y:.1}")} x2={format!("{tip:.1}")} y2={format!("{y:.1}")} class="seq__shaft"
-                      pathLength={current.then_some("100")} />
+            <g class={class} data-testid={hook} data-step={(i + 1).to_string()}>
+                <line x1={format!("{x1:.1}")} y1={format!("{y:.1}")} x2={format!("{tip:.1}")} y2={format!("{y:.1}")} class="seq__shaft" />
                 <path d={format!("M{tip:.1},{:.1} L{x2:.1},{y:.1} L{tip:.1},{:.1} z", y - 5.0, y + 5.0)} class="seq__tip" />
                 <text x={format!("{mid:.1}")} y={format!("{:.1}", y - 8.0)} text-anchor="middle" class="seq__label">{ text }</text>
+                if shortened { <title>{ full }</title> }
+                if current {
+                    <circle class="seq__token" cx={format!("{x1:.1}")} cy={format!("{y:.1}")} r="5"
+                            data-css={format!("--dx: {:.1}px", x2 - x1)} />
+                }
             </g>
         }
     });
+
+    // Follow the current arrow: when a step changes and the diagram is on screen, scroll its
+    // box sideways (and the page, if need be) so the arrow is in view.
+    let svg_ref = use_node_ref();
+    {
+        let svg_ref = svg_ref.clone();
+        let first = use_mut_ref(|| true);
+        use_effect_with((shown, props.arrows.len(), hidden), move |_| {
+            if !std::mem::replace(&mut *first.borrow_mut(), false) {
+                follow(&svg_ref);
+            }
+        });
+    }
+    // Inline styles through the CSSOM (the page's CSP refuses style attributes): each element's
+    // `data-css`, after every render, so a key's new place starts its glide.
+    {
+        let svg_ref = svg_ref.clone();
+        use_effect(move || {
+            apply_css(&svg_ref);
+        });
+    }
+    let min_width = format!("min-width: {:.0}px", width * 0.72);
     html! {
-        <svg class="seq" viewBox={format!("0 0 {width} {height:.0}")} role="img"
-             data-drawn-height={format!("{drawn_height:.0}")}
+        <svg class="seq" viewBox={format!("0 0 {width} {height:.0}")} role="img" ref={svg_ref}
+             data-css={min_width}
+             data-drawn-height={format!("{height:.0}")}
              aria-label={t.seq_label}>
+            <g class="seq__bands">{ for bands }</g>
             { for heads }
+            <g class="seq__keys">{ for chips }</g>
             { for arrows }
         </svg>
+    }
+}
+
+/// Brings the current arrow into view inside the diagram's scroll box and the window, if the
+/// diagram is on screen at all (playing never pulls a reader back from elsewhere).
+fn follow(svg_ref: &NodeRef) {
+    let (Some(svg), Some(win)) = (svg_ref.cast::<web_sys::Element>(), web_sys::window()) else {
+        return;
+    };
+    // The arrow's shaft, or a note's box (its text may run past it).
+    let Ok(Some(cur)) = svg.query_selector("[data-testid=seq-current] > :first-child") else {
+        return;
+    };
+    let view_h = win
+        .inner_height()
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let area = svg.get_bounding_client_rect();
+    if area.bottom() < 0.0 || area.top() > view_h {
+        return;
+    }
+    if let Some(scroller) = svg
+        .parent_element()
+        .and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let (r, box_) = (
+            cur.get_bounding_client_rect(),
+            scroller.get_bounding_client_rect(),
+        );
+        if r.left() < box_.left() || r.right() > box_.right() {
+            let centre = (r.left() + r.right()) / 2.0 - (box_.left() + box_.right()) / 2.0;
+            scroller.set_scroll_left(scroller.scroll_left() + centre as i32);
+        }
+    }
+    let r = cur.get_bounding_client_rect();
+    // Only as far as it takes, clear of a sticky bar at the top and of the tour's panel when
+    // it sits at the bottom of the window.
+    let floor = win
+        .document()
+        .and_then(|d| d.query_selector("#tour[data-place=bottom]").ok().flatten())
+        .map_or(view_h, |p| p.get_bounding_client_rect().top());
+    if r.bottom() > floor - 8.0 {
+        win.scroll_by_with_x_and_y(0.0, r.bottom() - floor + 48.0);
+    } else if r.top() < 0.0 {
+        win.scroll_by_with_x_and_y(0.0, r.top() - 96.0);
+    }
+}
+
+/// Writes every `data-css` of the diagram (and the diagram's own) into its element's style.
+fn apply_css(svg_ref: &NodeRef) {
+    let Some(svg) = svg_ref.cast::<web_sys::Element>() else {
+        return;
+    };
+    let set = |el: &web_sys::Element| {
+        if let Some(css) = el.get_attribute("data-css") {
+            // `style` is the same CSSOM object on SVG and HTML elements.
+            let styled: &web_sys::HtmlElement = el.unchecked_ref();
+            styled.style().set_css_text(&css);
+        }
+    };
+    set(&svg);
+    if let Ok(list) = svg.query_selector_all("[data-css]") {
+        for i in 0..list.length() {
+            if let Some(el) = list
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            {
+                set(&el);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_ids_are_cut_and_a_hidden_lane_closes_up() {
+        // Transcript 07's command, with 7002's id.
+        assert_eq!(
+            elide_ids("CLUSTER SETSLOT 5712 MIGRATING 44084a172411812451c56a0a3330ec6daa733083"),
+            "CLUSTER SETSLOT 5712 MIGRATING 44084a17…"
+        );
+        assert_eq!(
+            elide_ids("GET {user:1001}:profile"),
+            "GET {user:1001}:profile"
+        );
+        assert_eq!(elide_ids("ééé"), "ééé");
+        assert_eq!(visible(3, Some(3)), None);
+        assert_eq!(visible(2, Some(1)), Some(1));
+        assert_eq!(visible(0, Some(1)), Some(0));
+        assert_eq!(visible(4, None), Some(4));
     }
 }

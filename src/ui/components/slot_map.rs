@@ -7,6 +7,7 @@
 
 use crate::core::{SlotMap as Slots, N_SLOTS};
 use crate::ui::components::map_ranges::MapRanges;
+use crate::ui::components::reshard_trail::{ReshardCount, ReshardTrail};
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::palette;
 use crate::ui::state::Change;
@@ -563,6 +564,8 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
                     {onmousedown} {onmousemove} {onmouseup} {onmouseleave} {onkeydown} {onfocus} {onblur}>
                 </canvas>
                 <canvas ref={overlay} class="slot-map__overlay" aria-hidden="true"></canvas>
+                // diagrams-tour: a reshard's trail (moved ranges, arrows from their old owners).
+                <ReshardTrail map={props.map.clone()} colours={props.colours.clone()} change={props.change.clone()} />
                 { tooltip.unwrap_or_default() }
                 <ol class="slot-map__rows" aria-hidden="true">
                     { for (0..8).map(|k| html! { <li>{ k * 2048 }</li> }) }
@@ -572,6 +575,8 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
                 { readout }
             </figcaption>
         </figure>
+        // diagrams-tour: the running count of a reshard and the keys that moved with it.
+        <ReshardCount map={props.map.clone()} change={props.change.clone()} marked={props.marked} />
         <MapRanges map={props.map.clone()} />
         </div>
     }

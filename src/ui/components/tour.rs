@@ -1,14 +1,21 @@
 //! The guided tour: six narrated stops through the four views, in the order a learner needs them.
 //!
-//! The panel sits at the bottom of the window with Back and Next always in the same place;
-//! Escape leaves it (the page stays as it is, free to explore) and the masthead's button
-//! resumes at the same stop. Each stop quotes the recorded Redis output it relies on
-//! ([`Fact`]), and `tests/tour.rs` checks every quote against `../shared/fixtures`.
+//! Each stop does what it talks about ([`Drive`]: puts a key in the field, adds a master and
+//! reshards slots to it, plays the live migration) and points at the result; Back undoes what
+//! the stop did (when the reader has not changed it since), and "Take it from here" or Escape
+//! leaves the page as it is, free to explore; the masthead's button resumes at the same stop.
+//! The panel is placed above or below the part of the page it points at, never over it (on a
+//! phone, a bottom sheet short enough to leave it in view). Each stop quotes the recorded Redis
+//! output it relies on ([`Fact`]), and `tests/tour.rs` checks every quote against
+//! `../shared/fixtures`.
 
 use crate::core::SlotMap;
 use crate::ui::lang::Lang;
 use crate::ui::messages::fill;
+use crate::ui::player::{Player, PlayerAction, ScenarioIndex};
+use crate::ui::state::ClusterAction;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
@@ -21,15 +28,29 @@ pub struct Fact {
     pub quote: &'static str,
 }
 
+/// What a stop does on the page when the reader reaches it (Back undoes it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drive {
+    /// Nothing: it points at what is there.
+    Nothing,
+    /// Adds an empty master (`--cluster add-node`), then reshards this many slots to it from
+    /// all the others (`--cluster reshard --cluster-from all --cluster-slots N`).
+    AddAndReshard(u32),
+    /// Opens the scenario with this id in the player and plays it.
+    Play(&'static str),
+}
+
 /// One stop of the tour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stop {
     /// Stable name (also the `data-stop` hook).
     pub id: &'static str,
-    /// CSS selector of the part of the page the stop talks about.
+    /// CSS selector of the part of the page the stop talks about (the result of its action).
     pub target: &'static str,
     /// A key to put in the key field when the stop opens, if any.
     pub key: Option<&'static str>,
+    /// What else it does on the page.
+    pub drive: Drive,
     /// The recorded facts it relies on.
     pub facts: &'static [Fact],
 }
@@ -38,8 +59,9 @@ pub struct Stop {
 pub const STOPS: [Stop; 6] = [
     Stop {
         id: "why-16384",
-        target: ".map-card",
+        target: ".slot-map",
         key: None,
+        drive: Drive::Nothing,
         facts: &[Fact {
             file: "transcripts/00_cluster_create.txt",
             quote: "[OK] All 16384 slots covered.",
@@ -47,8 +69,9 @@ pub const STOPS: [Stop; 6] = [
     },
     Stop {
         id: "key-to-slot",
-        target: ".pipeline",
+        target: ".stage:has([data-testid=slot])",
         key: Some("foo"),
+        drive: Drive::Nothing,
         facts: &[
             Fact {
                 file: "transcripts/02_moved.txt",
@@ -62,8 +85,9 @@ pub const STOPS: [Stop; 6] = [
     },
     Stop {
         id: "hash-tags",
-        target: ".pipeline",
+        target: ".stage:has([data-testid=hashed-part])",
         key: Some("a{b}c"),
+        drive: Drive::Nothing,
         facts: &[
             Fact {
                 file: "transcripts/01_keyslot_edge_cases.txt",
@@ -91,6 +115,7 @@ pub const STOPS: [Stop; 6] = [
         id: "hot-spots",
         target: ".hotspot",
         key: None,
+        drive: Drive::Nothing,
         facts: &[
             Fact {
                 file: "distribution.tsv",
@@ -104,8 +129,9 @@ pub const STOPS: [Stop; 6] = [
     },
     Stop {
         id: "resharding",
-        target: ".map-card",
+        target: ".slot-map",
         key: None,
+        drive: Drive::AddAndReshard(1000),
         facts: &[
             Fact {
                 file: "transcripts/12_after_add_node_before_reshard_cluster_check.txt",
@@ -119,8 +145,9 @@ pub const STOPS: [Stop; 6] = [
     },
     Stop {
         id: "moved-vs-ask",
-        target: ".redirections",
+        target: ".redir__diagram",
         key: None,
+        drive: Drive::Play("live-migration"),
         facts: &[
             Fact {
                 file: "transcripts/02_moved.txt",
@@ -163,6 +190,9 @@ pub struct TourText {
     pub node_timeout: &'static str,
     /// Under that field: Redis's default and the value of the recorded failover clusters.
     pub node_timeout_hint: &'static str,
+    // diagrams-tour
+    /// The button that leaves the tour with the page as the stop left it.
+    pub take_over: &'static str,
 }
 
 /// English.
@@ -196,15 +226,17 @@ pub const EN: TourText = TourText {
         ),
         (
             "Resharding, and the empty new node",
-            "redis-cli --cluster add-node joins a master that owns no slots: it serves nothing until you reshard or rebalance. Add an empty master with the lab below the map, then reshard slots to it and watch them walk across the map. Every move is listed as the redis-cli command you would run.",
+            "redis-cli --cluster add-node joins a master that owns no slots: it serves nothing until you reshard or rebalance. The tour has just done both: it added an empty master and resharded 1000 slots to it from all the others (--cluster-slots 1000). The map shows the ranges each source gave up, the count, and the keys that went with them; the lab lists every move as the redis-cli command you would run. Back undoes both; the lab's Undo does too.",
         ),
         (
             "MOVED or ASK",
-            "MOVED means the slot lives elsewhere until the next reshard or failover: a client library rewrites that entry or refreshes its whole slot map, then retries (the table of clients says which). ASK means the slot is being migrated and the source does not hold the command's keys: moved already, or never written, as a new key is. The client sends ASKING and then the command to the target, for that one command, and keeps its table. Choose the live-migration scenario and step through it.",
+            "MOVED means the slot lives elsewhere until the next reshard or failover: a client library rewrites that entry or refreshes its whole slot map, then retries (the table of clients says which). ASK means the slot is being migrated and the source does not hold the command's keys: moved already, or never written, as a new key is. The client sends ASKING and then the command to the target, for that one command, and keeps its table. The player is now playing the live migration of slot 5712: 7001's lifeline turns MIGRATING, 7002's IMPORTING, {user:1001}:profile moves at the MIGRATE step while :orders stays, and that is why one GET gets ASK and the next a plain reply.",
         ),
     ],
     node_timeout: "(ms)",
     node_timeout_hint: "Redis's default is 15000 ms; the recorded failover clusters use 2000 ms. From 100 ms to 3600000 ms (an hour).",
+    // diagrams-tour
+    take_over: "Take it from here",
 };
 
 /// Simplified Chinese.
@@ -238,15 +270,17 @@ pub const ZH: TourText = TourText {
         ),
         (
             "重新分片与空的新节点",
-            "redis-cli --cluster add-node 加入的主节点不负责任何槽：在重新分片或再平衡之前，它什么也不服务。用槽位图下方的实验区添加一个空主节点，再把槽重新分片给它，看槽如何在图上移动。每一步都列出了你在真实集群上要运行的 redis-cli 命令。",
+            "redis-cli --cluster add-node 加入的主节点不负责任何槽：在重新分片或再平衡之前，它什么也不服务。导览刚刚替你做了这两步：添加了一个空主节点，并从其他所有主节点重新分片 1000 个槽给它（--cluster-slots 1000）。槽位图显示每个源节点让出的范围、数量以及随槽迁移的键；实验区把每一步列为你要运行的 redis-cli 命令。“上一站”会撤销这两步，实验区的撤销也可以。",
         ),
         (
             "MOVED 还是 ASK",
-            "MOVED 表示槽已迁到别处，直到下一次重新分片或故障转移：客户端库会改写该表项或刷新整张槽位映射，然后重试（客户端表说明了各库的做法）。ASK 表示槽正在迁移，而源节点没有这条命令的键：可能已经迁走，也可能从未写入（比如一个新键）。客户端先向目标发送 ASKING，再发送命令，只对这一条命令有效，且不更新槽表。选择“在线迁移”场景，逐步查看。",
+            "MOVED 表示槽已迁到别处，直到下一次重新分片或故障转移：客户端库会改写该表项或刷新整张槽位映射，然后重试（客户端表说明了各库的做法）。ASK 表示槽正在迁移，而源节点没有这条命令的键：可能已经迁走，也可能从未写入（比如一个新键）。客户端先向目标发送 ASKING，再发送命令，只对这一条命令有效，且不更新槽表。播放器正在播放槽 5712 的在线迁移：7001 的生命线变为 MIGRATING，7002 的变为 IMPORTING；在 MIGRATE 这一步 {user:1001}:profile 迁走而 :orders 留下，这正是一条 GET 得到 ASK、下一条却正常应答的原因。",
         ),
     ],
     node_timeout: "（毫秒）",
     node_timeout_hint: "Redis 的默认值是 15000 毫秒；记录故障转移的集群用的是 2000 毫秒。可取 100 到 3600000 毫秒（一小时）。",
+    // diagrams-tour
+    take_over: "我自己来",
 };
 
 impl Lang {
@@ -364,6 +398,101 @@ pub struct TourProps {
     pub map: Rc<SlotMap>,
     /// Puts a key in the key field.
     pub on_key: Callback<String>,
+    /// The key field's text now (Back puts it back as it was).
+    #[prop_or_default]
+    pub key_text: AttrValue,
+    /// Changes the cluster (the resharding stop adds a master and reshards; Back undoes).
+    #[prop_or_default]
+    pub on_action: Option<Callback<ClusterAction>>,
+    /// The redirection player now.
+    #[prop_or_default]
+    pub player: Option<Player>,
+    /// Tells the player what to do (the last stop plays the live migration).
+    #[prop_or_default]
+    pub on_player: Option<Callback<PlayerAction>>,
+}
+
+/// What a stop did, so that Back can undo it.
+#[derive(Clone, Debug, Default)]
+struct Done {
+    /// The key field's text before the stop set its key, and the key it set.
+    key: Option<(String, &'static str)>,
+    /// The cluster before the stop changed it, the cluster its actions made (once seen) and
+    /// how many actions Undo must take back.
+    cluster: Option<(Rc<SlotMap>, Option<Rc<SlotMap>>, usize)>,
+    /// The player's scenario and step before, and the scenario it opened.
+    player: Option<((usize, usize), usize)>,
+}
+
+/// The page as the tour sees it, to act on.
+#[derive(Clone)]
+struct Page {
+    map: Rc<SlotMap>,
+    key: String,
+    on_key: Callback<String>,
+    on_action: Option<Callback<ClusterAction>>,
+    player: Option<Player>,
+    on_player: Option<Callback<PlayerAction>>,
+}
+
+impl Page {
+    /// Does what stop `s` does; returns what to undo.
+    fn drive(&self, s: &Stop) -> Done {
+        let mut done = Done::default();
+        if let Some(key) = s.key {
+            done.key = Some((self.key.clone(), key));
+            self.on_key.emit(key.to_string());
+        }
+        match s.drive {
+            Drive::Nothing => {}
+            Drive::AddAndReshard(n) => {
+                if let Some(act) = &self.on_action {
+                    let target = self.map.masters().len();
+                    act.emit(ClusterAction::AddMaster);
+                    act.emit(ClusterAction::Reshard {
+                        from: Vec::new(),
+                        target,
+                        n_slots: n.to_string(),
+                    });
+                    done.cluster = Some((self.map.clone(), None, 2));
+                }
+            }
+            Drive::Play(id) => {
+                if let (Some(p), Some(on)) = (&self.player, &self.on_player)
+                    && let Some((idx, n_steps)) = ScenarioIndex::new().find(id)
+                {
+                    done.player = Some(((p.scenario, p.step), idx));
+                    on.emit(PlayerAction::Open { idx, n_steps });
+                    on.emit(PlayerAction::Play);
+                }
+            }
+        }
+        done
+    }
+
+    /// Takes back what a stop did, where the page still shows it.
+    fn undo(&self, done: Done) {
+        if let Some((before, set)) = done.key
+            && self.key == set
+        {
+            self.on_key.emit(before);
+        }
+        if let (Some((_, Some(after), n)), Some(act)) = (done.cluster, &self.on_action)
+            && *after == *self.map
+        {
+            for _ in 0..n {
+                act.emit(ClusterAction::Undo);
+            }
+        }
+        if let (Some(((idx, step), opened)), Some(p), Some(on)) =
+            (done.player, &self.player, &self.on_player)
+            && p.scenario == opened
+        {
+            let n_steps = ScenarioIndex::new().steps(idx);
+            on.emit(PlayerAction::Open { idx, n_steps });
+            on.emit(PlayerAction::Seek(step));
+        }
+    }
 }
 
 /// The masthead button and, while open, the tour panel.
@@ -381,17 +510,51 @@ pub fn tour(props: &TourProps) -> Html {
     let timeout_ms = use_state(|| DEFAULT_NODE_TIMEOUT_MS);
     let next_ref = use_node_ref();
     let start_ref = use_node_ref();
+    // What each stop did (kept when the tour is left, so resuming does not do it twice).
+    let done = use_mut_ref(|| vec![None::<Done>; STOPS.len()]);
+    let page = Page {
+        map: props.map.clone(),
+        key: props.key_text.to_string(),
+        on_key: props.on_key.clone(),
+        on_action: props.on_action.clone(),
+        player: props.player.clone(),
+        on_player: props.on_player.clone(),
+    };
 
-    // Opening a stop: put its key in the field, bring its part of the page into view, mark it.
+    // The cluster a stop's actions made, once the page shows it (Back undoes only that).
     {
-        let (on_key, next_ref) = (props.on_key.clone(), next_ref.clone());
+        let done = done.clone();
+        use_effect_with(props.map.clone(), move |map| {
+            for d in done.borrow_mut().iter_mut().flatten() {
+                if let Some((before, after @ None, _)) = &mut d.cluster
+                    && *before != *map
+                {
+                    *after = Some(map.clone());
+                }
+            }
+        });
+    }
+
+    // Opening a stop: do what it does (once), bring its result into view, mark it, and place
+    // the panel beside it.
+    {
+        let (next_ref, done, page) = (next_ref.clone(), done.clone(), page.clone());
         use_effect_with((*open, *stop), move |&(open, stop)| {
+            let mut timers = Vec::new();
             if open {
                 if let Some(s) = STOPS.get(stop) {
-                    if let Some(key) = s.key {
-                        on_key.emit(key.to_string());
+                    let mut done = done.borrow_mut();
+                    if let Some(slot @ None) = done.get_mut(stop) {
+                        *slot = Some(page.drive(s));
                     }
                     spotlight(Some(s.target));
+                    // Again once the page has redrawn what the action changed.
+                    for ms in [60, 400] {
+                        let target = s.target;
+                        timers.push(gloo_timers::callback::Timeout::new(ms, move || {
+                            place(target, false)
+                        }));
+                    }
                 }
                 if let Some(el) = next_ref.cast::<web_sys::HtmlElement>() {
                     let _ = el.focus();
@@ -399,18 +562,25 @@ pub fn tour(props: &TourProps) -> Html {
             } else {
                 spotlight(None);
             }
+            move || drop(timers)
         });
     }
 
     let go = |delta: isize| {
-        let (stop, open) = (stop.clone(), open.clone());
+        let (stop, open, done, page) = (stop.clone(), open.clone(), done.clone(), page.clone());
         Callback::from(move |_: MouseEvent| {
             let to = *stop as isize + delta;
             if to >= STOPS.len() as isize {
-                // Finished: close, and start from the top next time.
+                // Finished: close, and start from the top next time (what the stops did stays).
                 open.set(false);
                 stop.set(0);
+                done.borrow_mut().iter_mut().for_each(|d| *d = None);
             } else {
+                if delta < 0
+                    && let Some(d) = done.borrow_mut().get_mut(*stop).and_then(Option::take)
+                {
+                    page.undo(d);
+                }
                 stop.set(to.max(0) as usize);
             }
         })
@@ -553,12 +723,12 @@ fn panel_view(
     let s = &STOPS[at];
     let last = at + 1 == n;
     html! {
-        <section key="panel" id="tour" class="tour" data-testid="tour" data-stop={s.id}
+        <section key="panel" id="tour" class="tour" data-testid="tour" data-stop={s.id} data-place="bottom"
                  aria-label={t.panel} onkeydown={on_keydown}>
             <div class="tour__head">
                 <span class="tour__progress" data-testid="tour-progress">{ fill(t.progress, &[&(at + 1), &n]) }</span>
                 <progress class="tour__bar" max={n.to_string()} value={(at + 1).to_string()} aria-hidden="true"></progress>
-                <button type="button" class="tour__close" aria-label={t.close} title={t.close} onclick={on_close}>{ "×" }</button>
+                <button type="button" class="tour__close" aria-label={t.close} title={t.close} onclick={on_close.clone()}>{ "×" }</button>
             </div>
             <h2 class="tour__title" aria-live="polite">{ title }</h2>
             <p class="tour__body" data-testid="tour-body">{ body }</p>
@@ -580,6 +750,7 @@ fn panel_view(
                     { if last { t.finish } else { t.next } }
                 </button>
             </div>
+            <button type="button" class="link-button tour__takeover" data-testid="tour-take-over" onclick={on_close}>{ t.take_over }</button>
             <p class="tour__hint">{ t.hint }</p>
         </section>
     }
@@ -600,11 +771,56 @@ fn spotlight(target: Option<&str>) {
             }
         }
     }
-    if let Some(el) = target.and_then(|t| doc.query_selector(t).ok().flatten()) {
+    if let Some(t) = target
+        && let Ok(Some(el)) = doc.query_selector(t)
+    {
         let _ = el.set_attribute("data-tour-spot", "");
-        // An instant jump, not a smooth scroll: nothing moves that reduced motion would mind.
-        el.scroll_into_view();
+        place(t, true);
     }
+}
+
+/// Room kept at the top of the window for a sticky bar, in CSS pixels.
+const TOP_ROOM: f64 = 72.0;
+
+/// Scrolls the target (if `scroll`) so its top sits under the window's top bar, then puts the
+/// panel in the larger space above or below it, no taller than that space (it scrolls inside),
+/// so it never covers the target. An instant jump, not a smooth scroll: nothing moves that
+/// reduced motion would mind.
+fn place(target: &str, scroll: bool) {
+    let Some(win) = web_sys::window() else { return };
+    let Some(doc) = win.document() else { return };
+    let (Ok(Some(el)), Some(panel)) = (
+        doc.query_selector(target),
+        doc.get_element_by_id("tour")
+            .and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok()),
+    ) else {
+        return;
+    };
+    let view_h = win
+        .inner_height()
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    if scroll {
+        let r = el.get_bounding_client_rect();
+        win.scroll_by_with_x_and_y(0.0, r.top() - TOP_ROOM);
+    }
+    let style = panel.style();
+    let _ = style.remove_property("max-height");
+    let natural = panel.get_bounding_client_rect().height();
+    let r = el.get_bounding_client_rect();
+    // The panel keeps a small gap from the window's edge (the stylesheet's) and from the target.
+    let (above, below) = (r.top() - 28.0, view_h - r.bottom() - 28.0);
+    let (side, room) = if below >= natural || below >= above {
+        ("bottom", below)
+    } else {
+        ("top", above)
+    };
+    // Never shorter than a third of the window: a very tall target is partly covered rather
+    // than the panel unreadable.
+    let room = room.max(view_h / 3.0).min(natural.max(1.0));
+    let _ = panel.set_attribute("data-place", side);
+    let _ = style.set_property("max-height", &format!("{room:.0}px"));
 }
 
 #[cfg(test)]
