@@ -14,10 +14,15 @@
 //!    per line (`SlotBatch.run_lines`), `cluster-key-slot` 1.1.2 (ioredis's, from npm, served
 //!    from the page's own origin), a hand-written JavaScript CRC16, keys generated inside
 //!    wasm, and the kernel alone on keys already packed as bytes. All must agree on every
-//!    slot, or the run fails.
-import { readFile } from 'node:fs/promises';
+//!    slot, or the run fails;
+//!  - interaction to next paint (Event Timing API, trusted input) for typing in the key field
+//!    and pasting a 64 KB key, beside a plain page (`bench/plain.html`) measured the same way
+//!    in the same run, and the heavy interactions of issue 17 (`bench/inp.mjs`);
+//!  - the cold load under throttling, if `bench_load.mjs` is there (its `measureLoad`).
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveDist, launch, here } from './harness.mjs';
+import { measureInp, measureHeavy, printInp, printHeavy } from './bench/inp.mjs';
 
 const RUNS = 9;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -29,6 +34,8 @@ const server = await serveDist({
     type: 'text/javascript; charset=utf-8',
     body: `const module = { exports: {} };\n${cksSource}\nexport default module.exports;\n`,
   },
+  '/__bench/plain.html': { type: 'text/html; charset=utf-8', body: await readFile(join(here, 'bench', 'plain.html'), 'utf8') },
+  '/__bench/plain.js': { type: 'text/javascript; charset=utf-8', body: await readFile(join(here, 'bench', 'plain.js'), 'utf8') },
 });
 const browser = await launch();
 try {
@@ -312,6 +319,21 @@ try {
   for (const [what, ns] of crcRows) {
     console.log(`${ns.toFixed(1).padStart(8)} ns/key  ${(base / ns).toFixed(1).padStart(5)}x cluster-key-slot  ${what}`);
   }
+  await page.close();
+
+  // Interaction to next paint, slotscope beside the plain page, in this run; then the heavy
+  // interactions, each dispatched to the frame after it.
+  printInp(await measureInp(browser, server.url, `${server.url}__bench/plain.html`));
+  printHeavy(await measureHeavy(browser, server.url));
+  // The cold load (issue 17 goal 3), measured by bench_load.mjs when it is there.
+  let load = null;
+  try {
+    if (await stat(join(here, 'bench_load.mjs')).catch(() => null)) load = await import('./bench_load.mjs');
+  } catch (e) {
+    console.log(`\nthe cold load was not measured: ${e?.message ?? e}`);
+  }
+  const loadRows = load?.measureLoad ? await load.measureLoad({ browser, server, url: server.url }) : null;
+  if (Array.isArray(loadRows)) for (const row of loadRows) console.log(...[row].flat());
 } finally {
   await browser.close();
   await server.close();

@@ -25,3 +25,4 @@ pub mod slot_map;
 pub mod tag_generator;
 pub mod topology_lab;
 pub mod tour;
+pub mod window;

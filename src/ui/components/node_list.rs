@@ -2,6 +2,7 @@
 //! its replicas under it, and the per-master actions (fail over, remove).
 
 use crate::core::{SlotMap, SlotRange, N_SLOTS};
+use crate::ui::components::window::{spacer, use_window};
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::state::ClusterAction as Action;
 use crate::ui::styled::StyledSpan;
@@ -129,7 +130,8 @@ pub fn master_row(props: &MasterRowProps) -> Html {
     }
 }
 
-/// The list of nodes.
+/// The list of nodes. At 1000 masters only the rows scrolled into view are rendered
+/// (`window::use_window`): the rest are two spacers.
 #[function_component(NodeList)]
 pub fn node_list(props: &NodeListProps) -> Html {
     let t = use_messages();
@@ -138,11 +140,14 @@ pub fn node_list(props: &NodeListProps) -> Html {
     let all_ranges = use_memo(props.map.clone(), |map| map.ranges_by_master());
     let n = map.n_masters();
     let unowned = map.n_unowned();
-    let rows = (0..n).map(|idx| {
+    let list = use_node_ref();
+    let windowed = use_window(list.clone(), n);
+    let window = windowed.window;
+    let rows = (window.start..window.end).map(|idx| {
         html! {
             <MasterRow key={idx} map={props.map.clone()} {idx}
                        colour={AttrValue::from(props.colours.get(idx).cloned().unwrap_or_default())}
-                       count={counts[idx]} ranges={all_ranges.clone()}
+                       count={counts.get(idx).copied().unwrap_or(0)} ranges={all_ranges.clone()}
                        current={props.current == Some(idx)} on_action={props.on_action.clone()} />
         }
     });
@@ -150,9 +155,12 @@ pub fn node_list(props: &NodeListProps) -> Html {
         <section class="legend" aria-labelledby="legend-title">
             <h3 id="legend-title" class="legend__title">{ t.legend_title }{ format!(" ({n})") }</h3>
             // A long list scrolls, so it takes the focus to be scrolled by keyboard.
-            <ol class={classes!("legend__list", (n > 12).then_some("legend__list--long"))}
-                tabindex={(n > 12).then_some("0")} aria-labelledby="legend-title">
+            <ol class={classes!("legend__list", (n > 12).then_some("legend__list--long"), window.windowed.then_some("is-windowed"))}
+                tabindex={(n > 12).then_some("0")} aria-labelledby="legend-title"
+                ref={list} onscroll={windowed.onscroll.clone()} data-testid="node-list" data-rows={n.to_string()}>
+                { spacer(&windowed, &windowed.before) }
                 { for rows }
+                { spacer(&windowed, &windowed.after) }
             </ol>
             if unowned > 0 {
                 <p class="legend__unowned" data-testid="uncovered">

@@ -14,6 +14,7 @@ use crate::core::workload::KeySample;
 use crate::core::workload::{chunk_masters, plan, Plan, Strategy, MAX_KEYS};
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
+use crate::ui::components::window::{spacer, use_window};
 use crate::ui::forms::{input_to, select_to};
 use crate::ui::lang::Lang;
 use crate::ui::localize::{batch_error, escape_error, plan_error, tag_error};
@@ -301,16 +302,24 @@ pub fn planner(props: &PlannerProps) -> Html {
         })
         .or_else(|| map.masters().first().map(|m| m.addr.clone()))
         .unwrap_or_default();
+    // Commands are answered without words (the reply is Redis's); only a key list's line is
+    // worded, so only then does a language switch read the batch again.
     let batch = use_memo(
         (
             state.text.clone(),
             state.lines,
             node_addr.clone(),
             props.map.clone(),
-            lang,
+            matches!(state.lines, Lines::KeysFor(_)).then_some(lang),
         ),
-        |(text, lines, node, map, lang)| read_batch(lang.messages(), map, node, text, *lines),
+        |(text, lines, node, map, lang)| {
+            read_batch(lang.unwrap_or_default().messages(), map, node, text, *lines)
+        },
     );
+    // Thousands of pasted lines: only those scrolled into view are rendered.
+    let verdict_list = use_node_ref();
+    let windowed = use_window(verdict_list.clone(), batch.lines.len());
+    let window = windowed.window;
     // Generated keys, when there are some, stand in for the pasted ones: one batch at a time.
     let generated = &state.generated;
     let keys = generated.clone().unwrap_or_else(|| batch.keys.clone());
@@ -380,7 +389,11 @@ pub fn planner(props: &PlannerProps) -> Html {
     };
 
     let p = &*the_plan;
-    let verdicts = batch.lines.iter().map(|line| {
+    let shown_lines = batch
+        .lines
+        .get(window.start..window.end)
+        .unwrap_or_default();
+    let verdicts = shown_lines.iter().map(|line| {
         let slots: Vec<String> = line.keys.iter().map(|(k, s)| format!("{} → {s}", format_key(k))).collect();
         // A command the page does not run gets the page's note, in the reader's language.
         let note = match &line.outcome {
@@ -517,7 +530,14 @@ pub fn planner(props: &PlannerProps) -> Html {
                 </p>
                 <ol class="verdicts">{ generated_verdict.unwrap_or_default() }</ol>
             } else {
-                <ol class="verdicts">{ for verdicts }</ol>
+                <ol class={classes!("verdicts", window.windowed.then_some("verdicts--windowed"))}
+                    ref={verdict_list} onscroll={windowed.onscroll.clone()} data-testid="verdicts"
+                    data-rows={batch.lines.len().to_string()}
+                    tabindex={window.windowed.then_some("0")} aria-label={window.windowed.then_some(t.plan_batch_label)}>
+                    { spacer(&windowed, &windowed.before) }
+                    { for verdicts }
+                    { spacer(&windowed, &windowed.after) }
+                </ol>
             }
 
             if p.n_keys > 0 {

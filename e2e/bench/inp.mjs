@@ -1,0 +1,203 @@
+//! The benchmark's interaction figures (issue 17), called by `bench.mjs`:
+//!  - `measureInp`: interaction to next paint as browsers report it (Event Timing API,
+//!    `PerformanceObserver` type 'event', durationThreshold 16), for trusted input (CDP
+//!    `Input.dispatchKeyEvent` through Playwright's keyboard): typing in the key field, and
+//!    pasting a 64 KB key (Ctrl+A, Ctrl+V from the clipboard). The same on the plain page
+//!    (`plain.html`: one input, one TextEncoder, a bitwise CRC16) in the same run.
+//!  - `measureHeavy`: the heavy interactions, each from its event dispatched in the page to the
+//!    frame after it (two requestAnimationFrames: the effects have run and the frame painted).
+//! Nothing here asserts a time.
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(s.length * p))] : NaN;
+};
+export const p50 = (xs) => pct(xs, 0.5);
+export const p95 = (xs) => pct(xs, 0.95);
+
+/** Records every event timing entry (≥ 16 ms) with its interaction id, from the first paint on. */
+function observeEvents() {
+  window.__events = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__events.push({ id: e.interactionId, name: e.name, dur: e.duration });
+  }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+}
+
+const frame = (page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+
+/**
+ * Runs `act` (which makes trusted input) and returns the INP of each interaction it made: the
+ * longest event of each interaction id. Interactions the observer did not report took under
+ * 16 ms (Chromium reports durations in steps of 8 ms): they count as 8.
+ */
+async function interactions(page, act) {
+  await page.evaluate(() => { window.__events.length = 0; window.__count0 = performance.interactionCount; });
+  await act();
+  await frame(page);
+  await page.waitForTimeout(300);
+  const { events, count } = await page.evaluate(() => ({ events: window.__events.splice(0), count: performance.interactionCount - window.__count0 }));
+  const byId = new Map();
+  for (const e of events) if (e.id) byId.set(e.id, Math.max(byId.get(e.id) ?? 0, e.dur));
+  const durs = [...byId.values()];
+  while (durs.length < count) durs.push(8);
+  return durs;
+}
+
+/** Typing and pasting into `[data-testid=key-input]` of the page at `url`. */
+async function inpOf(browser, url, ready) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+  const page = await context.newPage();
+  await page.addInitScript(observeEvents);
+  await page.goto(url);
+  await page.locator(ready).waitFor();
+  const input = page.getByTestId('key-input');
+  await input.click();
+  await frame(page);
+  const typed = [];
+  for (let round = 0; round < 4; round++) {
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    typed.push(...await interactions(page, async () => {
+      for (const ch of `user:${1000 + round}:{tag}x`) {
+        await page.keyboard.press(ch);
+        await page.waitForTimeout(30);
+      }
+    }));
+  }
+  // The clipboard holds a 64 KB key; each paste replaces the field's text with it (two keys
+  // taken in turn, so every paste changes the text).
+  const big = ['k', 'j'].map((c) => c.repeat(64 * 1024));
+  const pasted = [];
+  for (let i = 0; i < 16; i++) {
+    const text = big[i % 2];
+    await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+    await page.keyboard.press('Control+A');
+    pasted.push(...await interactions(page, () => page.keyboard.press('Control+V')));
+    const got = await input.inputValue();
+    if (got.length !== text.length) throw new Error(`the paste did not reach the field of ${url} (${got.length} characters)`);
+  }
+  // One character typed at the end of the pasted key.
+  const afterPaste = [];
+  await page.keyboard.press('End');
+  for (let i = 0; i < 12; i++) {
+    afterPaste.push(...await interactions(page, () => page.keyboard.press(String.fromCharCode(97 + (i % 26)))));
+  }
+  await context.close();
+  return { typed, pasted, afterPaste };
+}
+
+/** INP of slotscope's key field and of the plain page, in one run (the plain page first and last). */
+export async function measureInp(browser, url, plainUrl) {
+  const plain = await inpOf(browser, plainUrl, '[data-testid=key-input]');
+  const page = await inpOf(browser, url, '[data-testid=slot]');
+  const rows = [];
+  for (const [what, key] of [['typing in the key field', 'typed'], ['pasting a 64 KB key', 'pasted'], ['a key typed after the 64 KB key', 'afterPaste']]) {
+    rows.push([what, plain[key], page[key]]);
+  }
+  return rows;
+}
+
+/** The heavy interactions: each dispatched in the page, timed to the frame after it. */
+export async function measureHeavy(browser, url, runs = 5) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(url);
+  await page.getByTestId('key-input').waitFor();
+  // Sets a field's value (or a select's) and dispatches its event, or clicks; resolves to the
+  // milliseconds until the frame after it.
+  // The element is scrolled into view first (untimed): a reader acts on what is on screen, and
+  // the cards far below are not laid out until they come near it.
+  const time = (selector, how, value) => page.evaluate(({ selector, how, value }) => new Promise((done) => {
+    const el = document.querySelector(selector);
+    if (!el) throw new Error(`no ${selector}`);
+    el.scrollIntoView({ block: 'center' });
+    el.getBoundingClientRect();
+    const t0 = performance.now();
+    if (how === 'click') el.click();
+    else {
+      el.value = value;
+      el.dispatchEvent(new Event(how, { bubbles: true }));
+    }
+    requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));
+  }), { selector, how, value });
+  const rows = [];
+  const repeat = async (what, f) => {
+    const xs = [];
+    for (let i = 0; i < runs; i++) xs.push(await f(i));
+    rows.push([what, p50(xs), Math.max(...xs)]);
+  };
+  await repeat('language switch, the fixtures\' cluster (en → zh, zh → en)', (i) => time('[data-testid=lang-select]', 'change', i % 2 ? 'en' : 'zh'));
+  await time('[data-testid=lang-select]', 'change', 'en');
+  await page.getByTestId('cluster-select').selectOption('create');
+  await repeat('created cluster, 6 → 1000 masters', async () => {
+    await time('[data-testid=n-masters]', 'input', '6');
+    return time('[data-testid=n-masters]', 'input', '1000');
+  });
+  await repeat('language switch at 1000 masters', (i) => time('[data-testid=lang-select]', 'change', i % 2 ? 'en' : 'zh'));
+  await time('[data-testid=lang-select]', 'change', 'en');
+  await page.getByTestId('reshard-slots').fill('1000');
+  await page.getByTestId('reshard-from').selectOption('all');
+  await page.getByTestId('reshard-to').selectOption({ index: 3 });
+  const reshards = [];
+  const rebalances = [];
+  for (let i = 0; i < runs; i++) {
+    reshards.push(await time('[data-testid=reshard]', 'click'));
+    rebalances.push(await time('[data-testid=rebalance]', 'click'));
+  }
+  rows.push(['reshard 1000 slots from all at 1000 masters', p50(reshards), Math.max(...reshards)]);
+  rows.push(['rebalance at 1000 masters', p50(rebalances), Math.max(...rebalances)]);
+  await repeat('16 tags per master at 1000 masters', async () => {
+    await time('[data-testid=tags-per-master]', 'input', '15');
+    return time('[data-testid=tags-per-master]', 'input', '16');
+  });
+  await repeat('hot spot, a new k (100,000 keys), 1000 masters', (i) => time('[data-testid=hotspot-k]', 'input', String(50 + i)));
+  // 2,000 lines is the planner's limit of commands answered one by one (MAX_LINES); 20,000 are
+  // refused as too many, so only their text is taken in.
+  for (const n of [2000, 20000]) {
+    const commands = Array.from({ length: n }, (_, i) => `GET user:${i}:{t${i % 97}}`).join('\n');
+    await repeat(`planner, ${n.toLocaleString('en')} commands pasted${n > 2000 ? ' (over its 2,000 lines: refused)' : ''}, 1000 masters`, async (i) => {
+      await time('[data-testid=batch-input]', 'input', 'GET a');
+      return time('[data-testid=batch-input]', 'input', commands + '\n'.repeat(i % 2));
+    });
+  }
+  // Just under the planner's 4 MB limit (4 << 20 bytes), and just over it: keys for MGET, one
+  // per line (up to 1,000,000 keys; commands stop at 2,000 lines).
+  await page.getByTestId('command-select').selectOption('MGET');
+  const line = 'user:{hot}:aaaaaaaaaaaaaaaaaaaaaaaa\n';
+  const limit = 4 << 20;
+  const atLimit = line.repeat(Math.floor(limit / line.length));
+  await repeat('planner, a 4 MB paste (just under its limit), 1000 masters', async () => {
+    await time('[data-testid=batch-input]', 'input', 'GET a');
+    return time('[data-testid=batch-input]', 'input', atLimit);
+  });
+  await repeat('planner, a paste over its 4 MB limit, 1000 masters', async () => {
+    await time('[data-testid=batch-input]', 'input', 'GET a');
+    return time('[data-testid=batch-input]', 'input', atLimit + line.repeat(2));
+  });
+  await time('[data-testid=batch-input]', 'input', 'GET a');
+  await page.getByTestId('command-select').selectOption('commands');
+  const scenarios = await page.getByTestId('scenario-select').evaluate((s) => [...s.options].map((o) => o.value));
+  await repeat('scenario switch, 1000 masters', (i) => time('[data-testid=scenario-select]', 'change', scenarios[(i + 1) % scenarios.length]));
+  await context.close();
+  return rows;
+}
+
+/** Prints INP rows: p50 / p95 of the plain page and of slotscope. */
+export function printInp(inp) {
+  console.log('\ninteraction to next paint (Event Timing, trusted input; ms, p50 / p95; under 16 counts as 8):');
+  console.log('   plain page    slotscope   interactions');
+  for (const [what, plain, ours] of inp) {
+    const f = (xs) => `${String(p50(xs)).padStart(4)} / ${String(p95(xs)).padEnd(4)}`;
+    console.log(`  ${f(plain)}  ${f(ours)}  ${what} (${ours.length})`);
+  }
+}
+
+/** Prints the heavy interactions: median and worst, starred over 100 ms. */
+export function printHeavy(heavy) {
+  console.log('\nheavy interactions, dispatch to the frame after it (ms, median and worst of 5; * over 100):');
+  for (const [what, med, worst] of heavy) {
+    console.log(`${med.toFixed(1).padStart(8)} ${worst.toFixed(1).padStart(8)} ${worst > 100 ? '*' : ' '} ${what}`);
+  }
+}

@@ -1,0 +1,21 @@
+//! Only the interaction figures of `bench.mjs` (INP beside the plain page, and the heavy
+//! interactions), for comparing builds quickly: `node bench/interactions.mjs` from `e2e/`,
+//! `SLOTSCOPE_DIST=… node bench/interactions.mjs` for another build. Asserts nothing.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveDist, launch, here } from '../harness.mjs';
+import { measureInp, measureHeavy, printInp, printHeavy } from './inp.mjs';
+
+const server = await serveDist({
+  '/__bench/plain.html': { type: 'text/html; charset=utf-8', body: await readFile(join(here, 'bench', 'plain.html'), 'utf8') },
+  '/__bench/plain.js': { type: 'text/javascript; charset=utf-8', body: await readFile(join(here, 'bench', 'plain.js'), 'utf8') },
+});
+const browser = await launch();
+try {
+  console.log('Chromium', browser.version());
+  printInp(await measureInp(browser, server.url, `${server.url}__bench/plain.html`));
+  printHeavy(await measureHeavy(browser, server.url));
+} finally {
+  await browser.close();
+  await server.close();
+}
