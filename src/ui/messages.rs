@@ -1125,7 +1125,6 @@ pub const EN: Messages = Messages {
     tags_pin_bad: "A slot is a whole number from 0 to 16383.",
     redir_title: "Redirections: MOVED, ASK, ASKING, TRYAGAIN, step by step",
     redir_help: "Pick a scenario and play it, or step through it. The replies are exactly what Redis 7 sends; the client's slot table, beside the diagram on a wide screen and below it on a narrow one, changes on MOVED and, visibly, not on ASK.",
-    redir_help: "Pick a scenario and play it, or step through it. The replies are exactly what Redis 7 sends; the client's slot table beside the diagram changes on MOVED and, visibly, not on ASK.",
     redir_scenario: "Scenario",
     redir_wire: "show the RESP wire bytes",
     link_unknown_scenario: "This link asks for a scenario called \"{0}\", which this page does not have: showing \"{1}\" from the start instead.",

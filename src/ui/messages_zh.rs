@@ -162,7 +162,6 @@ pub const ZH: Messages = Messages {
     tags_pin_bad: "槽是 0 到 16383 之间的整数。",
     redir_title: "重定向：逐步观察 MOVED、ASK、ASKING、TRYAGAIN",
     redir_help: "选择一个场景并播放，或逐步查看。应答与 Redis 7 发送的完全一致；客户端的槽表（宽屏时在图的右侧，窄屏时在图的下方）在 MOVED 时更新，而在 ASK 时明显不更新。",
-    redir_help: "选择一个场景并播放，或逐步查看。应答与 Redis 7 发送的完全一致；时序图旁客户端的槽表在 MOVED 时更新，而在 ASK 时明显不更新。",
     redir_scenario: "场景",
     redir_wire: "显示 RESP 线路字节",
     link_unknown_scenario: "此链接请求名为“{0}”的场景，但本页没有：改为从头显示“{1}”。",
