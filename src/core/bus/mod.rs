@@ -11,6 +11,8 @@
 //! - `reshard.rs` — `CLUSTER SETSLOT … IMPORTING / NODE` and redis-cli's slot move.
 //! - `output.rs` — logs in redis-server's format, `CLUSTER NODES`, `CLUSTER INFO`, events.
 //! - `rng.rs` — the seeded generator (no wall clock, no system randomness).
+//! - `measure.rs` — numbers measured by running it: heartbeat traffic (16384 vs 65536 slots),
+//!   time to failover against NT over seeds, 2 masters versus 3.
 //!
 //! Simplifications (documented where they are made): the MEET handshake is folded into the
 //! MEET (no temporary random name), replication is an offset that follows the master while
@@ -19,6 +21,7 @@
 
 mod cron;
 mod failover;
+pub mod measure;
 mod node;
 mod output;
 mod packet;
@@ -82,6 +85,7 @@ impl Sim {
             .collect();
         let replica_of = &replica_of[..];
         let total = masters + replica_of.len();
+        sim.expect_nodes = total;
         for i in 0..total {
             sim.add_node(base_port.saturating_add(i as u16));
         }

@@ -66,6 +66,14 @@ pub struct Sim {
     pub bytes_sent: u64,
     /// Messages sent.
     pub messages_sent: u64,
+    /// Whether each node's process is killed (a dense copy of `Node::process == Crashed`,
+    /// so each cron checks its peers without touching every other node).
+    pub(super) down: Vec<bool>,
+    /// How many nodes are killed now.
+    pub(super) down_count: usize,
+    /// How many nodes `add_node` should make room for in each view (set by `Sim::create`,
+    /// so a 1000-node cluster's views are allocated once instead of grown by doubling).
+    pub(super) expect_nodes: usize,
 }
 
 impl Sim {
@@ -85,6 +93,9 @@ impl Sim {
             events: Vec::new(),
             bytes_sent: 0,
             messages_sent: 0,
+            down: Vec::new(),
+            down_count: 0,
+            expect_nodes: 0,
         }
     }
 
@@ -100,7 +111,8 @@ impl Sim {
             n.peers.push(Peer::default());
         }
         let count = self.nodes.len() + 1;
-        let mut peers = vec![Peer::default(); count];
+        let mut peers = Vec::with_capacity(count.max(self.expect_nodes.min(MAX_NODES)));
+        peers.resize(count, Peer::default());
         peers[ix as usize] = Peer {
             known: true,
             flags: flag::MYSELF | flag::MASTER,
@@ -155,6 +167,7 @@ impl Sim {
             importing: Vec::new(),
         });
         self.group.push(0);
+        self.down.push(false);
         let first = self.now - self.now % 100 + 100 + phase;
         self.push(first, Ev::Cron(ix, 0));
         Some(ix)
@@ -386,6 +399,8 @@ impl Sim {
         node.saved = Some(Box::new(saved));
         node.process = Process::Crashed;
         node.inbox.clear();
+        self.down[nu] = true;
+        self.down_count += 1;
         for other in &mut self.nodes {
             if let Some(p) = other.peers.get_mut(nu) {
                 p.link = None;
@@ -443,6 +458,8 @@ impl Sim {
         node.cron_gen += 1;
         let generation = node.cron_gen;
         let name = node.name.clone();
+        self.down[nu] = false;
+        self.down_count = self.down_count.saturating_sub(1);
         self.log(n, '*', format!("Node configuration loaded, I'm {name}"));
         // serverCron's first run comes 1 ms after start and runs clusterCron at once.
         self.push(now + 1, Ev::Cron(n, generation));
