@@ -123,6 +123,8 @@ impl Sim {
             node.state_ok = true;
             node.size = masters as u32;
             node.first_call_time = 1;
+            // Every node's table is the same: share one.
+            sim.intern_slots(v as u32);
         }
         sim.run_for(warmup_ms);
         sim

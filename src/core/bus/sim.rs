@@ -8,6 +8,7 @@ use super::rng::Rng;
 use super::types::{flag, Config, Msg, MsgType, Peer, Process, MAX_NODES, NO_NODE, SLOTS};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::rc::Rc;
 
 /// What is scheduled.
 #[derive(Debug)]
@@ -74,6 +75,11 @@ pub struct Sim {
     /// How many nodes `add_node` should make room for in each view (set by `Sim::create`,
     /// so a 1000-node cluster's views are allocated once instead of grown by doubling).
     pub(super) expect_nodes: usize,
+    /// The all-unassigned slot table every new node starts from (shared).
+    empty_table: Rc<Vec<u32>>,
+    /// Recently seen distinct slot tables: a node whose table changed and now equals one of
+    /// them shares it again (`intern_slots`).
+    tables: Vec<Rc<Vec<u32>>>,
 }
 
 impl Sim {
@@ -96,6 +102,8 @@ impl Sim {
             down: Vec::new(),
             down_count: 0,
             expect_nodes: 0,
+            empty_table: Rc::new(vec![NO_NODE; SLOTS]),
+            tables: Vec::new(),
         }
     }
 
@@ -129,7 +137,7 @@ impl Sim {
             process: Process::Running,
             peers,
             known_list: vec![ix],
-            slot_owner: vec![NO_NODE; SLOTS],
+            slot_owner: self.empty_table.clone(),
             unassigned: SLOTS as u32,
             slots_version: 0,
             current_epoch: 0,
@@ -218,10 +226,44 @@ impl Sim {
     pub fn step(&mut self) -> Option<u64> {
         let item = self.queue.pop()?;
         self.now = self.now.max(item.t);
+        let who = match &item.ev {
+            Ev::Cron(n, _) | Ev::Wake(n) => *n,
+            Ev::Deliver(m) => m.to,
+        };
+        let version = self.nodes.get(who as usize).map(|x| x.slots_version);
+        self.dispatch(item);
+        if self.nodes.get(who as usize).map(|x| x.slots_version) != version {
+            self.intern_slots(who);
+        }
+        Some(self.now)
+    }
+
+    /// After `n`'s slot table changed: share an equal table another node already holds
+    /// (contents compared; the simulation reads the same owners either way).
+    pub(super) fn intern_slots(&mut self, n: u32) {
+        const KEEP: usize = 8;
+        let Some(node) = self.nodes.get_mut(n as usize) else {
+            return;
+        };
+        self.tables.retain(|t| Rc::strong_count(t) > 1);
+        if self.tables.iter().any(|t| Rc::ptr_eq(t, &node.slot_owner)) {
+            return;
+        }
+        if let Some(t) = self.tables.iter().find(|t| ***t == *node.slot_owner) {
+            node.slot_owner = t.clone();
+            return;
+        }
+        if self.tables.len() >= KEEP {
+            self.tables.remove(0);
+        }
+        self.tables.push(node.slot_owner.clone());
+    }
+
+    fn dispatch(&mut self, item: Item) {
         match item.ev {
             Ev::Cron(n, generation) => {
                 if self.nodes[n as usize].cron_gen != generation {
-                    return Some(self.now);
+                    return;
                 }
                 let next = item.t + 100;
                 self.push(next, Ev::Cron(n, generation));
@@ -246,7 +288,6 @@ impl Sim {
                 }
             }
         }
-        Some(self.now)
     }
 
     fn receive(&mut self, msg: Msg) {
