@@ -115,3 +115,27 @@ pub fn wasm_memory() -> JsValue {
 pub fn bench_generated_slot_sum(n: u32) -> f64 {
     slotscope_kernel::bench::slot_sum(n) as f64
 }
+
+/// The cluster-bus simulator's speed in the browser (`e2e/bench_bus.mjs`): a cluster of
+/// `nodes` nodes (half masters, half replicas, `cluster-node-timeout` 15000, per-message events
+/// off) runs `warm_ms` simulated ms, then `sim_ms` more are timed. Returns
+/// `[simulated s per wall s, wall ms, simulated ms, messages sent per simulated s]`.
+#[wasm_bindgen]
+pub fn bench_bus(nodes: u32, warm_ms: u32, sim_ms: u32) -> Vec<f64> {
+    use crate::core::bus::{Config, Sim, MAX_NODES};
+    let n = (nodes as usize).clamp(2, MAX_NODES);
+    let masters = n / 2;
+    let replica_of: Vec<usize> = (0..n - masters).map(|i| i % masters).collect();
+    let cfg = Config {
+        record_messages: false,
+        ..Config::default()
+    };
+    let mut sim = Sim::create(cfg, 7, masters, &replica_of, 7000, u64::from(warm_ms));
+    let msgs0 = sim.messages_sent;
+    let start = js_sys::Date::now();
+    sim.run_for(u64::from(sim_ms));
+    let wall = (js_sys::Date::now() - start).max(0.001);
+    let sim_s = f64::from(sim_ms) / 1000.0;
+    let msgs = (sim.messages_sent - msgs0) as f64 / sim_s.max(0.001);
+    vec![sim_s / (wall / 1000.0), wall, f64::from(sim_ms), msgs]
+}

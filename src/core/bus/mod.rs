@@ -15,6 +15,8 @@
 //!   (`Sim::follow_into`), and a failover's measured times (`failover_times`).
 //! - `scenario/` — ready-made scenarios, free-play scripts and share links, and the
 //!   scrub-able timeline a view plays (steps, notable events and their numbers, lost writes).
+//! - `measure.rs` — numbers measured by running it: heartbeat traffic (16384 vs 65536 slots),
+//!   time to failover against NT over seeds, 2 masters versus 3.
 //!
 //! Simplifications (documented where they are made): the MEET handshake is folded into the
 //! MEET (no temporary random name), replication is an offset that follows the master while
@@ -23,6 +25,7 @@
 
 mod cron;
 mod failover;
+pub mod measure;
 mod node;
 mod output;
 mod packet;
@@ -89,6 +92,7 @@ impl Sim {
             .collect();
         let replica_of = &replica_of[..];
         let total = masters + replica_of.len();
+        sim.expect_nodes = total;
         for i in 0..total {
             sim.add_node(base_port.saturating_add(i as u16));
         }
@@ -126,6 +130,8 @@ impl Sim {
             node.state_ok = true;
             node.size = masters as u32;
             node.first_call_time = 1;
+            // Every node's table is the same: share one.
+            sim.intern_slots(v as u32);
         }
         sim.run_for(warmup_ms);
         sim

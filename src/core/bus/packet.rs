@@ -209,7 +209,12 @@ impl Sim {
         if let Some(sm) = sender_master {
             let version = self.nodes[nu].slots_version;
             let cached = match &self.nodes[nu].peers[sm as usize].claim_seen {
-                Some((bits, v)) => *v == version && std::rc::Rc::ptr_eq(bits, &msg.myslots),
+                // A master and its replicas send equal bitmaps from different allocations:
+                // equal contents (2 KB compared) are as good as the same pointer.
+                Some((bits, v)) => {
+                    *v == version
+                        && (std::rc::Rc::ptr_eq(bits, &msg.myslots) || **bits == *msg.myslots)
+                }
                 None => false,
             };
             if !cached {
@@ -293,21 +298,24 @@ impl Sim {
                 continue;
             }
             let bad = g.flags & (flag::FAIL | flag::PFAIL) != 0;
-            if sender_is_master && x != n {
-                if bad {
-                    if self.nodes[nu].add_failure_report(x, s, now) {
-                        let (a, b) = (
-                            self.nodes[s as usize].name.clone(),
-                            self.nodes[xu].name.clone(),
-                        );
-                        self.log(
-                            n,
-                            '-',
-                            format!("Node {a} reported node {b} as not reachable."),
-                        );
+            if !bad {
+                // The common case, without a report to add: drop the sender's report if it
+                // had one, and take the fresher pong time (no report, no ping in flight).
+                let node = &mut self.nodes[nu];
+                let back = sender_is_master
+                    && x != n
+                    && !node.peers[xu].reports.is_empty()
+                    && node.del_failure_report(x, s, nt, now);
+                if node.peers[xu].ping_sent == 0
+                    && (node.peers[xu].reports.is_empty() || node.failure_reports(x, nt, now) == 0)
+                {
+                    let pong = g.pong_received_s * 1000;
+                    let p = &mut node.peers[xu];
+                    if pong <= now + 500 && pong > p.pong_received {
+                        p.pong_received = pong;
                     }
-                    self.mark_node_as_failing_if_needed(n, x);
-                } else if self.nodes[nu].del_failure_report(x, s, nt, now) {
+                }
+                if back {
                     let (a, b) = (
                         self.nodes[s as usize].name.clone(),
                         self.nodes[xu].name.clone(),
@@ -318,16 +326,21 @@ impl Sim {
                         format!("Node {a} reported node {b} is back online."),
                     );
                 }
+                continue;
             }
-            if !bad
-                && self.nodes[nu].peers[xu].ping_sent == 0
-                && self.nodes[nu].failure_reports(x, nt, now) == 0
-            {
-                let pong = g.pong_received_s * 1000;
-                let p = &mut self.nodes[nu].peers[xu];
-                if pong <= now + 500 && pong > p.pong_received {
-                    p.pong_received = pong;
+            if sender_is_master && x != n {
+                if self.nodes[nu].add_failure_report(x, s, now) {
+                    let (a, b) = (
+                        self.nodes[s as usize].name.clone(),
+                        self.nodes[xu].name.clone(),
+                    );
+                    self.log(
+                        n,
+                        '-',
+                        format!("Node {a} reported node {b} as not reachable."),
+                    );
                 }
+                self.mark_node_as_failing_if_needed(n, x);
             }
         }
     }

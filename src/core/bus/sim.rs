@@ -8,6 +8,7 @@ use super::rng::Rng;
 use super::types::{flag, Config, Msg, MsgType, Peer, Process, MAX_NODES, NO_NODE, SLOTS};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::rc::Rc;
 
 /// What is scheduled.
 #[derive(Debug)]
@@ -66,6 +67,19 @@ pub struct Sim {
     pub bytes_sent: u64,
     /// Messages sent.
     pub messages_sent: u64,
+    /// Whether each node's process is killed (a dense copy of `Node::process == Crashed`,
+    /// so each cron checks its peers without touching every other node).
+    pub(super) down: Vec<bool>,
+    /// How many nodes are killed now.
+    pub(super) down_count: usize,
+    /// How many nodes `add_node` should make room for in each view (set by `Sim::create`,
+    /// so a 1000-node cluster's views are allocated once instead of grown by doubling).
+    pub(super) expect_nodes: usize,
+    /// The all-unassigned slot table every new node starts from (shared).
+    empty_table: Rc<Vec<u32>>,
+    /// Recently seen distinct slot tables: a node whose table changed and now equals one of
+    /// them shares it again (`intern_slots`).
+    tables: Vec<Rc<Vec<u32>>>,
 }
 
 impl Sim {
@@ -85,6 +99,11 @@ impl Sim {
             events: Vec::new(),
             bytes_sent: 0,
             messages_sent: 0,
+            down: Vec::new(),
+            down_count: 0,
+            expect_nodes: 0,
+            empty_table: Rc::new(vec![NO_NODE; SLOTS]),
+            tables: Vec::new(),
         }
     }
 
@@ -100,7 +119,8 @@ impl Sim {
             n.peers.push(Peer::default());
         }
         let count = self.nodes.len() + 1;
-        let mut peers = vec![Peer::default(); count];
+        let mut peers = Vec::with_capacity(count.max(self.expect_nodes.min(MAX_NODES)));
+        peers.resize(count, Peer::default());
         peers[ix as usize] = Peer {
             known: true,
             flags: flag::MYSELF | flag::MASTER,
@@ -117,7 +137,7 @@ impl Sim {
             process: Process::Running,
             peers,
             known_list: vec![ix],
-            slot_owner: vec![NO_NODE; SLOTS],
+            slot_owner: self.empty_table.clone(),
             unassigned: SLOTS as u32,
             slots_version: 0,
             current_epoch: 0,
@@ -155,6 +175,7 @@ impl Sim {
             importing: Vec::new(),
         });
         self.group.push(0);
+        self.down.push(false);
         let first = self.now - self.now % 100 + 100 + phase;
         self.push(first, Ev::Cron(ix, 0));
         Some(ix)
@@ -205,10 +226,44 @@ impl Sim {
     pub fn step(&mut self) -> Option<u64> {
         let item = self.queue.pop()?;
         self.now = self.now.max(item.t);
+        let who = match &item.ev {
+            Ev::Cron(n, _) | Ev::Wake(n) => *n,
+            Ev::Deliver(m) => m.to,
+        };
+        let version = self.nodes.get(who as usize).map(|x| x.slots_version);
+        self.dispatch(item);
+        if self.nodes.get(who as usize).map(|x| x.slots_version) != version {
+            self.intern_slots(who);
+        }
+        Some(self.now)
+    }
+
+    /// After `n`'s slot table changed: share an equal table another node already holds
+    /// (contents compared; the simulation reads the same owners either way).
+    pub(super) fn intern_slots(&mut self, n: u32) {
+        const KEEP: usize = 8;
+        let Some(node) = self.nodes.get_mut(n as usize) else {
+            return;
+        };
+        self.tables.retain(|t| Rc::strong_count(t) > 1);
+        if self.tables.iter().any(|t| Rc::ptr_eq(t, &node.slot_owner)) {
+            return;
+        }
+        if let Some(t) = self.tables.iter().find(|t| ***t == *node.slot_owner) {
+            node.slot_owner = t.clone();
+            return;
+        }
+        if self.tables.len() >= KEEP {
+            self.tables.remove(0);
+        }
+        self.tables.push(node.slot_owner.clone());
+    }
+
+    fn dispatch(&mut self, item: Item) {
         match item.ev {
             Ev::Cron(n, generation) => {
                 if self.nodes[n as usize].cron_gen != generation {
-                    return Some(self.now);
+                    return;
                 }
                 let next = item.t + 100;
                 self.push(next, Ev::Cron(n, generation));
@@ -233,7 +288,6 @@ impl Sim {
                 }
             }
         }
-        Some(self.now)
     }
 
     fn receive(&mut self, msg: Msg) {
@@ -386,6 +440,8 @@ impl Sim {
         node.saved = Some(Box::new(saved));
         node.process = Process::Crashed;
         node.inbox.clear();
+        self.down[nu] = true;
+        self.down_count += 1;
         for other in &mut self.nodes {
             if let Some(p) = other.peers.get_mut(nu) {
                 p.link = None;
@@ -443,6 +499,8 @@ impl Sim {
         node.cron_gen += 1;
         let generation = node.cron_gen;
         let name = node.name.clone();
+        self.down[nu] = false;
+        self.down_count = self.down_count.saturating_sub(1);
         self.log(n, '*', format!("Node configuration loaded, I'm {name}"));
         // serverCron's first run comes 1 ms after start and runs clusterCron at once.
         self.push(now + 1, Ev::Cron(n, generation));

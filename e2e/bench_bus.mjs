@@ -1,0 +1,43 @@
+//! The cluster-bus simulator's speed in Chromium (not a test: it asserts nothing, it measures).
+//! `node e2e/bench_bus.mjs [N ...]` after `trunk build --release`. For N = 6, 100 and 1000
+//! nodes (half masters, half replicas, cluster-node-timeout 15000, per-message events off) it
+//! runs the page's own wasm (`window.wasmBindings.bench_bus`, src/wasm_api.rs): a warm-up, then
+//! a timed stretch, and prints simulated seconds per wall second, the messages simulated per
+//! simulated second, and the wasm linear memory and JS heap (Chromium's performance.memory)
+//! after each size. Each N runs in a fresh page so its memory is its own.
+import { serveDist, launch } from './harness.mjs';
+
+// N → [warm-up simulated ms, timed simulated ms]: past NT/2 = 7.5 s every link has been pinged.
+const PLAN = { 6: [16000, 600000], 100: [16000, 60000], 1000: [8000, 4000] };
+const only = process.argv.slice(2).map(Number).filter((n) => PLAN[n]);
+const sizes = only.length ? only : [6, 100, 1000];
+
+const server = await serveDist();
+const browser = await launch();
+const mb = (b) => (b / 1048576).toFixed(1);
+try {
+  for (const n of sizes) {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.wasmBindings?.bench_bus);
+    const [warm, timed] = PLAN[n];
+    const out = await page.evaluate(({ n, warm, timed }) => {
+      const { bench_bus, wasm_memory } = window.wasmBindings;
+      const r = bench_bus(n, warm, timed);
+      return {
+        rate: r[0], wall: r[1], sim: r[2], msgs: r[3],
+        wasm: wasm_memory().buffer.byteLength,
+        heap: performance.memory ? performance.memory.usedJSHeapSize : NaN,
+      };
+    }, { n, warm, timed });
+    console.log(
+      `bus N=${String(n).padStart(4)} in Chromium: ${out.rate.toFixed(1).padStart(9)} simulated s per wall s `
+      + `(${out.sim / 1000} s simulated in ${(out.wall / 1000).toFixed(2)} s; ${out.msgs.toFixed(0)} msgs per simulated s); `
+      + `wasm memory ${mb(out.wasm)} MB, JS heap ${mb(out.heap)} MB`,
+    );
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
