@@ -484,9 +484,12 @@ mod tests {
             let here = run.cursor().cluster_nodes(1);
             assert_eq!(here, timeline.state_at(t).cluster_nodes(1), "t = {t}");
         }
-        // Back in time replays: 7200 runs again and 7205 is a replica.
+        // Back in time replays: at the script's t = 0 the kill of 7200 (the scenario's first
+        // action, at 0) has just happened, as in the timeline, and 7205 is still a replica.
         run.seek(run.start);
-        assert_eq!(run.cursor().nodes[0].process, Process::Running);
+        assert_eq!(run.cursor().nodes[0].process, Process::Crashed);
+        assert_eq!(timeline.state_at(0).nodes[0].process, Process::Crashed);
+        assert_eq!(run.cursor().cluster_nodes(1), timeline.state_at(0).cluster_nodes(1));
         assert!(run.cursor().nodes[5].is_slave());
         assert!(run.next_notable(run.start).is_some());
     }
