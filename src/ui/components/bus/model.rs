@@ -489,7 +489,10 @@ mod tests {
         run.seek(run.start);
         assert_eq!(run.cursor().nodes[0].process, Process::Crashed);
         assert_eq!(timeline.state_at(0).nodes[0].process, Process::Crashed);
-        assert_eq!(run.cursor().cluster_nodes(1), timeline.state_at(0).cluster_nodes(1));
+        assert_eq!(
+            run.cursor().cluster_nodes(1),
+            timeline.state_at(0).cluster_nodes(1)
+        );
         assert!(run.cursor().nodes[5].is_slave());
         assert!(run.next_notable(run.start).is_some());
     }
