@@ -59,6 +59,10 @@ pub fn startup() -> (Decoded, Source) {
 
 /// The section the address's fragment asks the page to open at, if any.
 pub fn opening_place() -> Option<Place> {
+    // Prerendered at build time (natively, `ui::prerender`): no address.
+    if cfg!(not(target_arch = "wasm32")) {
+        return None;
+    }
     split_fragment(&fragment()).1
 }
 

@@ -254,6 +254,10 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
 
 /// Whether the window is phone-narrow (the layout's own breakpoint).
 fn narrow_screen() -> bool {
+    // Prerendered at build time (natively, `ui::prerender`): no window; the wide layout.
+    if cfg!(not(target_arch = "wasm32")) {
+        return false;
+    }
     web_sys::window()
         .and_then(|w| w.match_media("(max-width: 600px)").ok().flatten())
         .is_some_and(|m| m.matches())
