@@ -33,7 +33,7 @@ test('dist/index.html holds the prerendered first screen: the key field and the 
   const input = body.match(/<input [^>]*data-testid="key-input"[^>]*>/);
   assert.ok(input, 'the key field is in the built page');
   assert.match(input[0], /\svalue="\{user1\}:profile"/);
-  assert.match(input[0], /\sid="key"/);
+  assert.match(input[0], /\sid="key-field"/);
   const slot = body.match(/data-testid="slot"[^>]*>(\d+)</);
   assert.ok(slot, "the pipeline's slot is in the built page");
   const fixture = (await keyslotByDisplay()).get(DEFAULT_KEY);

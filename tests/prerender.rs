@@ -19,7 +19,7 @@ fn the_prerendered_slot_of_the_default_key_is_redis_s() {
     let html = slotscope::ui::prerender::render();
     assert!(html.starts_with("<div class=\"page\">"), "{}", &html[..80]);
     // The key field holds the default key (escaped as an HTML attribute).
-    assert!(html.contains(r#"value="{user1}:profile" id="key""#));
+    assert!(html.contains(r#"value="{user1}:profile" id="key-field""#));
     let slot: u16 = test_hook(&html, "slot").parse().expect("a number");
     assert_eq!(slot, common::redis_slot("{user1}:profile"));
     assert_eq!(test_hook(&html, "hashed-part"), "user1");

@@ -62,7 +62,7 @@ pub fn mount() {
 
 fn key_field(document: &web_sys::Document) -> Option<web_sys::HtmlInputElement> {
     use wasm_bindgen::JsCast;
-    document.get_element_by_id("key")?.dyn_into().ok()
+    document.get_element_by_id("key-field")?.dyn_into().ok()
 }
 
 /// Reads the prerendered page's key field, if there is one.
