@@ -116,7 +116,7 @@ try {
   // Frame times while the redirections view plays at 4x, with the travel animation on.
   await page.emulateMedia({ reducedMotion: 'no-preference' });
   await page.getByTestId('scenario-select').selectOption('live-migration');
-  await page.locator('.redir__player').focus();
+  await page.locator('#redirections .redir__player').focus();
   for (let i = 0; i < 2; i++) await page.keyboard.press('+');
   const frames = await page.evaluate(() => new Promise((done) => {
     const times = [];

@@ -102,7 +102,7 @@ test('the panel opens the MOVED loop: every GET pays a MOVED, 4015 stays on 7000
   await page.waitForFunction(() => document.querySelector('[data-testid=scenario-select]').value === 'client-disagrees');
   const timeline = page.getByTestId('timeline');
   const n = Number(await timeline.getAttribute('data-steps'));
-  await page.locator('.redir__player').focus();
+  await page.locator('#redirections .redir__player').focus();
   await page.keyboard.press('End');
   await page.waitForFunction((n) => Number(document.querySelector('[data-testid=timeline]').dataset.step) === n, n);
   const lines = await page.getByTestId('wire-line').allTextContents();
@@ -137,7 +137,7 @@ test("each rule's link plays that rule's own MOVED loop, with its own key", asyn
   await show(page, 'naïve', naive);
   await watch('utf16').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=scenario-select]').value === 'client-utf16');
-  await page.locator('.redir__player').focus();
+  await page.locator('#redirections .redir__player').focus();
   await page.keyboard.press('End');
   const n = Number(await page.getByTestId('timeline').getAttribute('data-steps'));
   await page.waitForFunction((n) => Number(document.querySelector('[data-testid=timeline]').dataset.step) === n, n);
@@ -149,7 +149,7 @@ test("each rule's link plays that rule's own MOVED loop, with its own key", asyn
   // The last-brace scenario, opened from its link, routes `{a}{b}` by `b` first.
   await page.evaluate(() => { location.hash = '#redirect=client-last-brace:0'; });
   await page.waitForFunction(() => document.querySelector('[data-testid=scenario-select]').value === 'client-last-brace');
-  await page.locator('.redir__player').focus();
+  await page.locator('#redirections .redir__player').focus();
   await page.keyboard.press('End');
   await page.waitForFunction(() => {
     const t = document.querySelector('[data-testid=timeline]');

@@ -123,7 +123,7 @@ test('on a 390 px phone the diagram has three lanes and keeps the current arrow 
   assert.equal(lanes, 3, 'client and the two nodes; the operator is optional');
   assert.equal(await page.getByTestId('show-operator').isChecked(), false);
   // The controls stand in one row.
-  const tops = await page.locator('.redir__controls > *').evaluateAll((els) => els
+  const tops = await page.locator('#redirections .redir__controls > *').evaluateAll((els) => els
     .filter((e) => getComputedStyle(e).display !== 'none').map((e) => Math.round(e.getBoundingClientRect().top)));
   assert.ok(Math.max(...tops) - Math.min(...tops) < 12, `one row: ${tops}`);
   const n = Number(await page.getByTestId('timeline').getAttribute('data-steps'));

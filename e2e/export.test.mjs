@@ -93,11 +93,12 @@ test('the map downloads as an SVG that paints all 16384 slots in the owners\' co
   const size = pngSize(png.bytes);
   assert.deepEqual(size, { w: svg.width * 2, h: svg.height * 2 });
   // Slot 0 (top left of the grid, at 24 + 44 in SVG units, twice that in the PNG) is 7000's
-  // orange, #E69F00; slot 16383 (bottom right) is 7002's bluish green, #009E73.
+  // sky blue, #66CCEE; slot 16383 (bottom right) is 7002's blue, #0072B2 (the palette's first
+  // and third colours, chosen to stay apart for colour-blind readers: src/ui/palette.rs).
   const first = await pixel(env.browser, png.bytes, (24 + 3) * 2, (44 + 3) * 2);
-  assert.deepEqual(first, [0xe6, 0x9f, 0x00, 255]);
+  assert.deepEqual(first, [0x66, 0xcc, 0xee, 255]);
   const last = await pixel(env.browser, png.bytes, (24 + 127 * 6 + 3) * 2, (44 + 127 * 6 + 3) * 2);
-  assert.deepEqual(last, [0x00, 0x9e, 0x73, 255]);
+  assert.deepEqual(last, [0x00, 0x72, 0xb2, 255]);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -120,13 +121,13 @@ test('the sequence diagram downloads as a standalone SVG at the step shown, and 
   assert.doesNotMatch(svg.style, /var\(/);
   assert.doesNotMatch(svg.style, /animation/);
   // What the page shows at this step, the picture shows.
-  const shown = await page.locator('.redir__player svg.seq text').allTextContents();
+  const shown = await page.locator('#redirections .redir__player svg.seq text').allTextContents();
   assert.deepEqual(svg.texts, shown);
   assert.ok(shown.some((t) => t.startsWith('(error) ASK 5712')), 'the ASK reply is in the picture');
   // Drawn in the dark scheme's ink: a shaft's stroke is light.
   assert.match(svg.style, /\.seq__shaft \{ stroke: (#eeeae2|rgb\(238, 234, 226\))/);
   // The picture ends below the last arrow drawn (the diagram itself grows with its steps).
-  const live = await page.locator('.redir__player svg.seq').evaluate((s) => ({
+  const live = await page.locator('#redirections .redir__player svg.seq').evaluate((s) => ({
     height: Number(s.getAttribute('viewBox').split(' ')[3]),
     lastY: Math.max(...[...s.querySelectorAll('.seq__arrow')].map((g) => g.getBBox().y + g.getBBox().height)),
   }));

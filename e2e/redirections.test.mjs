@@ -76,7 +76,7 @@ test('a deep link opens a scenario at a step; keys step and play', async () => {
   const { page, context, problems } = await openPage(env.browser, `${env.server.url}#redirect=live-migration:12`);
   assert.equal(await page.getByTestId('scenario-select').inputValue(), 'live-migration');
   assert.equal(await step(page), 12);
-  const player = page.locator('.redir__player');
+  const player = page.locator('#redirections .redir__player');
   await player.focus();
   await page.keyboard.press('ArrowRight');
   assert.equal(await step(page), 13);

@@ -90,7 +90,7 @@ test('a key typed into the prerendered page before the wasm has started is kept 
   assert.deepEqual({ hashed: p.hashed, slot: p.slot }, { hashed: 'b', slot: redisSlot(key) });
   assert.equal(await input.inputValue(), key, 'the live field holds the typed key');
   // The focus and caret came along: the reader goes on typing where they were.
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'key');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'key-field');
   await page.keyboard.type('x');
   assert.equal(await input.inputValue(), `${key}x`);
   await page.waitForFunction((want) => document.querySelector('[data-testid=slot]')?.textContent === want,
@@ -115,7 +115,7 @@ test('left alone, the prerendered page becomes the live one with the same first 
     // browser paints): a frame without the key field would be a blank flash at the hand-over.
     window.__frames = { seen: 0, blank: 0 };
     const frame = () => {
-      if (document.getElementById('key')) window.__frames.seen += 1;
+      if (document.getElementById('key-field')) window.__frames.seen += 1;
       else if (window.__frames.seen > 0) window.__frames.blank += 1;
       if (!window.__started || window.__frames.after++ < 10) requestAnimationFrame(frame);
     };

@@ -223,7 +223,13 @@ pub fn reshard_count(props: &ReshardCountProps) -> Html {
                 { fill(t.trail_count, &[&(*shown).min(total), &total, &sources.join(", ")]) }
             </p>
             if keys.is_empty() {
-                <p class="trail__keys">{ fill(t.trail_no_keys, &[&SAMPLE_KEYS.join(", ")]) }</p>
+                // The sample keys are code (Redis keys), the sentence around them prose.
+                <p class="trail__keys">{
+                    match t.trail_no_keys.split_once("{0}") {
+                        Some((before, after)) => html! { <>{ before }<code>{ SAMPLE_KEYS.join(", ") }</code>{ after }</> },
+                        None => html! { { fill(t.trail_no_keys, &[&SAMPLE_KEYS.join(", ")]) } },
+                    }
+                }</p>
             } else {
                 <p class="trail__keys">{ t.trail_keys }</p>
                 <ul class="trail__key-list">

@@ -388,7 +388,8 @@ pub fn sequence(props: &SequenceProps) -> Html {
             <g class={class} data-testid={hook} data-step={(i + 1).to_string()}>
                 <line x1={format!("{x1:.1}")} y1={format!("{y:.1}")} x2={format!("{tip:.1}")} y2={format!("{y:.1}")} class="seq__shaft" />
                 <path d={format!("M{tip:.1},{:.1} L{x2:.1},{y:.1} L{tip:.1},{:.1} z", y - 5.0, y + 5.0)} class="seq__tip" />
-                <text x={format!("{mid:.1}")} y={format!("{:.1}", y - 8.0)} text-anchor="middle" class="seq__label">{ text }</text>
+                // An arrow carries a command or a reply: code, as redis-cli prints it.
+                <text x={format!("{mid:.1}")} y={format!("{:.1}", y - 8.0)} text-anchor="middle" class="seq__label mono">{ text }</text>
                 if shortened { <title>{ full }</title> }
                 if current {
                     <circle class="seq__token" cx={format!("{x1:.1}")} cy={format!("{y:.1}")} r="5"

@@ -167,7 +167,7 @@ pub fn bus_matrix(props: &BusMatrixProps) -> Html {
             <h3 class="lab__title">{ w.matrix_title }</h3>
             <div class="bus__matrix-scroll" tabindex="0" role="group" aria-label={w.matrix_title}>
                 <table class="bus__table" data-testid="bus-matrix">
-                    <thead><tr><th></th>{ for head }</tr></thead>
+                    <thead><tr><td></td>{ for head }</tr></thead>
                     <tbody>{ for rows }</tbody>
                 </table>
             </div>
