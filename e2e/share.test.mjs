@@ -144,6 +144,12 @@ test('an old #redirect= link still opens its scenario and step', async () => {
   const before = await page.evaluate(() => location.hash);
   await page.getByTestId('step-next').click();
   await page.waitForFunction((b) => location.hash.startsWith('#s=1.') && location.hash !== b, before);
+  // The section bar may rewrite the link once more (its `&at=` part) as the page scrolls to
+  // the player: let the address settle on the link of step 4 before reloading.
+  await page.waitForFunction(() => new Promise((ok) => {
+    const h = location.hash;
+    setTimeout(() => ok(location.hash === h), 600);
+  }));
   await page.reload();
   await appReady(page);
   assert.equal(await page.getByTestId('scenario-select').inputValue(), 'live-migration');

@@ -376,7 +376,9 @@ pub fn sequence(props: &SequenceProps) -> Html {
             return html! {
                 <g class={classes!(class, "seq__note")} data-testid={hook} data-step={(i + 1).to_string()}>
                     <rect x={format!("{:.1}", x - 8.0)} y={format!("{:.1}", y - 14.0)} width="16" height="20" rx="3" />
-                    <text x={format!("{tx:.1}")} y={format!("{y:.1}")} text-anchor={anchor} class="seq__label">{ text }</text>
+                    // A note is the client's words, or a reply it builds (`(integer) 2`): code.
+                    <text x={format!("{tx:.1}")} y={format!("{y:.1}")} text-anchor={anchor}
+                          class={classes!("seq__label", is_reply(&text).then_some("mono"))}>{ text }</text>
                     if shortened { <title>{ full }</title> }
                 </g>
             };
@@ -502,6 +504,11 @@ fn apply_css(svg_ref: &NodeRef) {
             }
         }
     }
+}
+
+/// Text as redis-cli prints a reply (`(integer) 2`, `"v"`, `1) …`, `(nil)`), not prose.
+fn is_reply(text: &str) -> bool {
+    text.starts_with(['(', '"', '-', '+']) || text.starts_with(|c: char| c.is_ascii_digit())
 }
 
 #[cfg(test)]
