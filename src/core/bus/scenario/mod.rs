@@ -19,7 +19,7 @@ pub use steps::{
     ElectionDelay, LostWrite, MeetSpread, Notable, Note, Outcome, StateWhy, Step, StepKind,
     WriteRecord, WriteRefusal,
 };
-pub use timeline::Timeline;
+pub use timeline::{apply_action, Timeline};
 
 use super::{Config, FailoverMode, Sim, MAX_NODES};
 

@@ -49,101 +49,7 @@ impl Runner {
     }
 
     fn apply(&mut self, a: Action) -> Outcome {
-        let sim = &mut self.sim;
-        let process = |sim: &Sim, n: u32| sim.nodes.get(n as usize).map(|x| x.process);
-        match a {
-            Action::Crash(n) => match process(sim, n) {
-                Some(Process::Running | Process::Hung) => {
-                    sim.crash(n);
-                    Outcome::Done
-                }
-                _ => Outcome::Ignored,
-            },
-            Action::Hang(n) => match process(sim, n) {
-                Some(Process::Running) => {
-                    sim.hang(n);
-                    Outcome::Done
-                }
-                _ => Outcome::Ignored,
-            },
-            Action::Resume(n) => match process(sim, n) {
-                Some(Process::Hung) => {
-                    sim.resume(n);
-                    Outcome::Done
-                }
-                _ => Outcome::Ignored,
-            },
-            Action::Restart(n) => match process(sim, n) {
-                Some(Process::Crashed) => {
-                    sim.restart(n);
-                    Outcome::Done
-                }
-                _ => Outcome::Ignored,
-            },
-            Action::Isolate(n) => {
-                if !sim.has(n) {
-                    return Outcome::Ignored;
-                }
-                let side = self.sides.iter().copied().max().unwrap_or(0) + 1;
-                if let Some(s) = self.sides.get_mut(n as usize) {
-                    *s = side;
-                }
-                sim.partition(&self.sides);
-                Outcome::Done
-            }
-            Action::Heal => {
-                self.sides.iter_mut().for_each(|s| *s = 0);
-                sim.heal();
-                Outcome::Done
-            }
-            Action::Failover(n, mode) => Outcome::Failover(sim.cluster_failover(n, mode)),
-            Action::Write { node, bytes } => {
-                let Some(x) = sim.nodes.get(node as usize) else {
-                    return Outcome::Write(Err(WriteRefusal::NoAnswer));
-                };
-                let r = if x.process != Process::Running {
-                    Err(WriteRefusal::NoAnswer)
-                } else if !x.is_master() || x.me().numslots == 0 {
-                    Err(WriteRefusal::NotMaster)
-                } else if !x.state_ok {
-                    Err(WriteRefusal::ClusterDown)
-                } else if x.paused_until > sim.now {
-                    Err(WriteRefusal::Paused)
-                } else if sim.write(node, u64::from(bytes)) {
-                    Ok(sim.nodes[node as usize].repl_offset)
-                } else {
-                    Err(WriteRefusal::NoAnswer)
-                };
-                Outcome::Write(r)
-            }
-            Action::NoFailover(n, on) => {
-                if !sim.has(n) {
-                    return Outcome::Ignored;
-                }
-                sim.set_nofailover(n, on);
-                Outcome::Done
-            }
-            Action::Join { member } => {
-                if !sim.has(member) {
-                    return Outcome::Ignored;
-                }
-                let port = sim
-                    .nodes
-                    .iter()
-                    .map(|x| x.port)
-                    .max()
-                    .unwrap_or(0)
-                    .saturating_add(1);
-                match sim.add_node(port) {
-                    Some(new) => {
-                        self.sides.push(0);
-                        sim.meet(new, member);
-                        Outcome::Joined(new)
-                    }
-                    None => Outcome::Ignored,
-                }
-            }
-        }
+        apply_action(&mut self.sim, &mut self.sides, a)
     }
 }
 
@@ -786,5 +692,104 @@ fn state_why(sim: &Sim, n: u32) -> StateWhy {
         reachable,
         needed: size / 2 + 1,
         uncovered_slot,
+    }
+}
+
+/// Does `a` on `sim` (`sides`: each node's partition side), as a script applies it; the one
+/// place actions are carried out, for this timeline and for a view's own runs.
+pub fn apply_action(sim: &mut Sim, sides: &mut Vec<u32>, a: Action) -> Outcome {
+    let process = |sim: &Sim, n: u32| sim.nodes.get(n as usize).map(|x| x.process);
+    match a {
+        Action::Crash(n) => match process(sim, n) {
+            Some(Process::Running | Process::Hung) => {
+                sim.crash(n);
+                Outcome::Done
+            }
+            _ => Outcome::Ignored,
+        },
+        Action::Hang(n) => match process(sim, n) {
+            Some(Process::Running) => {
+                sim.hang(n);
+                Outcome::Done
+            }
+            _ => Outcome::Ignored,
+        },
+        Action::Resume(n) => match process(sim, n) {
+            Some(Process::Hung) => {
+                sim.resume(n);
+                Outcome::Done
+            }
+            _ => Outcome::Ignored,
+        },
+        Action::Restart(n) => match process(sim, n) {
+            Some(Process::Crashed) => {
+                sim.restart(n);
+                Outcome::Done
+            }
+            _ => Outcome::Ignored,
+        },
+        Action::Isolate(n) => {
+            if !sim.has(n) {
+                return Outcome::Ignored;
+            }
+            let side = sides.iter().copied().max().unwrap_or(0) + 1;
+            if let Some(s) = sides.get_mut(n as usize) {
+                *s = side;
+            }
+            sim.partition(sides);
+            Outcome::Done
+        }
+        Action::Heal => {
+            sides.iter_mut().for_each(|s| *s = 0);
+            sim.heal();
+            Outcome::Done
+        }
+        Action::Failover(n, mode) => Outcome::Failover(sim.cluster_failover(n, mode)),
+        Action::Write { node, bytes } => {
+            let Some(x) = sim.nodes.get(node as usize) else {
+                return Outcome::Write(Err(WriteRefusal::NoAnswer));
+            };
+            let r = if x.process != Process::Running {
+                Err(WriteRefusal::NoAnswer)
+            } else if !x.is_master() || x.me().numslots == 0 {
+                Err(WriteRefusal::NotMaster)
+            } else if !x.state_ok {
+                Err(WriteRefusal::ClusterDown)
+            } else if x.paused_until > sim.now {
+                Err(WriteRefusal::Paused)
+            } else if sim.write(node, u64::from(bytes)) {
+                Ok(sim.nodes[node as usize].repl_offset)
+            } else {
+                Err(WriteRefusal::NoAnswer)
+            };
+            Outcome::Write(r)
+        }
+        Action::NoFailover(n, on) => {
+            if !sim.has(n) {
+                return Outcome::Ignored;
+            }
+            sim.set_nofailover(n, on);
+            Outcome::Done
+        }
+        Action::Join { member } => {
+            if !sim.has(member) {
+                return Outcome::Ignored;
+            }
+            let port = sim
+                .nodes
+                .iter()
+                .map(|x| x.port)
+                .max()
+                .unwrap_or(0)
+                .saturating_add(1);
+            match sim.add_node(port) {
+                Some(new) => {
+                    sides.push(0);
+                    sim.meet(new, member);
+                    Outcome::Joined(new)
+                }
+                None => Outcome::Ignored,
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! Both simulators replay the same calls in the same order, so the cursor at instant `t` is
 //! exactly the recorded run at `t` (the simulator is deterministic per seed and calls).
 
-use crate::core::bus::scenario::{Action, Knobs, Outcome, ScenarioSpec, WriteRefusal, WARMUP_MS};
+use crate::core::bus::scenario::{Action, Knobs, Outcome, ScenarioSpec, WARMUP_MS};
 use crate::core::bus::{flag, EventKind, FailoverMode, Opinion, Process, Sim};
 
 /// The most nodes the knobs allow (Redis's recommended ceiling).
@@ -83,101 +83,7 @@ impl Player {
     /// An action, as `core::bus::scenario`'s timeline applies it (the same calls in the same
     /// order, so a run here and its `Timeline` agree).
     fn apply(&mut self, a: Action) -> Outcome {
-        let sim = &mut self.sim;
-        let process = |sim: &Sim, n: u32| sim.nodes.get(n as usize).map(|x| x.process);
-        match a {
-            Action::Crash(n) => match process(sim, n) {
-                Some(Process::Running | Process::Hung) => {
-                    sim.crash(n);
-                    Outcome::Done
-                }
-                _ => Outcome::Ignored,
-            },
-            Action::Hang(n) => match process(sim, n) {
-                Some(Process::Running) => {
-                    sim.hang(n);
-                    Outcome::Done
-                }
-                _ => Outcome::Ignored,
-            },
-            Action::Resume(n) => match process(sim, n) {
-                Some(Process::Hung) => {
-                    sim.resume(n);
-                    Outcome::Done
-                }
-                _ => Outcome::Ignored,
-            },
-            Action::Restart(n) => match process(sim, n) {
-                Some(Process::Crashed) => {
-                    sim.restart(n);
-                    Outcome::Done
-                }
-                _ => Outcome::Ignored,
-            },
-            Action::Isolate(n) => {
-                if !sim.has(n) {
-                    return Outcome::Ignored;
-                }
-                let side = self.sides.iter().copied().max().unwrap_or(0) + 1;
-                if let Some(s) = self.sides.get_mut(n as usize) {
-                    *s = side;
-                }
-                sim.partition(&self.sides);
-                Outcome::Done
-            }
-            Action::Heal => {
-                self.sides.iter_mut().for_each(|s| *s = 0);
-                sim.heal();
-                Outcome::Done
-            }
-            Action::Failover(n, mode) => Outcome::Failover(sim.cluster_failover(n, mode)),
-            Action::Write { node, bytes } => {
-                let Some(x) = sim.nodes.get(node as usize) else {
-                    return Outcome::Write(Err(WriteRefusal::NoAnswer));
-                };
-                let r = if x.process != Process::Running {
-                    Err(WriteRefusal::NoAnswer)
-                } else if !x.is_master() || x.me().numslots == 0 {
-                    Err(WriteRefusal::NotMaster)
-                } else if !x.state_ok {
-                    Err(WriteRefusal::ClusterDown)
-                } else if x.paused_until > sim.now {
-                    Err(WriteRefusal::Paused)
-                } else if sim.write(node, u64::from(bytes)) {
-                    Ok(sim.nodes.get(node as usize).map_or(0, |x| x.repl_offset))
-                } else {
-                    Err(WriteRefusal::NoAnswer)
-                };
-                Outcome::Write(r)
-            }
-            Action::NoFailover(n, on) => {
-                if !sim.has(n) {
-                    return Outcome::Ignored;
-                }
-                sim.set_nofailover(n, on);
-                Outcome::Done
-            }
-            Action::Join { member } => {
-                if !sim.has(member) {
-                    return Outcome::Ignored;
-                }
-                let port = sim
-                    .nodes
-                    .iter()
-                    .map(|x| x.port)
-                    .max()
-                    .unwrap_or(0)
-                    .saturating_add(1);
-                match sim.add_node(port) {
-                    Some(new) => {
-                        self.sides.push(0);
-                        sim.meet(new, member);
-                        Outcome::Joined(new)
-                    }
-                    None => Outcome::Ignored,
-                }
-            }
-        }
+        crate::core::bus::scenario::apply_action(&mut self.sim, &mut self.sides, a)
     }
 
     /// Runs to absolute time `t`, applying the script's actions (ms after `start`) on the way.
