@@ -15,6 +15,12 @@ before(async () => {
 });
 
 const step = async (page) => Number(await page.getByTestId('timeline').getAttribute('data-step'));
+/** Waits for the player to stand at step `n` (a key press renders on the next tick), then
+ *  checks it; a wrong step fails with the step it stands at. */
+async function atStep(page, n) {
+  await page.waitForFunction((n) => Number(document.querySelector('#redirections [data-testid=timeline]').dataset.step) === n, n, { timeout: 5000 }).catch(() => {});
+  assert.equal(await step(page), n);
+}
 const lines = (page) => page.getByTestId('wire-line').allTextContents();
 const tableRow = (page, slot) => page.locator(`[data-testid=client-slot-table] tr[data-slot="${slot}"]`).getAttribute('data-node');
 
@@ -79,16 +85,21 @@ test('a deep link opens a scenario at a step; keys step and play', async () => {
   const player = page.locator('#redirections .redir__player');
   await player.focus();
   await page.keyboard.press('ArrowRight');
-  assert.equal(await step(page), 13);
+  await atStep(page, 13);
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
-  assert.equal(await step(page), 11);
+  await atStep(page, 11);
   // The address follows the step (as a share link), so it can be shared.
   await page.waitForFunction(() => location.hash.startsWith('#s=1.'));
-  await page.waitForTimeout(600);
+  // The link is written a moment after the step; wait until it has stood still for 700 ms.
+  for (let last = '', same = 0; same < 7; await page.waitForTimeout(100)) {
+    const h = await page.evaluate(() => location.hash);
+    same = h === last ? same + 1 : 0;
+    last = h;
+  }
   const { page: shared, context: sc } = await openPage(env.browser, page.url());
   assert.equal(await shared.getByTestId('scenario-select').inputValue(), 'live-migration');
-  assert.equal(await step(shared), 11);
+  await atStep(shared, 11);
   await sc.close();
   await page.keyboard.press('+');
   await page.keyboard.press('+');
@@ -100,7 +111,7 @@ test('a deep link opens a scenario at a step; keys step and play', async () => {
   // A link pasted into the open page (only the hash changes) is followed too.
   await page.evaluate(() => { location.hash = '#redirect=tryagain:3'; });
   await page.waitForFunction(() => document.querySelector('[data-testid=scenario-select]').value === 'tryagain');
-  assert.equal(await step(page), 3);
+  await atStep(page, 3);
   // A tampered link is ignored: the first scenario opens at its start.
   const { page: p2, context: c2, problems: pr2 } = await openPage(env.browser, `${env.server.url}#redirect=nope:99999`);
   assert.equal(await step(p2), 0);

@@ -474,10 +474,17 @@ fn follow(svg_ref: &NodeRef) {
         .document()
         .and_then(|d| d.query_selector("#tour[data-place=bottom]").ok().flatten())
         .map_or(view_h, |p| p.get_bounding_client_rect().top());
+    // What sticks at the top: the section bar, then the player's own controls.
+    let ceiling = svg
+        .closest(".redir__player")
+        .ok()
+        .flatten()
+        .and_then(|p| p.query_selector(".redir__controls").ok().flatten())
+        .map_or(0.0, |c| c.get_bounding_client_rect().bottom().max(0.0));
     if r.bottom() > floor - 8.0 {
         win.scroll_by_with_x_and_y(0.0, r.bottom() - floor + 48.0);
-    } else if r.top() < 0.0 {
-        win.scroll_by_with_x_and_y(0.0, r.top() - 96.0);
+    } else if r.top() < ceiling {
+        win.scroll_by_with_x_and_y(0.0, r.top() - ceiling - 48.0);
     }
 }
 

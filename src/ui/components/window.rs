@@ -77,6 +77,9 @@ struct View {
     /// The row count `row_px` was measured for: rows are measured once per list, so rows of
     /// unequal heights cannot make the window and the measure chase each other.
     measured: Option<usize>,
+    /// Scrolled to the end: the last rows stay rendered and the list stays at its end, though
+    /// the rows measured (of unequal heights) make the list taller or shorter than estimated.
+    at_end: bool,
 }
 
 /// A windowed list's state: the rows to render, the list's `onscroll`, and the two spacers
@@ -116,9 +119,16 @@ pub fn use_window(list: NodeRef, n: usize) -> Windowed {
         height_px: FIRST_VIEWPORT_PX,
         row_px: FIRST_GUESS_PX,
         measured: None,
+        at_end: false,
     });
     let (before, after) = (use_node_ref(), use_node_ref());
-    let window = Window::of(n, view.top_px, view.height_px, view.row_px);
+    // At the end, the window is the last rows whatever the estimate says the offset is.
+    let top_px = if view.at_end {
+        (n as f64 * view.row_px - view.height_px).max(0.0)
+    } else {
+        view.top_px
+    };
+    let window = Window::of(n, top_px, view.height_px, view.row_px);
     let onscroll = {
         let (view, list) = (view.clone(), list.clone());
         Callback::from(move |_: Event| {
@@ -126,15 +136,19 @@ pub fn use_window(list: NodeRef, n: usize) -> Windowed {
                 return;
             };
             let (top_px, height_px) = (el.scroll_top() as f64, el.client_height() as f64);
-            // Re-render only when the window would move by a few rows.
+            let at_end = top_px + height_px >= el.scroll_height() as f64 - 2.0;
+            // Re-render only when the window would move by a few rows, or reaches or leaves
+            // the end.
             let now = Window::of(n, top_px, height_px, view.row_px);
             let was = Window::of(n, view.top_px, view.height_px, view.row_px);
             if now.start.abs_diff(was.start) >= OVERSCAN / 4
                 || now.end.abs_diff(was.end) >= OVERSCAN / 4
+                || at_end != view.at_end
             {
                 view.set(View {
                     top_px,
                     height_px,
+                    at_end,
                     ..*view
                 });
             }
@@ -156,6 +170,10 @@ pub fn use_window(list: NodeRef, n: usize) -> Windowed {
             let _ = bottom
                 .style()
                 .set_property("height", &format!("{below:.0}px"));
+            // A new list (another row count) does not inherit the old one's place at the end.
+            if view.at_end && view.measured == Some(n) {
+                el.set_scroll_top(el.scroll_height());
+            }
             // The rows rendered, measured: their height (with the gaps between them) per row.
             let span = (bottom.offset_top() - top.offset_top() - top.offset_height()) as f64;
             let count = window.end.saturating_sub(window.start).max(1) as f64;
@@ -166,6 +184,7 @@ pub fn use_window(list: NodeRef, n: usize) -> Windowed {
                     row_px: measured,
                     height_px,
                     measured: Some(n),
+                    at_end: false,
                     ..*view
                 });
             }
