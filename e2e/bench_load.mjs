@@ -72,7 +72,7 @@ function probe({ key, want }) {
   const painted = (field) => requestAnimationFrame(() => setTimeout(() => { t[field] = performance.now(); }));
   let seen = false;
   const check = () => {
-    const input = document.getElementById('key');
+    const input = document.getElementById('key-field');
     if (input && t.typed == null) {
       // Typed as soon as the field exists: into the prerendered copy if there is one (the
       // app must keep it), else into the live field (the app answers the input event).

@@ -282,7 +282,7 @@ pub fn app() -> Html {
                 <HotSpotView map={state.map.clone()} colours={state.colours.clone()} />
                 </div>
                 <div id="redirections" class="page-section" tabindex="-1">
-                <Redirections map={state.map.clone()} player={(*player).clone()} {on_player} />
+                <Redirections map={state.map.clone()} player={(*player).clone()} {on_player} index={index.clone()} />
                 </div>
                 <BusSection opening={shared.bus.clone()} on_link={on_bus_link} on_action={on_action.clone()} />
                 <div id="why" class="page-section" tabindex="-1">

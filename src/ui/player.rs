@@ -4,38 +4,38 @@
 //! Links are resolved against [`ScenarioIndex`] (ids and step counts from the core, the same
 //! in every language), so the page opens a link once, wherever it came from.
 
-use crate::core::client::scenarios;
+use crate::core::client::{recipes, scenario_of};
 use crate::persist::{OldLink, ScenarioStep};
+use std::cell::OnceCell;
 use std::rc::Rc;
 use yew::Reducible;
 
 /// Speeds offered, slowest first.
 pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
 
-/// Every scenario's id and step count, in the player's order.
+/// Every scenario's id and step count, in the player's order. The ids are known at once; a
+/// scenario is played for its step count only when asked (playing them all took most of the
+/// page's start-up).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ScenarioIndex(Vec<(&'static str, usize)>);
+pub struct ScenarioIndex(Vec<(&'static str, OnceCell<usize>)>);
 
 impl ScenarioIndex {
     /// The core's scenarios.
     pub fn new() -> Self {
-        ScenarioIndex(
-            scenarios()
-                .iter()
-                .map(|s| (s.id, s.events().count()))
-                .collect(),
-        )
+        ScenarioIndex(recipes().iter().map(|r| (r.id, OnceCell::new())).collect())
     }
 
     /// The scenario with this id, and its steps.
     pub fn find(&self, id: &str) -> Option<(usize, usize)> {
         let idx = self.0.iter().position(|(i, _)| *i == id)?;
-        Some((idx, self.0[idx].1))
+        Some((idx, self.steps(idx)))
     }
 
     /// Steps of scenario `idx` (0 if there is none).
     pub fn steps(&self, idx: usize) -> usize {
-        self.0.get(idx).map_or(0, |s| s.1)
+        self.0.get(idx).map_or(0, |(id, n)| {
+            *n.get_or_init(|| scenario_of(id).map_or(0, |sc| sc.events().count()))
+        })
     }
 
     /// Where the player is, as a link carries it (`None`: the first scenario at its start).

@@ -3,7 +3,7 @@
 //! themselves are the core's `redirect_steps`).
 
 use crate::core::client::steps::{scenario_steps, Lifelines, SlotState, Table};
-use crate::core::client::{scenarios, Endpoint, Event, EventKind, Narration, Scenario};
+use crate::core::client::{recipes, scenarios, Endpoint, Event, EventKind, Narration, Scenario};
 use crate::core::key::client_rules::ClientRule;
 use crate::core::key::escape::format_key;
 use crate::core::SlotMap;
@@ -192,6 +192,20 @@ fn table_text(table: &Table) -> Vec<(u16, String)> {
         .iter()
         .map(|(s, node)| (*s, node.clone().unwrap_or_else(|| "-".to_string())))
         .collect()
+}
+
+/// The scenarios' ids and titles in `t`'s language, in the player's order (none is played).
+pub fn scenario_list(t: &'static NarrationText) -> Vec<(&'static str, String)> {
+    recipes()
+        .iter()
+        .map(|r| (r.id, scenario_title(r.id, r.title, t).to_string()))
+        .collect()
+}
+
+/// Scenario `idx` of the player's order, played and ready to draw.
+pub fn scenario_view(idx: usize, t: &'static NarrationText) -> Option<ScenarioView> {
+    let sc = recipes().into_iter().nth(idx)?.play();
+    Some(view_of(&sc, t))
 }
 
 /// Every scenario of the core, ready to draw, worded in `t`'s language.

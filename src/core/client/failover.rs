@@ -52,6 +52,12 @@ fn run_until(sim: &mut Sim, limit: u64, done: impl Fn(&Sim) -> bool) {
     }
 }
 
+/// The failover scenario's id.
+pub const FAILOVER_ID: &str = "client-failover";
+/// Its title, in English.
+pub const FAILOVER_TITLE: &str =
+    "A client during a failover: connection refused, CLUSTERDOWN, then MOVED to the new master";
+
 /// The scenario, and each step's instant and phase (also in the first arrow's narration,
 /// [`Narration::During`]).
 pub fn failover_scenario() -> (Scenario, Vec<FailoverMoment>) {
@@ -203,8 +209,8 @@ pub fn failover_scenario() -> (Scenario, Vec<FailoverMoment>) {
         &mut steps,
     );
     let scenario = Scenario {
-        id: "client-failover",
-        title: "A client during a failover: connection refused, CLUSTERDOWN, then MOVED to the new master",
+        id: FAILOVER_ID,
+        title: FAILOVER_TITLE,
         policy,
         rule,
         max_redirects,

@@ -23,7 +23,9 @@ mod scenarios;
 pub mod steps;
 
 pub use events::*;
-pub use failover::{failover_scenario, FailoverMoment, FAILOVER_NODE_TIMEOUT_MS};
+pub use failover::{
+    failover_scenario, FailoverMoment, FAILOVER_ID, FAILOVER_NODE_TIMEOUT_MS, FAILOVER_TITLE,
+};
 pub use library::{ClientLibrary, LIBRARIES};
 pub use run::*;
 pub use scenarios::*;

@@ -200,31 +200,85 @@ pub fn moved_loop_scenario(rule: ClientRule) -> Option<&'static str> {
         .map(|&(_, id, ..)| id)
 }
 
-fn scenario(
-    id: &'static str,
-    title: &'static str,
-    mut cluster: Cluster,
-    mut client: Client,
-    actions: Vec<Action>,
-) -> Scenario {
-    let start_table = client.table();
-    let rule = client.rule();
-    let (policy, max_redirects) = (client.policy(), client.max_redirects());
-    let steps = play(&mut cluster, &mut client, actions);
-    Scenario {
-        id,
-        title,
-        policy,
-        rule,
-        max_redirects,
-        start_table,
-        steps,
+/// A scenario not yet played: its id and title, and how to play it. Playing every scenario
+/// takes a while (the failover one runs the cluster-bus simulator), so the page lists them by
+/// id and plays only the one it shows.
+pub struct Recipe {
+    /// The scenario's id.
+    pub id: &'static str,
+    /// Its title, in English.
+    pub title: &'static str,
+    make: Make,
+}
+
+enum Make {
+    Play {
+        cluster: Box<Cluster>,
+        client: Box<Client>,
+        actions: Vec<Action>,
+    },
+    Built(fn() -> Scenario),
+}
+
+impl Recipe {
+    /// Plays it.
+    pub fn play(self) -> Scenario {
+        match self.make {
+            Make::Built(f) => f(),
+            Make::Play {
+                mut cluster,
+                mut client,
+                actions,
+            } => {
+                let start_table = client.table();
+                let rule = client.rule();
+                let (policy, max_redirects) = (client.policy(), client.max_redirects());
+                let steps = play(&mut cluster, &mut client, actions);
+                Scenario {
+                    id: self.id,
+                    title: self.title,
+                    policy,
+                    rule,
+                    max_redirects,
+                    start_table,
+                    steps,
+                }
+            }
+        }
     }
 }
 
-/// The page's scenarios, each run on the fixtures' cluster (recorded node ids), with key names
-/// from transcripts 02-07.
+fn scenario(
+    id: &'static str,
+    title: &'static str,
+    cluster: Cluster,
+    client: Client,
+    actions: Vec<Action>,
+) -> Recipe {
+    Recipe {
+        id,
+        title,
+        make: Make::Play {
+            cluster: Box::new(cluster),
+            client: Box::new(client),
+            actions,
+        },
+    }
+}
+
+/// The page's scenarios, played.
 pub fn scenarios() -> Vec<Scenario> {
+    recipes().into_iter().map(Recipe::play).collect()
+}
+
+/// The scenario `id`, played (`None`: no scenario has this id).
+pub fn scenario_of(id: &str) -> Option<Scenario> {
+    recipes().into_iter().find(|r| r.id == id).map(Recipe::play)
+}
+
+/// The page's scenarios, each run on the fixtures' cluster (recorded node ids), with key names
+/// from transcripts 02-07, in the player's order, not yet played.
+pub fn recipes() -> Vec<Recipe> {
     let fixture = SlotMap::fixture_cluster();
     let lib = |l: ClientLibrary, map: &SlotMap| Client::library(l, map);
     let mut out = Vec::new();
@@ -403,7 +457,11 @@ pub fn scenarios() -> Vec<Scenario> {
     }
     // (j) A client during a failover (failover.rs): Jedis while 7000 dies, 7004 takes over and
     // 7000 comes back, at the instants the bus simulator gives with the fixtures' NT.
-    out.push(failover_scenario().0);
+    out.push(Recipe {
+        id: FAILOVER_ID,
+        title: FAILOVER_TITLE,
+        make: Make::Built(|| failover_scenario().0),
+    });
     out
 }
 

@@ -8,8 +8,8 @@ use crate::ui::components::free_mode::FreeMode;
 use crate::ui::components::sequence::{Arrow, Sequence};
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::narration::use_narration_text;
-use crate::ui::player::{LinkProblem, Player, PlayerAction, SPEEDS};
-use crate::ui::redirect_view::scenario_views;
+use crate::ui::player::{LinkProblem, Player, PlayerAction, ScenarioIndex, SPEEDS};
+use crate::ui::redirect_view::{scenario_list, scenario_view};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -37,6 +37,8 @@ pub struct RedirectionsProps {
     pub player: Player,
     /// Where the player's actions go.
     pub on_player: Callback<PlayerAction>,
+    /// The scenarios' ids and step counts (the page's, shared).
+    pub index: Rc<ScenarioIndex>,
 }
 
 /// The view.
@@ -44,8 +46,12 @@ pub struct RedirectionsProps {
 pub fn redirections(props: &RedirectionsProps) -> Html {
     let t = use_messages();
     let words = use_narration_text();
-    let scenarios = use_memo(words.lang, move |_| scenario_views(words));
     let player = &props.player;
+    // The list by title; only the scenario shown is played.
+    let titles = use_memo(words.lang, move |_| scenario_list(words));
+    let shown = use_memo((words.lang, player.scenario), move |&(_, idx)| {
+        scenario_view(idx, words)
+    });
     let section = use_node_ref();
     // A link followed (at opening or inside the page) asks for the player to be seen.
     {
@@ -75,7 +81,7 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
         });
     }
 
-    let Some(sc) = scenarios.get(player.scenario) else {
+    let Some(sc) = shown.as_ref() else {
         return Html::default();
     };
     let step = player.step;
@@ -84,14 +90,11 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
         Callback::from(move |_: MouseEvent| p.emit(a.clone()))
     };
     let on_select = {
-        let (p, scenarios) = (props.on_player.clone(), scenarios.clone());
+        let (p, index) = (props.on_player.clone(), props.index.clone());
         Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            if let Some(idx) = scenarios.iter().position(|s| s.id == v) {
-                p.emit(PlayerAction::Open {
-                    idx,
-                    n_steps: scenarios[idx].arrows.len(),
-                });
+            if let Some((idx, n_steps)) = index.find(&v) {
+                p.emit(PlayerAction::Open { idx, n_steps });
             }
         })
     };
@@ -174,8 +177,8 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
             <div class="lab__row lab__form">
                 <label for="scenario">{ t.redir_scenario }</label>
                 <select id="scenario" data-testid="scenario-select" onchange={on_select}>
-                    { for scenarios.iter().map(|s| html! {
-                        <option value={s.id.clone()} selected={s.id == sc.id}>{ &s.title }</option>
+                    { for titles.iter().map(|(id, title)| html! {
+                        <option value={*id} selected={*id == sc.id}>{ title }</option>
                     }) }
                 </select>
                 <label class="lab__check">
