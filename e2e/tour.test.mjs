@@ -34,6 +34,14 @@ const overlap = (page) => page.evaluate(() => {
 /** Waits until the panel has been placed after a stop opened (it is placed again at 400 ms). */
 const settle = (page) => page.waitForTimeout(500);
 
+/** Whether Back and Next are whole on screen and not hidden (inside the panel's own box). */
+const buttonsReachable = (page) => page.evaluate(() => ['tour-back', 'tour-next'].every((id) => {
+  const el = document.querySelector(`[data-testid=${id}]`);
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  return r.top >= 0 && r.bottom <= innerHeight && (hit === el || el.contains(hit));
+}));
+
 /** Whether the element the tour marks is on screen. */
 const spotInView = (page) => page.evaluate(() => {
   const el = document.querySelector('[data-tour-spot]');
@@ -61,6 +69,7 @@ test('the tour runs from the first stop to the last by keyboard alone', async ()
     assert.ok(await spotInView(page), `stop ${stop}: the part of the page it talks about is on screen`);
     // The panel is placed beside what it points at, never over it.
     assert.equal(await overlap(page), 0, `stop ${stop}: the panel covers its target`);
+    assert.ok(await buttonsReachable(page), `stop ${stop}: Back and Next are on screen`);
     // Every quoted fact is in the fixture it names.
     for (const f of await page.getByTestId('tour-fact').evaluateAll((els) => els.map((e) => ({ file: e.dataset.file, quote: e.querySelector('pre').textContent })))) {
       const text = await readFile(join(fixtures, f.file), 'utf8');
@@ -210,6 +219,27 @@ test('each stop does what it describes, Back undoes it, and the reader can take 
     await page.getByTestId('tour-take-over').click();
     await page.getByTestId('tour').waitFor({ state: 'detached' });
     assert.equal((await masterRows(page)).length, 4);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('on a 390 px phone, in both languages, every stop keeps Back and Next on screen and its target uncovered', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context, problems } = await openPage(env.browser, env.server.url, { width: 390, height: 844 });
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    if (lang === 'zh') await page.getByTestId('lang-select').selectOption('zh');
+    await page.getByTestId('tour-start').click();
+    const tour = page.getByTestId('tour');
+    await tour.waitFor();
+    for (let i = 1; i <= 6; i++) {
+      const stop = await tour.getAttribute('data-stop');
+      await settle(page);
+      assert.ok(await spotInView(page), `${lang} stop ${stop}: its target is on screen`);
+      assert.equal(await overlap(page), 0, `${lang} stop ${stop}: the panel covers its target`);
+      assert.ok(await buttonsReachable(page), `${lang} stop ${stop}: Back and Next are on screen`);
+      if (i < 6) await page.getByTestId('tour-next').click();
+    }
     assert.deepEqual(problems, []);
     await context.close();
   }

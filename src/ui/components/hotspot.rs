@@ -104,6 +104,8 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
         <section class="card hotspot" aria-labelledby="hotspot-title">
             <h2 id="hotspot-title" class="section-title">{ t.hot_title }</h2>
             <p class="section-help">{ fill(t.hot_help, &[&N_KEYS]) }</p>
+            // The part the tour points at: the control, the key pattern and where the keys land.
+            <div class="hotspot__live">
             <div class="lab__row lab__form">
                 <label for="hotspot-k">{ t.hot_k }</label>
                 <input id="hotspot-k" type="range" min="1" max={MAX_SUB_TAGS.to_string()} value={k.to_string()}
@@ -117,6 +119,7 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
             </div>
             <p class="mono hotspot__pattern" id="hotspot-pattern">{ pattern }</p>
             { body }
+            </div>
             <p class="hotspot__timing" data-testid="hotspot-ms" data-ms={format!("{millis:.3}")}>
                 { fill(t.hot_timing, &[&if millis < 0.1 { "< 0.1".to_string() } else { format!("{millis:.1}") }]) }
             </p>

@@ -113,7 +113,7 @@ pub const STOPS: [Stop; 6] = [
     },
     Stop {
         id: "hot-spots",
-        target: ".hotspot",
+        target: ".hotspot__live",
         key: None,
         drive: Drive::Nothing,
         facts: &[
@@ -730,6 +730,8 @@ fn panel_view(
                 <progress class="tour__bar" max={n.to_string()} value={(at + 1).to_string()} aria-hidden="true"></progress>
                 <button type="button" class="tour__close" aria-label={t.close} title={t.close} onclick={on_close.clone()}>{ "×" }</button>
             </div>
+            // What a stop says scrolls inside the panel; the head and the buttons stay in view.
+            <div class="tour__scroll">
             <h2 class="tour__title" aria-live="polite">{ title }</h2>
             <p class="tour__body" data-testid="tour-body">{ body }</p>
             { for timeout_field }
@@ -744,6 +746,7 @@ fn panel_view(
                     }) }
                 </ul>
             </details>
+            </div>
             <div class="tour__nav">
                 <button type="button" class="button button--quiet" data-testid="tour-back" disabled={at == 0} onclick={on_back}>{ t.back }</button>
                 <button type="button" class="button" data-testid="tour-next" ref={next_ref} onclick={on_next}>
@@ -779,8 +782,18 @@ fn spotlight(target: Option<&str>) {
     }
 }
 
-/// Room kept at the top of the window for a sticky bar, in CSS pixels.
-const TOP_ROOM: f64 = 72.0;
+/// Room kept under the sticky section bar, in CSS pixels.
+const TOP_GAP: f64 = 12.0;
+
+/// Where the window's free area starts: under the sticky section bar (its height differs on
+/// a phone, where it has two rows, and between languages).
+fn top_room(doc: &web_sys::Document) -> f64 {
+    doc.query_selector(".wayfinder")
+        .ok()
+        .flatten()
+        .map_or(0.0, |bar| bar.get_bounding_client_rect().bottom().max(0.0))
+        + TOP_GAP
+}
 
 /// Scrolls the target (if `scroll`) so its top sits under the window's top bar, then puts the
 /// panel in the larger space above or below it, no taller than that space (it scrolls inside),
@@ -801,16 +814,24 @@ fn place(target: &str, scroll: bool) {
         .ok()
         .and_then(|v| v.as_f64())
         .unwrap_or(0.0);
+    // Inside the redirections player, its controls stick under the bar too.
+    let controls = el
+        .closest(".redir__player")
+        .ok()
+        .flatten()
+        .and_then(|p| p.query_selector(".redir__controls").ok().flatten())
+        .map_or(0.0, |c| c.get_bounding_client_rect().height());
+    let top = top_room(&doc) + controls;
     if scroll {
         let r = el.get_bounding_client_rect();
-        win.scroll_by_with_x_and_y(0.0, r.top() - TOP_ROOM);
+        win.scroll_by_with_x_and_y(0.0, r.top() - top);
     }
     let style = panel.style();
     let _ = style.remove_property("max-height");
     let natural = panel.get_bounding_client_rect().height();
     let r = el.get_bounding_client_rect();
     // The panel keeps a small gap from the window's edge (the stylesheet's) and from the target.
-    let (above, below) = (r.top() - 28.0, view_h - r.bottom() - 28.0);
+    let (above, below) = (r.top() - top - 16.0, view_h - r.bottom() - 28.0);
     let (side, room) = if below >= natural || below >= above {
         ("bottom", below)
     } else {
