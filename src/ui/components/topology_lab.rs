@@ -144,10 +144,14 @@ pub fn lab_controls(props: &LabControlsProps) -> Html {
             </div>
 
             <div class="lab__row lab__form">
+                // Each label stays on the line of its field when the row wraps.
+                <span class="lab__pair">
                 <label for="reshard-n">{ t.lab_reshard }</label>
                 <input id="reshard-n" class="lab__number" type="number" min="1" max="16384"
                        data-testid="reshard-slots" value={(*n_slots).clone()}
                        oninput={bind_input(&n_slots)} />
+                </span>
+                <span class="lab__pair">
                 <label for="reshard-from">{ t.lab_from }</label>
                 // Tall enough for "all masters" and every master of a small cluster; a larger
                 // one scrolls.
@@ -160,11 +164,14 @@ pub fn lab_controls(props: &LabControlsProps) -> Html {
                         <option value={idx.to_string()} selected={sources.contains(&idx)}>{ &m.addr }</option>
                     }) }
                 </select>
+                </span>
+                <span class="lab__pair">
                 <label for="reshard-to">{ t.lab_to }</label>
                 <select id="reshard-to" data-testid="reshard-to"
                         onchange={ let s = target.clone(); Callback::from(move |e: Event| s.set(select_value(&e).parse().ok())) }>
                     { master_options(map, target_idx) }
                 </select>
+                </span>
                 <button type="button" class="button" data-testid="reshard" onclick={on_reshard}>{ t.lab_reshard_go }</button>
             </div>
 
@@ -175,15 +182,19 @@ pub fn lab_controls(props: &LabControlsProps) -> Html {
                            onchange={ let s = use_empty.clone(); Callback::from(move |_: Event| s.set(!*s)) } />
                     { " " }{ t.lab_use_empty }
                 </label>
+                <span class="lab__pair">
                 <label for="threshold">{ t.lab_threshold }</label>
                 <input id="threshold" class="lab__number" type="number" min="0" step="0.5"
                        value={(*threshold).clone()}
                        oninput={bind_input(&threshold)} />
                 <span>{ "%" }</span>
+                </span>
+                <span class="lab__pair">
                 <label for="weights">{ t.lab_weights }</label>
                 <input id="weights" class="lab__weights mono" type="text" data-testid="weights"
                        placeholder="127.0.0.1:7000=2" value={(*weights).clone()}
                        oninput={bind_input(&weights)} />
+                </span>
             </div>
 
             if let Some((first, last)) = props.selection {
