@@ -34,6 +34,35 @@ pub fn master_colour(master_idx: usize, n_masters: usize) -> String {
     format!("oklch(0.7 0.13 {hue:.1})")
 }
 
+/// Whether text on `colour` (a `#rrggbb` or an `oklch(L …)` from [`master_colour`]) reads
+/// better dark than light: the one with the higher WCAG contrast against it. Unknown colours
+/// get dark text.
+pub fn dark_text_on(colour: &str) -> bool {
+    let luminance = if let Some(hex) = colour.strip_prefix('#').filter(|h| h.len() == 6) {
+        let channel = |i: usize| {
+            let v = u8::from_str_radix(hex.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0) as f64
+                / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4)
+    } else if let Some(rest) = colour.strip_prefix("oklch(") {
+        // OKLCH's lightness is perceptual: its cube is close to the relative luminance.
+        let l: f64 = rest
+            .split_whitespace()
+            .next()
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(1.0);
+        l.powi(3)
+    } else {
+        return true;
+    };
+    (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05)
+}
+
 /// Gives each master, by node id, a colour slot the first time it is seen and keeps it, so a
 /// master keeps its colour when others join or leave (indices into the map shift; ids do not).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -102,6 +131,20 @@ pub fn unowned(dark: bool) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn text_on_a_master_reads_dark_on_light_fills_and_light_on_dark_ones() {
+        // WCAG: #66CCEE (luminance 0.53) has 11.6:1 against black, 1.8:1 against white.
+        assert!(dark_text_on("#66CCEE"));
+        assert!(dark_text_on("#CCBB44"));
+        assert!(!dark_text_on("#0072B2"));
+        assert!(!dark_text_on("#AA3377"));
+        assert!(!dark_text_on("#000000"));
+        assert!(dark_text_on("#ffffff"));
+        assert!(dark_text_on("oklch(0.7 0.13 15.0)"));
+        assert!(dark_text_on("var(--x)"));
+    }
+
     use super::*;
     use crate::core::{Master, SlotMap};
 

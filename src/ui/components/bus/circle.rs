@@ -271,7 +271,8 @@ pub fn bus_nodes(props: &BusNodesProps) -> Html {
                             stroke-width={format!("{:.1}", (node_r / 4.0).max(1.0))} class="bus__node-shape" />
                 }
                 if !big && node.process != Process::Crashed {
-                    <text class="bus__node-role" text-anchor="middle" dy="0.35em">{ if master { "M" } else { "S" } }</text>
+                    <text class={classes!("bus__node-role", (master && !crate::ui::palette::dark_text_on(&colour)).then_some("bus__node-role--light"), (master && crate::ui::palette::dark_text_on(&colour)).then_some("bus__node-role--dark"))}
+                          text-anchor="middle" dy="0.35em">{ if master { "M" } else { "S" } }</text>
                 }
                 { match node.process {
                     Process::Running => html! {},
