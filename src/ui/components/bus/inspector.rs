@@ -160,7 +160,10 @@ pub fn bus_inspector(props: &BusInspectorProps) -> Html {
                 { " · " }{ fill(w.epoch, &[&epoch]) }
                 { " · " }<span class="mono">{ format!("currentEpoch {current_epoch}") }</span>
                 { " · " }{ process_word(w, process) }
-                { " · " }<span class="mono">{ if state_ok { "cluster_state:ok" } else { "cluster_state:fail" } }</span>
+                // A process that does not answer has no state to tell.
+                if process == Process::Running {
+                    { " · " }<span class="mono">{ if state_ok { "cluster_state:ok" } else { "cluster_state:fail" } }</span>
+                }
             </p>
             <p class="section-help">{ w.pick_node }</p>
             <fieldset class="bus__actions">
