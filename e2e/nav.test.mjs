@@ -182,6 +182,9 @@ test('on a 390 px phone the first screen shows the slot and the master, and the 
     const b = await readout.locator(part).boundingBox();
     assert.ok(b.x >= 0 && b.x + b.width <= 390 && b.y + b.height <= 844, `${part}: ${JSON.stringify(b)}`);
   }
+  // The key keeps room for several characters (the master's host gives way to it).
+  const keyBox = await readout.locator('.key-readout__key').boundingBox();
+  assert.ok(keyBox.width >= 60, `the key in the read-out is ${keyBox.width}px wide`);
   const mapTop = (await page.getByTestId('slot-map').boundingBox()).y;
   const labTop = (await page.getByTestId('add-master').boundingBox()).y;
   assert.ok(mapTop < labTop, `map at ${mapTop}, lab at ${labTop}`);

@@ -75,7 +75,12 @@ pub fn key_readout(props: &KeyReadoutProps) -> Html {
                 } else {
                     <span class="swatch swatch--unowned"></span>
                 }
-                <code>{ master }</code>
+                // On a narrow phone the host gives way to the key (the port names the master).
+                if let Some((host, port)) = master.rsplit_once(':') {
+                    <code><span class="key-readout__host">{ host }</span>{ ":" }{ port }</code>
+                } else {
+                    <code>{ master }</code>
+                }
             </span>
         </a>
     }
