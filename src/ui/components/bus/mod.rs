@@ -10,6 +10,7 @@
 //! - `inspector.rs` — one node's view: facts, `CLUSTER NODES`, `CLUSTER INFO`, actions.
 //! - `log_pane.rs` — the logs filtered by node and level.
 //! - `knobs.rs` — the scenario select and the settings.
+//! - `story.rs` — the writes and which were lost, a MEET's spread (branch `numbers`).
 
 pub mod circle;
 pub mod inspector;
@@ -19,6 +20,7 @@ pub mod matrix;
 pub mod model;
 pub mod player;
 pub mod scenarios;
+pub mod story;
 
 use crate::core::bus::scenario::{Action, Knobs, ScenarioId, ScenarioSpec};
 use crate::persist::BusState;
@@ -409,6 +411,7 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
             <knobs::BusKnobs slug={(*slug).clone()} free={(*free).clone()} on_msg={on_msg.clone()} />
             <player::BusPlayer run={handle.clone()} t={*t} step={step} playing={*playing}
                                speed={*speed} on_msg={on_msg.clone()} />
+            <story::BusStory run={handle.clone()} t={*t} />
             <div class="bus__body">
                 <circle::BusCircle run={handle.clone()} t={*t} speed={*speed} observer={obs}
                                    on_msg={on_msg.clone()} />

@@ -2,8 +2,9 @@
 //! the keyboard, and the narration of the current (or last) notable event.
 
 use super::{BusMsg, RunHandle, SPEEDS};
+use crate::ui::bus_notes::narrate_note;
 use crate::ui::bus_words::{narrate, use_bus_words};
-use crate::ui::messages::fill;
+use crate::ui::messages::{fill, use_messages};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -29,6 +30,7 @@ pub struct BusPlayerProps {
 #[function_component(BusPlayer)]
 pub fn bus_player(props: &BusPlayerProps) -> Html {
     let w = use_bus_words();
+    let m = use_messages();
     let r = props.run.run.borrow();
     let (start, end) = (r.start, r.end);
     let steps = r.events().len();
@@ -41,7 +43,12 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
     let narration = match r.last_notable(props.t) {
         Some(i) => {
             let ev = &r.events()[i];
-            let mut text = narrate(w, ev, &name);
+            // With the numbers the core's timeline gives, where it covers the event.
+            let told = r.story.as_ref().and_then(|s| {
+                let note = s.note(i)?;
+                narrate_note(m, s, note, ev.t.saturating_sub(start), &name)
+            });
+            let mut text = told.unwrap_or_else(|| narrate(w, ev, &name));
             let others = r.events()[..i]
                 .iter()
                 .rev()
