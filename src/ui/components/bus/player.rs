@@ -9,6 +9,9 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+/// The most notable events of one instant the narration words (the rest are counted).
+pub const SAID: usize = 6;
+
 /// Props of [`BusPlayer`].
 #[derive(Properties, PartialEq)]
 pub struct BusPlayerProps {
@@ -40,27 +43,41 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
             .get(n as usize)
             .map_or_else(|| format!("#{n}"), |x| format!("127.0.0.1:{}", x.port))
     };
-    let narration = match r.last_notable(props.t) {
+    // Every notable event of the instant (up to `SAID`), each with the numbers the core's
+    // timeline gives where it covers the event.
+    let narration: Vec<String> = match r.last_notable(props.t) {
         Some(i) => {
-            let ev = &r.events()[i];
-            // With the numbers the core's timeline gives, where it covers the event.
-            let told = r.story.as_ref().and_then(|s| {
-                let note = s.note(i)?;
-                narrate_note(m, s, note, ev.t.saturating_sub(start), &name)
-            });
-            let mut text = told.unwrap_or_else(|| narrate(w, ev, &name));
-            let others = r.events()[..i]
+            let at = r.events()[i].t;
+            let mut same: Vec<usize> = r.events()[..=i]
                 .iter()
+                .enumerate()
                 .rev()
-                .take_while(|e| e.t == ev.t)
-                .filter(|e| super::model::is_notable(&e.kind))
-                .count();
-            if others > 0 {
-                text.push_str(&fill(w.n_more, &[&others]));
+                .take_while(|(_, e)| e.t == at)
+                .filter(|(_, e)| super::model::is_notable(&e.kind))
+                .map(|(j, _)| j)
+                .collect();
+            same.reverse();
+            let more = same.len().saturating_sub(SAID);
+            let mut out: Vec<String> = same
+                .iter()
+                .take(SAID)
+                .map(|&j| {
+                    let ev = &r.events()[j];
+                    let told = r.story.as_ref().and_then(|s| {
+                        let note = s.note(j)?;
+                        narrate_note(m, s, note, ev.t.saturating_sub(start), &name)
+                    });
+                    told.unwrap_or_else(|| narrate(w, ev, &name))
+                })
+                .collect();
+            if more > 0 {
+                if let Some(last) = out.last_mut() {
+                    last.push_str(&fill(w.n_more, &[&more]));
+                }
             }
-            text
+            out
         }
-        None => w.intro.to_string(),
+        None => vec![w.intro.to_string()],
     };
     drop(r);
     let send = |m: BusMsg| {
@@ -136,7 +153,9 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
                        oninput={on_seek} aria-label={w.timeline} />
                 <span class="mono bus__clock">{ fill(w.clock, &[&rel, &props.step, &steps]) }</span>
             </div>
-            <p class="redir__narration" data-testid="bus-narration" aria-live="polite">{ narration }</p>
+            <p class="redir__narration" data-testid="bus-narration" aria-live="polite">
+                { for narration.into_iter().map(|x| html! { <span class="bus__said">{ x }{ " " }</span> }) }
+            </p>
         </div>
     }
 }
