@@ -203,10 +203,13 @@ impl Story {
             if events.get(i).map(|e| &e.kind) != Some(kind) {
                 continue;
             }
-            if let Note::Cleared { log: Some(l), .. } = n.note {
-                if let Some(line) = tl.logs().get(l) {
-                    log_text.push((l, line.text.clone()));
-                }
+            let cleared = if let Note::Cleared { log: Some(l), .. } = n.note {
+                Some(l)
+            } else {
+                None
+            };
+            if let Some((l, line)) = cleared.and_then(|l| tl.logs().get(l).map(|x| (l, x))) {
+                log_text.push((l, line.text.clone()));
             }
             notes.push((i, n.t, n.note.clone()));
         }

@@ -6,19 +6,18 @@
 
 use super::BusMsg;
 use crate::core::bus::measure::{
-    failover_run, heartbeat_traffic, minimum_masters, FailoverRun, Spread, Traffic,
+    failover_run, heartbeat_traffic, minimum_masters, FailoverRun, Spread, Traffic, TrafficRun,
     SLOT_BITMAP_BYTES, SLOT_BITMAP_BYTES_65536,
 };
 use crate::core::bus::scenario::{Action, Knobs, Note, ScenarioSpec, Timeline};
 use crate::ui::components::tour::rate;
 use crate::ui::messages::{fill, use_messages, Messages};
 use gloo_timers::callback::Timeout;
-use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 /// The masters the traffic table offers (the reader picks one; each is measured once).
-pub const TRAFFIC_MASTERS: [usize; 5] = [3, 10, 30, 60, 100];
+pub const TRAFFIC_MASTERS: [usize; 5] = [3, 10, 30, 100, 300];
 /// The traffic table's node timeout: Redis's default.
 pub const TRAFFIC_NT: u64 = 15_000;
 /// Simulated ms counted (after the `2 × NT` warm-up).
@@ -63,9 +62,11 @@ pub const TOUR_MAX_NODES: usize = 30;
 /// The largest node timeout the tour measures at (the warm-up is `2 × NT`).
 pub const TOUR_MAX_NT: u64 = 60_000;
 
+/// The tour's last measurement: (masters, replicas, NT) and its traffic.
+type TourCache = Option<((usize, usize, u64), Traffic)>;
+
 thread_local! {
-    static TOUR_CACHE: std::cell::RefCell<Option<((usize, usize, u64), Traffic)>> =
-        const { std::cell::RefCell::new(None) };
+    static TOUR_CACHE: std::cell::RefCell<TourCache> = const { std::cell::RefCell::new(None) };
 }
 
 /// The heartbeat traffic of `masters` masters with `replicas` replicas each at `nt`, as the
@@ -78,10 +79,8 @@ pub fn tour_traffic(masters: usize, replicas: usize, nt: u64) -> Option<Traffic>
     }
     let key = (masters, replicas, nt);
     TOUR_CACHE.with(|c| {
-        if let Some((k, t)) = c.borrow().as_ref() {
-            if *k == key {
-                return Some(t.clone());
-            }
+        if let Some((_, t)) = c.borrow().as_ref().filter(|(k, _)| *k == key) {
+            return Some(t.clone());
         }
         let t = heartbeat_traffic(masters, replicas, nt, 1, TRAFFIC_MS);
         *c.borrow_mut() = Some((key, t.clone()));
@@ -89,14 +88,18 @@ pub fn tour_traffic(masters: usize, replicas: usize, nt: u64) -> Option<Traffic>
     })
 }
 
-/// What the panel has measured so far.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// What the panel has measured so far, and the work under way.
+#[derive(Default)]
 struct Measured {
     traffic: Vec<Traffic>,
+    /// A traffic measurement under way: its masters and its run.
+    pending: Option<(usize, TrafficRun)>,
     chart: Vec<ChartGroup>,
     /// Runs of the chart's group in progress.
     partial: Vec<FailoverRun>,
     two: Option<TwoMasters>,
+    /// The 3-masters comparison is in `two`.
+    three_done: bool,
 }
 
 fn now_ms() -> f64 {
@@ -114,20 +117,25 @@ pub fn two_masters_spec() -> ScenarioSpec {
 
 fn measure_two() -> TwoMasters {
     let tl = Timeline::build(two_masters_spec());
-    let pfail_ms = tl.notable.iter().find_map(|n| match n.note {
-        Note::Pfail { subject: 0, .. } => Some(n.t),
-        _ => None,
-    });
+    let pfail_ms = tl
+        .notable
+        .iter()
+        .find(|n| matches!(n.note, Note::Pfail { subject: 0, .. }))
+        .map(|n| n.t);
     let (reachable, needed) = tl
         .notable
         .iter()
-        .find_map(|n| match n.note {
-            Note::State {
+        .find_map(|n| {
+            if let Note::State {
                 node: 1,
                 ok: false,
                 why,
-            } => Some((why.reachable, why.needed)),
-            _ => None,
+            } = n.note
+            {
+                Some((why.reachable, why.needed))
+            } else {
+                None
+            }
         })
         .unwrap_or((0, 0));
     let promoted = tl
@@ -139,7 +147,7 @@ fn measure_two() -> TwoMasters {
         reachable,
         needed,
         promoted,
-        three_promoted_ms: minimum_masters(3, 2000, 1, 30_000).promoted_ms,
+        three_promoted_ms: None,
     }
 }
 
@@ -147,12 +155,33 @@ fn measure_two() -> TwoMasters {
 fn work(m: &mut Measured, masters: usize) -> bool {
     let start = now_ms();
     if !m.traffic.iter().any(|t| t.masters == masters) {
-        m.traffic
-            .push(heartbeat_traffic(masters, 0, TRAFFIC_NT, 1, TRAFFIC_MS));
+        // A big cluster's warm-up and count take longer than a frame: simulated 500 ms at a
+        // time until the slice is used up.
+        if m.pending.as_ref().is_none_or(|p| p.0 != masters) {
+            m.pending = Some((
+                masters,
+                TrafficRun::new(masters, 0, TRAFFIC_NT, 1, TRAFFIC_MS),
+            ));
+        }
+        if let Some((_, run)) = m.pending.as_mut() {
+            while now_ms() - start < SLICE_MS {
+                if let Some(t) = run.advance(500) {
+                    m.traffic.push(t);
+                    m.pending = None;
+                    break;
+                }
+            }
+        }
         return true;
     }
-    if m.two.is_none() {
+    // The 2-masters run, then (another slice) the same crash with 3.
+    let Some(two) = m.two.as_mut() else {
         m.two = Some(measure_two());
+        return true;
+    };
+    if !m.three_done {
+        two.three_promoted_ms = minimum_masters(3, 2000, 1, 30_000).promoted_ms;
+        m.three_done = true;
         return true;
     }
     while let Some(&nt) = CHART_NTS.get(m.chart.len()) {
@@ -193,24 +222,25 @@ pub fn bus_numbers(props: &BusNumbersProps) -> Html {
     let m = use_messages();
     let open = use_state(|| false);
     let masters = use_state(|| TRAFFIC_MASTERS[0]);
-    let measured = use_state(|| Rc::new(Measured::default()));
+    let measured = use_mut_ref(Measured::default);
+    // Bumped after each slice of work: a new render, and the next slice if more is left.
+    let tick = use_state(|| 0u64);
     {
         let measured = measured.clone();
-        let key = (*open, *masters, Rc::clone(&*measured));
-        use_effect_with(key, move |(open, masters, current)| {
+        let setter = tick.setter();
+        use_effect_with((*open, *masters, *tick), move |&(open, masters, tick)| {
             let mut timer = None;
-            if *open {
-                let (masters, current) = (*masters, Rc::clone(current));
-                let missing = !current.traffic.iter().any(|t| t.masters == masters)
-                    || current.two.is_none()
-                    || current.chart.len() < CHART_NTS.len();
-                if missing {
-                    timer = Some(Timeout::new(0, move || {
-                        let mut next = (*current).clone();
-                        work(&mut next, masters);
-                        measured.set(Rc::new(next));
-                    }));
-                }
+            let missing = {
+                let cur = measured.borrow();
+                !cur.traffic.iter().any(|t| t.masters == masters)
+                    || !cur.three_done
+                    || cur.chart.len() < CHART_NTS.len()
+            };
+            if open && missing {
+                timer = Some(Timeout::new(0, move || {
+                    work(&mut measured.borrow_mut(), masters);
+                    setter.set(tick + 1);
+                }));
             }
             move || drop(timer)
         });
@@ -232,12 +262,13 @@ pub fn bus_numbers(props: &BusNumbersProps) -> Html {
         })
     };
     let body = (*open).then(|| {
+        let measured = measured.borrow();
         let traffic = measured.traffic.iter().find(|t| t.masters == *masters);
         html! {
             <>
                 { traffic_view(m, *masters, traffic, on_masters.clone()) }
                 { chart_view(m, &measured.chart) }
-                { two_view(m, measured.two.as_ref(), &props.on_msg) }
+                { two_view(m, measured.two.as_ref().filter(|_| measured.three_done), &props.on_msg) }
             </>
         }
     });

@@ -70,10 +70,8 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
                     told.unwrap_or_else(|| narrate(w, ev, &name))
                 })
                 .collect();
-            if more > 0 {
-                if let Some(last) = out.last_mut() {
-                    last.push_str(&fill(w.n_more, &[&more]));
-                }
+            if let Some(last) = out.last_mut().filter(|_| more > 0) {
+                last.push_str(&fill(w.n_more, &[&more]));
             }
             out
         }
