@@ -145,6 +145,11 @@ function recordedCrash() {
 test('the numbers panel: 16384 vs 65536 slots, time to failover against NT, and 2 masters that never fail over', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   const panel = page.getByTestId('bus-numbers');
+  // Long tasks while the panel measures: the work is cut into slices of about 40 ms.
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
+  });
   await panel.locator('summary').click();
   const rows = async (masters) => {
     await page.waitForFunction((m) => document.querySelectorAll(`[data-testid=bus-traffic][data-masters="${m}"]`).length === 2, masters, { timeout: 20000 });
@@ -182,6 +187,9 @@ test('the numbers panel: 16384 vs 65536 slots, time to failover against NT, and 
     // The recording polled every 50 ms: read up to one round late.
     assert.ok(b.min <= want && want <= b.max + 60, `${kind}: recorded ${want} ms outside ${JSON.stringify(b)}`);
   }
+  const long = await page.evaluate(() => window.longTasks);
+  // About 100 ms is the aim; a shared 2-core machine gets some slack.
+  assert.ok(Math.max(0, ...long) < 250, `long tasks while measuring: ${long}`);
   // 2 masters: the survivor is 1 of the 2 needed (size/2 + 1), so no FAIL and no promotion.
   const why = page.getByTestId('bus-two-masters-why');
   await why.waitFor();
@@ -223,6 +231,21 @@ test('the tour\'s "why 16384" stop quotes the simulator\'s measured traffic', as
   // Another node timeout, another measurement.
   await page.getByTestId('tour-node-timeout').fill('2000');
   await page.waitForFunction(() => /cluster-node-timeout 2000 ms/.test(document.querySelector('[data-testid=tour-measured]')?.textContent ?? ''));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('on a phone the bus section with its numbers stays inside the screen', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url, { width: 390, height: 800 });
+  await page.getByTestId('bus-scenario-select').selectOption('partition');
+  await page.locator('.bus__player').focus();
+  await page.keyboard.press('End');
+  await page.getByTestId('bus-numbers').locator('summary').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=bus-failover-chart]')?.dataset.groups === '4', null, { timeout: 60000 });
+  const [scroll, client] = await page.evaluate(() => { const b = document.querySelector('#bus'); return [b.scrollWidth, b.clientWidth]; });
+  assert.ok(scroll <= client, `the bus section is ${scroll} px wide in ${client}`);
+  const chart = await page.getByTestId('bus-failover-chart').boundingBox();
+  assert.ok(chart.x >= 0 && chart.x + chart.width <= 390);
   assert.deepEqual(problems, []);
   await context.close();
 });

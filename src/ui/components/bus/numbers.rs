@@ -155,7 +155,7 @@ fn measure_two() -> TwoMasters {
 fn work(m: &mut Measured, masters: usize) -> bool {
     let start = now_ms();
     if !m.traffic.iter().any(|t| t.masters == masters) {
-        // A big cluster's warm-up and count take longer than a frame: simulated 500 ms at a
+        // A big cluster's warm-up and count take longer than a frame: simulated 100 ms at a
         // time until the slice is used up.
         if m.pending.as_ref().is_none_or(|p| p.0 != masters) {
             m.pending = Some((
@@ -165,7 +165,7 @@ fn work(m: &mut Measured, masters: usize) -> bool {
         }
         if let Some((_, run)) = m.pending.as_mut() {
             while now_ms() - start < SLICE_MS {
-                if let Some(t) = run.advance(500) {
+                if let Some(t) = run.advance(100) {
                     m.traffic.push(t);
                     m.pending = None;
                     break;
@@ -370,7 +370,7 @@ fn chart_view(m: &Messages, chart: &[ChartGroup]) -> Html {
         };
     }
     // Geometry: a y axis in ms from 0 to a round top, one group of 3 bars per node timeout.
-    let (w, h, left, right, top, bottom) = (640.0, 320.0, 100.0, 12.0, 14.0, 60.0);
+    let (w, h, left, right, top, bottom) = (640.0, 320.0, 108.0, 12.0, 14.0, 60.0);
     let most = chart
         .iter()
         .flat_map(|g| g.spreads.iter().flatten().map(|s| s.max))
@@ -437,8 +437,8 @@ fn chart_view(m: &Messages, chart: &[ChartGroup]) -> Html {
                 <line class="axis" x1={left.to_string()} x2={(w - right).to_string()} y1={(h - bottom).to_string()} y2={(h - bottom).to_string()} />
                 { for bars }
                 <text x={(left + (w - left - right) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle">{ m.bn_chart_axes[0] }</text>
-                <text x="14" y={(top + (h - top - bottom) / 2.0).to_string()} text-anchor="middle"
-                      transform={format!("rotate(-90 14 {})", top + (h - top - bottom) / 2.0)}>{ m.bn_chart_axes[1] }</text>
+                <text x="26" y={(top + (h - top - bottom) / 2.0).to_string()} text-anchor="middle"
+                      transform={format!("rotate(-90 26 {})", top + (h - top - bottom) / 2.0)}>{ m.bn_chart_axes[1] }</text>
             </svg>
             if chart.len() < CHART_NTS.len() {
                 <p aria-live="polite">{ m.bn_computing }</p>
