@@ -372,7 +372,7 @@ fn chart_view(m: &Messages, chart: &[ChartGroup]) -> Html {
         };
     }
     // Geometry: a y axis in ms from 0 to a round top, one group of 3 bars per node timeout.
-    let (w, h, left, right, top, bottom) = (640.0, 320.0, 108.0, 12.0, 14.0, 60.0);
+    let (w, h, left, right, top, bottom) = (640.0, 340.0, 80.0, 12.0, 44.0, 60.0);
     let most = chart
         .iter()
         .flat_map(|g| g.spreads.iter().flatten().map(|s| s.max))
@@ -439,8 +439,9 @@ fn chart_view(m: &Messages, chart: &[ChartGroup]) -> Html {
                 <line class="axis" x1={left.to_string()} x2={(w - right).to_string()} y1={(h - bottom).to_string()} y2={(h - bottom).to_string()} />
                 { for bars }
                 <text x={(left + (w - left - right) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle">{ m.bn_chart_axes[0] }</text>
-                <text x="26" y={(top + (h - top - bottom) / 2.0).to_string()} text-anchor="middle"
-                      transform={format!("rotate(-90 26 {})", top + (h - top - bottom) / 2.0)}>{ m.bn_chart_axes[1] }</text>
+                // The y axis's title above it, level (a rotated one collides with the labels
+                // when a phone draws the chart at half size).
+                <text x={(left - 6.0).to_string()} y={(top - 16.0).to_string()} text-anchor="start">{ m.bn_chart_axes[1] }</text>
             </svg>
             if chart.len() < CHART_NTS.len() {
                 <p aria-live="polite">{ m.bn_computing }</p>
