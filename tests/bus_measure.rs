@@ -6,7 +6,7 @@
 mod bus_support;
 
 use slotscope::core::bus::measure::{
-    failover_times, heartbeat_traffic, minimum_masters, Spread, SLOT_BITMAP_BYTES,
+    failover_times, heartbeat_traffic, minimum_masters, Spread, TrafficRun, SLOT_BITMAP_BYTES,
     SLOT_BITMAP_BYTES_65536,
 };
 use slotscope::core::bus::{GOSSIP_BYTES, HEADER_BYTES};
@@ -137,4 +137,20 @@ fn spread_is_nearest_rank() {
     assert_eq!(Spread::of(&[]), None);
     let s = Spread::of(&[5, 1, 4, 2, 3, 6, 7, 8, 9, 10]).unwrap();
     assert_eq!((s.min, s.p50, s.p90, s.max), (1, 5, 9, 10));
+}
+
+/// Measured in slices (as the page does between frames), the traffic is the same figure.
+#[test]
+fn traffic_in_slices_is_the_same_measurement() {
+    let whole = heartbeat_traffic(10, 0, 15000, 1, 10_000);
+    let mut run = TrafficRun::new(10, 0, 15000, 1, 10_000);
+    let mut slices = 0;
+    let sliced = loop {
+        slices += 1;
+        if let Some(t) = run.advance(777) {
+            break t;
+        }
+    };
+    assert!(slices > 40);
+    assert_eq!(sliced, whole);
 }

@@ -966,6 +966,107 @@ pub struct Messages {
     pub trail_your_key: &'static str,
     /// A sample key moved: `{0}` = key, `{1}` = slot, `{2}` = old master, `{3}` = new.
     pub trail_key: &'static str,
+    // numbers
+    /// Narration, PFAIL: `{0}` observer, `{1}` subject, `{2}` ms since its unanswered PING, `{3}` node-timeout.
+    pub bn_pfail: &'static str,
+    /// Narration, FAIL by quorum: `{0}` observer, `{1}` subject, `{2}` reports counted, `{3}` quorum.
+    pub bn_fail: &'static str,
+    /// After `bn_fail`: `{0}` FAIL messages sent.
+    pub bn_fail_sent: &'static str,
+    /// Narration, FAIL taken from a FAIL message: `{0}` observer, `{1}` subject, `{2}` broadcaster.
+    pub bn_fail_received: &'static str,
+    /// Narration, PFAIL cleared: `{0}` observer, `{1}` subject.
+    pub bn_cleared_pfail: &'static str,
+    /// Narration, FAIL cleared: `{0}` observer, `{1}` subject, `{2}` Redis's log line saying why.
+    pub bn_cleared_fail: &'static str,
+    /// Narration, cluster_state:fail in the minority: `{0}` node, `{1}` masters reachable, `{2}` needed.
+    pub bn_state_minority: &'static str,
+    /// Narration, cluster_state:fail for an uncovered slot: `{0}` node, `{1}` slot.
+    pub bn_state_slot: &'static str,
+    /// Narration, cluster_state:ok: `{0}` node, `{1}` masters reachable, `{2}` needed.
+    pub bn_state_ok: &'static str,
+    /// Narration, election scheduled: `{0}` replica, `{1}` delay ms, `{2}` random part, `{3}` rank part, `{4}` rank, `{5}` replication offset.
+    pub bn_scheduled: &'static str,
+    /// Narration, a manual failover's election, no delay: `{0}` replica.
+    pub bn_scheduled_now: &'static str,
+    /// Narration, election started: `{0}` replica, `{1}` epoch, `{2}` votes needed.
+    pub bn_started: &'static str,
+    /// Narration, a vote: `{0}` voter, `{1}` candidate, `{2}` epoch, `{3}` votes so far, `{4}` needed.
+    pub bn_vote: &'static str,
+    /// Narration, a replica became master: `{0}` node, `{1}` its new config epoch.
+    pub bn_promoted: &'static str,
+    /// Narration, a master became a replica: `{0}` node, `{1}` its new master, `{2}` that master's config epoch.
+    pub bn_demoted: &'static str,
+    /// Narration, a replica follows another master: `{0}` node, `{1}` master, `{2}` its config epoch.
+    pub bn_replica: &'static str,
+    /// Heading of the writes list (a scenario with writes).
+    pub bn_writes_title: &'static str,
+    /// A write: `{0}` its number, `{1}` ms, `{2}` the master.
+    pub bn_write: &'static str,
+    /// An acknowledged write: `{0}` the master's offset after it.
+    pub bn_write_ok: &'static str,
+    /// An acknowledged write then lost: `{0}` offset, `{1}` ms when lost, `{2}` the promoted replica, `{3}` its offset.
+    pub bn_write_lost: &'static str,
+    /// A write refused with CLUSTERDOWN: `{0}` Redis's reply.
+    pub bn_write_down: &'static str,
+    /// A write to a stopped or dead process.
+    pub bn_write_no_answer: &'static str,
+    /// A write to a node that is a replica now.
+    pub bn_write_not_master: &'static str,
+    /// A write while writes are paused for a manual failover.
+    pub bn_write_paused: &'static str,
+    /// Under the writes: `{0}` lost writes, `{1}` their numbers.
+    pub bn_lost_summary: &'static str,
+    /// Under the writes of a partition: `{0}` master, `{1}` ms it was cut off, `{2}` ms it turned cluster_state:fail, `{3}` node-timeout.
+    pub bn_lost_cut: &'static str,
+    /// Under the writes when none was lost (so far).
+    pub bn_no_lost: &'static str,
+    /// Heading of the MEET spread.
+    pub bn_meet_title: &'static str,
+    /// The MEET spread: `{0}` new node, `{1}` member met, `{2}` ms joined, `{3}` other nodes, `{4}` ms until all knew it, `{5}` hops.
+    pub bn_meet_done: &'static str,
+    /// The MEET spread before everyone knows: `{0}` new node, `{1}` met, `{2}` ms, `{3}` nodes that know it, `{4}` others.
+    pub bn_meet_so_far: &'static str,
+    /// One node learning of the new node: `{0}` node, `{1}` ms after the MEET, `{2}` hops.
+    pub bn_meet_node: &'static str,
+    /// One node learning of it where the hop is unknown: `{0}` node, `{1}` ms.
+    pub bn_meet_node_direct: &'static str,
+    /// Heading of the numbers panel.
+    pub bn_title: &'static str,
+    /// While a figure is being simulated.
+    pub bn_computing: &'static str,
+    /// Heading of the heartbeat traffic table.
+    pub bn_traffic_title: &'static str,
+    /// Under it: `{0}` bitmap bytes (16384), `{1}` (65536), `{2}` seconds measured, `{3}` node-timeout.
+    pub bn_traffic_help: &'static str,
+    /// Label of the masters choice.
+    pub bn_masters: &'static str,
+    /// Columns of the traffic table: slots, bytes per message, messages a second per node, per node, per cluster.
+    pub bn_cols: [&'static str; 5],
+    /// A rate: `{0}` bytes, readable (KB, MB).
+    pub bn_per_s: &'static str,
+    /// Under the table: `{0}` masters, `{1}` how many times the 65536 traffic is the 16384 one, `{2}` extra bytes a second for the cluster.
+    pub bn_traffic_grow: &'static str,
+    /// Heading of the failover chart.
+    pub bn_chart_title: &'static str,
+    /// Under it: `{0}` seeded runs per setting.
+    pub bn_chart_help: &'static str,
+    /// The chart's axes: x, y.
+    pub bn_chart_axes: [&'static str; 2],
+    /// The chart's series.
+    pub bn_chart_kinds: [&'static str; 3],
+    /// The chart's table row: `{0}` series, `{1}` min, `{2}` median, `{3}` p90, `{4}` max (ms).
+    pub bn_chart_row: &'static str,
+    /// Accessible name of the chart.
+    pub bn_chart_label: &'static str,
+    /// Heading of the 2-masters case.
+    pub bn_three_title: &'static str,
+    /// The 2-masters case: `{0}` survivor, `{1}` ms to its PFAIL, `{2}` masters it reaches, `{3}` needed, `{4}` ms the run was watched, `{5}` ms to promotion with 3 masters.
+    pub bn_three: &'static str,
+    /// Button: open the 2-masters case in the player.
+    pub bn_three_run: &'static str,
+    /// The tour's first stop, measured: `{0}` masters, `{1}` replicas each, `{2}` messages a second, `{3}` bytes a second (16384), `{4}` (65536), `{5}` node-timeout.
+    pub bn_tour_measured: &'static str,
 }
 }
 
@@ -1442,6 +1543,57 @@ pub const EN: Messages = Messages {
     trail_no_keys: "Neither your key nor the transcripts' sample keys ({0}) are in the moved slots.",
     trail_your_key: "your key (slot {0}): {1} → {2}",
     trail_key: "{0} (slot {1}): {2} → {3}",
+    // numbers
+    bn_pfail: "{0} sent {1} a PING {2} ms ago and has had no PONG: that is more than cluster-node-timeout ({3} ms), so it flags it fail? (PFAIL) and tells the others in its gossip.",
+    bn_fail: "{0} marks {1} as fail: {2} masters hold it failing (failure reports, its own view included when it is a master), which reaches the quorum of {3}, a majority of the masters that own slots.",
+    bn_fail_sent: " It broadcasts FAIL to the {0} other nodes it can reach.",
+    bn_fail_received: "{0} takes {1} as fail from the FAIL message {2} broadcast: a FAIL needs no quorum of its own.",
+    bn_cleared_pfail: "{0} hears from {1} again and drops its fail? flag.",
+    bn_cleared_fail: "{0} clears the FAIL flag on {1}; its log says: {2}",
+    bn_state_minority: "{0} says cluster_state:fail: it reaches {1} of the masters that own slots and needs {2}, a majority, so it refuses queries with CLUSTERDOWN.",
+    bn_state_slot: "{0} says cluster_state:fail: slot {1} has no working master and cluster-require-full-coverage is yes, so it refuses queries with CLUSTERDOWN.",
+    bn_state_ok: "{0} says cluster_state:ok: it reaches {1} masters that own slots (it needs {2}) and every slot has a working master.",
+    bn_scheduled: "{0} sees its master failing and schedules its election in {1} ms: 500 ms fixed + {2} ms random + {3} ms for rank #{4} (its replication offset is {5}; the replica with the largest offset has rank #0).",
+    bn_scheduled_now: "{0} starts its election at once: a manual failover waits for no rank delay.",
+    bn_started: "{0} starts a failover election for epoch {1} and asks every master for its vote: it needs {2}, a majority of the masters that own slots.",
+    bn_vote: "{0} grants its vote to {1} for epoch {2}: {3} of the {4} votes it needs.",
+    bn_promoted: "{0} is a master now, with config epoch {1}: the newest claim on its slots, which every other node adopts.",
+    bn_demoted: "{0}, a master before, learns that {1} owns its slots with the newer config epoch {2}, and becomes its replica.",
+    bn_replica: "{0} is a replica of {1} now (config epoch {2}).",
+    bn_writes_title: "Writes and what became of them",
+    bn_write: "write #{0} at {1} ms to {2}: ",
+    bn_write_ok: "acknowledged (offset {0})",
+    bn_write_lost: "acknowledged (offset {0}), then lost at {1} ms: {2} took over at offset {3} and never had it",
+    bn_write_down: "refused: {0}",
+    bn_write_no_answer: "no answer (the process is stopped or dead)",
+    bn_write_not_master: "refused with MOVED: the node is a replica now",
+    bn_write_paused: "blocked: writes are paused for a manual failover",
+    bn_lost_summary: "{0} acknowledged writes were lost ({1}): the client was told OK, yet the new master never received them.",
+    bn_lost_cut: "{0} was cut off at {1} ms and kept taking writes until it saw itself in the minority at {2} ms (after cluster-node-timeout, {3} ms, without answers): every write it took in between is lost when it rejoins as a replica.",
+    bn_no_lost: "No acknowledged write has been lost so far.",
+    bn_meet_title: "How the new node spreads by gossip",
+    bn_meet_done: "{0} met {1} at {2} ms; all {3} other nodes knew it {4} ms later, the farthest after {5} gossip hops.",
+    bn_meet_so_far: "{0} met {1} at {2} ms; {3} of the {4} other nodes know it so far.",
+    bn_meet_node: "{0}: after {1} ms, hop {2}",
+    bn_meet_node_direct: "{0}: after {1} ms",
+    bn_title: "Numbers, measured in the simulator",
+    bn_computing: "Simulating…",
+    bn_traffic_title: "Heartbeat traffic: 16384 or 65536 slots",
+    bn_traffic_help: "Every PING and PONG starts with a header that carries the sender's slots as a bitmap: {0} bytes with 16384 slots, {1} with 65536. Counted from the messages of a steady simulated cluster (masters only) over {2} s at cluster-node-timeout {3} ms, Redis's default.",
+    bn_masters: "Masters",
+    bn_cols: ["slots", "bytes per message", "messages/s per node", "per node", "whole cluster"],
+    bn_per_s: "{0}/s",
+    bn_traffic_grow: "With {0} masters, 65536 slots would make the bus carry {1}× as many bytes: {2} more every second, for nothing but bigger bitmaps.",
+    bn_chart_title: "Time to failover against cluster-node-timeout",
+    bn_chart_help: "{0} seeded runs per setting of a cluster of 3 masters with one replica each whose first master is killed: when the first node flags it fail? (PFAIL), when the first node marks it fail (FAIL), and when its replica is promoted. Bars span min to max, the thick mark is the median, the thin one the 90th percentile.",
+    bn_chart_axes: ["cluster-node-timeout (ms)", "ms after the kill"],
+    bn_chart_kinds: ["first fail? (PFAIL)", "first fail (FAIL)", "replica promoted"],
+    bn_chart_row: "{0}: {1} to {4} ms, median {2}, p90 {3}",
+    bn_chart_label: "Chart: time to failover (PFAIL, FAIL, promotion) for several values of cluster-node-timeout; the same figures are in the table below.",
+    bn_three_title: "Why at least 3 masters",
+    bn_three: "2 masters with a replica each; one is killed. {0} flags it fail? after {1} ms, but marking it fail needs a majority of the masters that own slots: it reaches {2} and needs {3}. So no FAIL, no election, no promotion, and cluster_state stays fail for all {4} ms watched. With 3 masters the same crash ends with the replica promoted {5} ms after the kill.",
+    bn_three_run: "Watch it with 2 masters",
+    bn_tour_measured: "Measured in the cluster-bus simulator for {0} masters with {1} replicas each at cluster-node-timeout {5} ms: {2} messages a second carry {3} a second with 16384 slots, and would carry {4} with 65536.",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

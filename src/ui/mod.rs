@@ -3,6 +3,7 @@
 //! Everything here reads results from [`crate::core`]; nothing here computes a slot.
 
 pub mod app;
+pub mod bus_notes;
 pub mod bus_words;
 pub mod clipboard;
 pub mod components;

@@ -68,37 +68,103 @@ pub fn heartbeat_traffic(
     seed: u64,
     measure_ms: u64,
 ) -> Traffic {
-    let masters = masters.clamp(1, super::MAX_NODES);
-    let replica_of: Vec<usize> = (0..replicas_per_master)
-        .flat_map(|_| 0..masters)
-        .take(super::MAX_NODES - masters)
-        .collect();
-    let cfg = Config {
-        node_timeout: node_timeout.max(1),
-        record_messages: false,
-        ..Config::default()
-    };
-    let mut sim = Sim::create(cfg, seed, masters, &replica_of, 7000, 0);
-    sim.run_for(node_timeout.saturating_mul(2));
-    let (bytes0, msgs0, updates0) = (sim.bytes_sent, sim.messages_sent, updates_sent(&sim));
-    let measure_ms = measure_ms.max(1);
-    sim.run_for(measure_ms);
-    let bytes = (sim.bytes_sent - bytes0) as f64;
-    let msgs = (sim.messages_sent - msgs0) as f64;
-    let updates = updates_sent(&sim).saturating_sub(updates0) as f64;
-    let grow = f64::from(SLOT_BITMAP_BYTES_65536 - SLOT_BITMAP_BYTES);
-    let bytes_65536 = bytes + grow * msgs + grow * updates;
-    let secs = measure_ms as f64 / 1000.0;
-    Traffic {
-        masters,
-        replicas_per_master,
-        nodes: sim.nodes.len(),
-        node_timeout,
-        measured_ms: measure_ms,
-        msgs_per_s: msgs / secs,
-        bytes_per_s: bytes / secs,
-        bytes_per_s_65536: bytes_65536 / secs,
-        bytes_per_msg: if msgs > 0.0 { bytes / msgs } else { 0.0 },
+    let mut run = TrafficRun::new(masters, replicas_per_master, node_timeout, seed, measure_ms);
+    loop {
+        if let Some(t) = run.advance(u64::MAX) {
+            return t;
+        }
+    }
+}
+
+/// [`heartbeat_traffic`] a slice at a time (a page measures a big cluster between frames):
+/// the same simulation, stopped wherever the caller likes (the simulator is deterministic
+/// whatever the slices).
+pub struct TrafficRun {
+    sim: Sim,
+    masters: usize,
+    replicas_per_master: usize,
+    node_timeout: u64,
+    measure_ms: u64,
+    warm_end: u64,
+    end: u64,
+    /// Bytes, messages and UPDATEs sent when the warm-up ended.
+    at_warm_end: Option<(u64, u64, u64)>,
+    result: Option<Traffic>,
+}
+
+impl TrafficRun {
+    /// The cluster created; nothing simulated yet.
+    pub fn new(
+        masters: usize,
+        replicas_per_master: usize,
+        node_timeout: u64,
+        seed: u64,
+        measure_ms: u64,
+    ) -> TrafficRun {
+        let masters = masters.clamp(1, super::MAX_NODES);
+        let replica_of: Vec<usize> = (0..replicas_per_master)
+            .flat_map(|_| 0..masters)
+            .take(super::MAX_NODES - masters)
+            .collect();
+        let cfg = Config {
+            node_timeout: node_timeout.max(1),
+            record_messages: false,
+            ..Config::default()
+        };
+        let sim = Sim::create(cfg, seed, masters, &replica_of, 7000, 0);
+        let warm_end = sim.now.saturating_add(node_timeout.saturating_mul(2));
+        let measure_ms = measure_ms.max(1);
+        TrafficRun {
+            sim,
+            masters,
+            replicas_per_master,
+            node_timeout,
+            measure_ms,
+            warm_end,
+            end: warm_end.saturating_add(measure_ms),
+            at_warm_end: None,
+            result: None,
+        }
+    }
+
+    /// Simulates up to `ms` more milliseconds; the traffic once the measurement is over.
+    pub fn advance(&mut self, ms: u64) -> Option<Traffic> {
+        if self.result.is_some() {
+            return self.result.clone();
+        }
+        let to = self.sim.now.saturating_add(ms);
+        if self.at_warm_end.is_none() {
+            self.sim.run_until(to.min(self.warm_end));
+            if self.sim.now < self.warm_end {
+                return None;
+            }
+            let sim = &self.sim;
+            self.at_warm_end = Some((sim.bytes_sent, sim.messages_sent, updates_sent(sim)));
+        }
+        self.sim.run_until(to.min(self.end));
+        if self.sim.now < self.end {
+            return None;
+        }
+        let (bytes0, msgs0, updates0) = self.at_warm_end.unwrap_or_default();
+        let sim = &self.sim;
+        let bytes = (sim.bytes_sent - bytes0) as f64;
+        let msgs = (sim.messages_sent - msgs0) as f64;
+        let updates = updates_sent(sim).saturating_sub(updates0) as f64;
+        let grow = f64::from(SLOT_BITMAP_BYTES_65536 - SLOT_BITMAP_BYTES);
+        let bytes_65536 = bytes + grow * msgs + grow * updates;
+        let secs = self.measure_ms as f64 / 1000.0;
+        self.result = Some(Traffic {
+            masters: self.masters,
+            replicas_per_master: self.replicas_per_master,
+            nodes: sim.nodes.len(),
+            node_timeout: self.node_timeout,
+            measured_ms: self.measure_ms,
+            msgs_per_s: msgs / secs,
+            bytes_per_s: bytes / secs,
+            bytes_per_s_65536: bytes_65536 / secs,
+            bytes_per_msg: if msgs > 0.0 { bytes / msgs } else { 0.0 },
+        });
+        self.result.clone()
     }
 }
 

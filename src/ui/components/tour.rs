@@ -632,9 +632,36 @@ pub fn tour(props: &TourProps) -> Html {
     } else {
         t.start.to_string()
     };
+    // numbers: the first stop also quotes the bus simulator's measured traffic.
+    let measured = (*open && at == 0)
+        .then(|| {
+            let masters = props.map.masters();
+            let r = masters.first().map_or(0, |m| m.replicas.len());
+            let uniform = masters.iter().all(|m| m.replicas.len() == r);
+            let tr = crate::ui::components::bus::numbers::tour_traffic(
+                masters.len(),
+                r,
+                u64::from(*timeout_ms),
+            )
+            .filter(|_| uniform)?;
+            let m = lang.messages();
+            Some(fill(
+                m.bn_tour_measured,
+                &[
+                    &tr.masters,
+                    &tr.replicas_per_master,
+                    &format!("{:.1}", tr.msgs_per_s),
+                    &rate(tr.bytes_per_s),
+                    &rate(tr.bytes_per_s_65536),
+                    &tr.node_timeout,
+                ],
+            ))
+        })
+        .flatten();
     let panel = (*open).then(|| {
         panel_view(
             t,
+            measured,
             &props.map,
             at,
             NodeTimeout {
@@ -672,6 +699,7 @@ struct NodeTimeout {
 #[allow(clippy::too_many_arguments)]
 fn panel_view(
     t: &TourText,
+    measured: Option<String>,
     map: &SlotMap,
     at: usize,
     timeout: NodeTimeout,
@@ -734,6 +762,9 @@ fn panel_view(
             <div class="tour__scroll">
             <h2 class="tour__title" aria-live="polite">{ title }</h2>
             <p class="tour__body" data-testid="tour-body">{ body }</p>
+            if let Some(x) = measured {
+                <p class="tour__body" data-testid="tour-measured">{ x }</p>
+            }
             { for timeout_field }
             <details class="tour__facts">
                 <summary>{ fill(t.facts, &[&s.facts.len()]) }</summary>

@@ -10,6 +10,8 @@
 //! - `inspector.rs` — one node's view: facts, `CLUSTER NODES`, `CLUSTER INFO`, actions.
 //! - `log_pane.rs` — the logs filtered by node and level.
 //! - `knobs.rs` — the scenario select and the settings.
+//! - `numbers.rs` — the numbers panel: traffic, time to failover, 2 masters (branch `numbers`).
+//! - `story.rs` — the writes and which were lost, a MEET's spread (branch `numbers`).
 
 pub mod circle;
 pub mod inspector;
@@ -17,8 +19,10 @@ pub mod knobs;
 pub mod log_pane;
 pub mod matrix;
 pub mod model;
+pub mod numbers;
 pub mod player;
 pub mod scenarios;
+pub mod story;
 
 use crate::core::bus::scenario::{Action, Knobs, ScenarioId, ScenarioSpec};
 use crate::persist::BusState;
@@ -77,6 +81,8 @@ pub enum BusMsg {
     Scenario(String),
     /// New knobs for free play.
     Knobs(Knobs),
+    /// Free play from a spec with its own actions (the numbers panel's 2-masters case).
+    Open(ScenarioSpec),
 }
 
 /// Props of [`BusSection`].
@@ -365,6 +371,24 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                     version.set(*version + 1);
                     goto(start);
                 }
+                BusMsg::Open(spec) => {
+                    playing.set(false);
+                    let new = scenarios::build(&spec);
+                    let start = new.start;
+                    *run.borrow_mut() = new;
+                    free.set(spec.knobs.clone());
+                    slug.set(scenarios::FREE.to_string());
+                    trouble.set(None);
+                    observer.set(0);
+                    version.set(*version + 1);
+                    goto(start);
+                    if let Some(el) = web_sys::window()
+                        .and_then(|w| w.document())
+                        .and_then(|d| d.get_element_by_id("bus"))
+                    {
+                        el.scroll_into_view();
+                    }
+                }
                 BusMsg::Knobs(k) => {
                     playing.set(false);
                     let new = scenarios::build(&ScenarioSpec::new(k.clone(), 0));
@@ -409,6 +433,7 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
             <knobs::BusKnobs slug={(*slug).clone()} free={(*free).clone()} on_msg={on_msg.clone()} />
             <player::BusPlayer run={handle.clone()} t={*t} step={step} playing={*playing}
                                speed={*speed} on_msg={on_msg.clone()} />
+            <story::BusStory run={handle.clone()} t={*t} />
             <div class="bus__body">
                 <circle::BusCircle run={handle.clone()} t={*t} speed={*speed} observer={obs}
                                    on_msg={on_msg.clone()} />
@@ -419,8 +444,7 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                                          on_msg={on_msg.clone()} on_action={props.on_action.clone()} />
                 <log_pane::BusLogs run={handle.clone()} upto={log_upto} />
             </div>
-            // The numbers card (branch bus-scale) is mounted here.
-            <div class="bus__numbers" id="bus-numbers"></div>
+            <numbers::BusNumbers on_msg={on_msg.clone()} />
         </section>
     }
 }

@@ -5,7 +5,10 @@
 //! Both simulators replay the same calls in the same order, so the cursor at instant `t` is
 //! exactly the recorded run at `t` (the simulator is deterministic per seed and calls).
 
-use crate::core::bus::scenario::{Action, Knobs, Outcome, ScenarioSpec, WARMUP_MS};
+use crate::core::bus::scenario::{
+    Action, Knobs, LostWrite, MeetSpread, Note, Outcome, ScenarioSpec, StepKind, Timeline,
+    WriteRecord, WARMUP_MS,
+};
 use crate::core::bus::{flag, EventKind, FailoverMode, Opinion, Process, Sim};
 
 /// The most nodes the knobs allow (Redis's recommended ceiling).
@@ -142,7 +145,116 @@ pub struct Run {
     /// The instant shown is the end of the recording: the recorded simulator stands there, so
     /// it answers for the cursor (playing at the live edge simulates once, not twice).
     live: bool,
+    /// What the core's timeline of the first recording says (up to 30 nodes).
+    pub story: Option<Story>,
 }
+
+/// What `core::bus::scenario::Timeline` says about a run's first recording (branch
+/// `numbers`): the numbers behind each notable event, the writes and which were lost, the
+/// spread of a MEET. The timeline replays the same knobs and script, so its i-th bus event is
+/// the run's i-th event.
+pub struct Story {
+    /// The notes covers events up to this absolute time.
+    pub until: u64,
+    /// (index into [`Run::events`], the note with its numbers), by index.
+    pub notes: Vec<(usize, u64, Note)>,
+    /// The script's writes (times from the start).
+    pub writes: Vec<WriteRecord>,
+    /// The acknowledged writes that were lost.
+    pub lost: Vec<LostWrite>,
+    /// The first new node's spread.
+    pub meet: Option<MeetSpread>,
+    /// Redis's text of the log lines the notes point at, by the timeline's log index.
+    pub log_text: Vec<(usize, String)>,
+}
+
+impl Story {
+    /// Plays `spec` to `horizon` ms with the core's timeline and keeps what the view words.
+    pub fn tell(
+        spec: &ScenarioSpec,
+        start: u64,
+        horizon: u64,
+        events: &[crate::core::bus::BusEvent],
+    ) -> Story {
+        let mut spec = spec.clone();
+        spec.until_ms = horizon;
+        let tl = Timeline::build(spec);
+        let mut ordinal = Vec::with_capacity(tl.steps.len());
+        let mut k = 0usize;
+        for s in &tl.steps {
+            ordinal.push(k);
+            if matches!(s.kind, StepKind::Bus(_)) {
+                k += 1;
+            }
+        }
+        let mut notes = Vec::new();
+        let mut log_text = Vec::new();
+        for n in &tl.notable {
+            let Some(step) = tl.steps.get(n.step) else {
+                continue;
+            };
+            let StepKind::Bus(kind) = &step.kind else {
+                continue;
+            };
+            let Some(&i) = ordinal.get(n.step) else {
+                continue;
+            };
+            // Defensive: the run and the timeline must agree on the event.
+            if events.get(i).map(|e| &e.kind) != Some(kind) {
+                continue;
+            }
+            let cleared = if let Note::Cleared { log: Some(l), .. } = n.note {
+                Some(l)
+            } else {
+                None
+            };
+            if let Some((l, line)) = cleared.and_then(|l| tl.logs().get(l).map(|x| (l, x))) {
+                log_text.push((l, line.text.clone()));
+            }
+            notes.push((i, n.t, n.note.clone()));
+        }
+        notes.sort_by_key(|n| n.0);
+        Story {
+            until: start.saturating_add(tl.until_ms),
+            notes,
+            writes: tl.writes.clone(),
+            lost: tl.lost.clone(),
+            meet: tl.meet.clone(),
+            log_text,
+        }
+    }
+
+    /// The note of event `i` (an index into [`Run::events`]), FAIL broadcasts aside.
+    pub fn note(&self, i: usize) -> Option<&Note> {
+        let k = self.notes.partition_point(|n| n.0 < i);
+        self.notes[k..]
+            .iter()
+            .take_while(|n| n.0 == i)
+            .map(|n| &n.2)
+            .find(|n| !matches!(n, Note::FailBroadcast { .. }))
+    }
+
+    /// How many FAIL messages `from` broadcast at `t` (ms from the start), if it did.
+    pub fn fail_broadcast(&self, from_node: u32, t: u64) -> Option<u32> {
+        self.notes.iter().find_map(|n| match n.2 {
+            Note::FailBroadcast {
+                from, receivers, ..
+            } if from == from_node && n.1 == t => Some(receivers),
+            _ => None,
+        })
+    }
+
+    /// Redis's text of the timeline's log line `l`.
+    pub fn log(&self, l: usize) -> Option<&str> {
+        self.log_text
+            .iter()
+            .find(|x| x.0 == l)
+            .map(|x| x.1.as_str())
+    }
+}
+
+/// Nodes up to which a run's story (notes, writes, MEET) is told.
+pub const STORY_UP_TO: usize = DRAW_MESSAGES_UP_TO;
 
 /// Whether an event is worth narrating and jumping to.
 pub fn is_notable(kind: &EventKind) -> bool {
@@ -185,9 +297,19 @@ impl Run {
             notable: Vec::new(),
             at: start,
             live: false,
+            story: None,
         };
         run.extend_to(start.saturating_add(length.min(MAX_RUN_MS)));
+        run.tell();
         run
+    }
+
+    /// Tells the story of what is recorded so far (small clusters only).
+    fn tell(&mut self) {
+        self.story = (self.knobs.nodes() <= STORY_UP_TO && self.end > self.start).then(|| {
+            let horizon = self.end - self.start;
+            Story::tell(&self.spec(), self.start, horizon, self.events())
+        });
     }
 
     /// The spec this run plays (its knobs and script; the horizon as recorded).
@@ -257,6 +379,7 @@ impl Run {
         let end = t.saturating_add(length).max(self.end);
         *self = Run::new(&spec, 0);
         self.extend_to(end);
+        self.tell();
         self.seek(t);
     }
 
@@ -401,6 +524,60 @@ mod tests {
         );
         assert!(run.cursor().nodes[5].is_slave());
         assert!(run.next_notable(run.start).is_some());
+    }
+
+    /// The story's notes sit on the run's own events (the timeline replays the same run), and
+    /// carry BUS.md's numbers: PFAIL after more than NT, FAIL at a quorum of 2 of 3 masters, the
+    /// vote count up to 2 needed, the promoted replica's epoch 7 (the recorded crash's).
+    #[test]
+    fn the_story_numbers_the_runs_own_events() {
+        let spec = ScenarioId::MasterCrash.spec(1);
+        let run = Run::new(&spec, spec.until_ms);
+        let story = run.story.as_ref().expect("6 nodes get a story");
+        assert!(story.notes.len() > 10);
+        let (mut pfail, mut fail, mut votes, mut epoch) = (0, 0, 0, 0);
+        for (i, _, note) in &story.notes {
+            let ev = &run.events()[*i];
+            match *note {
+                Note::Pfail {
+                    silent_ms,
+                    node_timeout,
+                    ..
+                } => {
+                    assert!(matches!(
+                        ev.kind,
+                        EventKind::Opinion {
+                            opinion: Opinion::Pfail,
+                            ..
+                        }
+                    ));
+                    assert!(silent_ms > node_timeout && node_timeout == 2000);
+                    pfail += 1;
+                }
+                Note::Fail {
+                    reports, needed, ..
+                } => {
+                    assert_eq!(needed, 2);
+                    assert!(reports >= needed);
+                    fail += 1;
+                }
+                Note::Vote {
+                    votes: v, needed, ..
+                } => {
+                    assert_eq!(needed, 2);
+                    votes = votes.max(v);
+                }
+                Note::Role {
+                    master: None,
+                    config_epoch,
+                    ..
+                } => epoch = config_epoch,
+                _ => {}
+            }
+        }
+        assert!(pfail >= 1 && fail >= 1, "{pfail} {fail}");
+        assert!(votes >= 2);
+        assert_eq!(epoch, 7);
     }
 
     #[test]

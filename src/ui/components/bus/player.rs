@@ -2,11 +2,15 @@
 //! the keyboard, and the narration of the current (or last) notable event.
 
 use super::{BusMsg, RunHandle, SPEEDS};
+use crate::ui::bus_notes::narrate_note;
 use crate::ui::bus_words::{narrate, use_bus_words};
-use crate::ui::messages::fill;
+use crate::ui::messages::{fill, use_messages};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
+
+/// The most notable events of one instant the narration words (the rest are counted).
+pub const SAID: usize = 6;
 
 /// Props of [`BusPlayer`].
 #[derive(Properties, PartialEq)]
@@ -29,6 +33,7 @@ pub struct BusPlayerProps {
 #[function_component(BusPlayer)]
 pub fn bus_player(props: &BusPlayerProps) -> Html {
     let w = use_bus_words();
+    let m = use_messages();
     let r = props.run.run.borrow();
     let (start, end) = (r.start, r.end);
     let steps = r.events().len();
@@ -38,22 +43,39 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
             .get(n as usize)
             .map_or_else(|| format!("#{n}"), |x| format!("127.0.0.1:{}", x.port))
     };
-    let narration = match r.last_notable(props.t) {
+    // Every notable event of the instant (up to `SAID`), each with the numbers the core's
+    // timeline gives where it covers the event.
+    let narration: Vec<String> = match r.last_notable(props.t) {
         Some(i) => {
-            let ev = &r.events()[i];
-            let mut text = narrate(w, ev, &name);
-            let others = r.events()[..i]
+            let at = r.events()[i].t;
+            let mut same: Vec<usize> = r.events()[..=i]
                 .iter()
+                .enumerate()
                 .rev()
-                .take_while(|e| e.t == ev.t)
-                .filter(|e| super::model::is_notable(&e.kind))
-                .count();
-            if others > 0 {
-                text.push_str(&fill(w.n_more, &[&others]));
+                .take_while(|(_, e)| e.t == at)
+                .filter(|(_, e)| super::model::is_notable(&e.kind))
+                .map(|(j, _)| j)
+                .collect();
+            same.reverse();
+            let more = same.len().saturating_sub(SAID);
+            let mut out: Vec<String> = same
+                .iter()
+                .take(SAID)
+                .map(|&j| {
+                    let ev = &r.events()[j];
+                    let told = r.story.as_ref().and_then(|s| {
+                        let note = s.note(j)?;
+                        narrate_note(m, s, note, ev.t.saturating_sub(start), &name)
+                    });
+                    told.unwrap_or_else(|| narrate(w, ev, &name))
+                })
+                .collect();
+            if let Some(last) = out.last_mut().filter(|_| more > 0) {
+                last.push_str(&fill(w.n_more, &[&more]));
             }
-            text
+            out
         }
-        None => w.intro.to_string(),
+        None => vec![w.intro.to_string()],
     };
     drop(r);
     let send = |m: BusMsg| {
@@ -129,7 +151,9 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
                        oninput={on_seek} aria-label={w.timeline} />
                 <span class="mono bus__clock">{ fill(w.clock, &[&rel, &props.step, &steps]) }</span>
             </div>
-            <p class="redir__narration" data-testid="bus-narration" aria-live="polite">{ narration }</p>
+            <p class="redir__narration" data-testid="bus-narration" aria-live="polite">
+                { for narration.into_iter().map(|x| html! { <span class="bus__said">{ x }{ " " }</span> }) }
+            </p>
         </div>
     }
 }
