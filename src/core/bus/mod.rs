@@ -35,6 +35,7 @@ pub mod scenario;
 mod sim;
 mod to_cluster;
 mod types;
+mod walk;
 
 pub use failover::{FailoverMode, FailoverRefusal};
 pub use node::Node;

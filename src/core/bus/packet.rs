@@ -23,6 +23,7 @@ impl Sim {
         }
         self.nodes[nu].known_list.push(other);
         self.nodes[nu].todo |= todo::UPDATE_STATE;
+        self.nodes[nu].touch();
     }
 
     /// `clusterProcessPacket` for a message that reached a running node.
@@ -89,6 +90,7 @@ impl Sim {
                     p.fail_time = now;
                     p.flags &= !flag::PFAIL;
                     self.nodes[nu].todo |= todo::UPDATE_STATE | todo::SAVE_CONFIG;
+                    self.nodes[nu].touch();
                     self.opinion(n, f);
                 }
             }
@@ -161,15 +163,27 @@ impl Sim {
             return;
         }
         {
-            let p = &mut self.nodes[nu].peers[su];
-            p.flags = (p.flags & !flag::NOFAILOVER) | (msg.sender_flags & flag::NOFAILOVER);
+            let node = &mut self.nodes[nu];
+            let p = &mut node.peers[su];
+            let flags = (p.flags & !flag::NOFAILOVER) | (msg.sender_flags & flag::NOFAILOVER);
+            if flags != p.flags {
+                p.flags = flags;
+                node.touch();
+            }
         }
         if msg.reply && msg.kind == MsgType::Pong {
-            let p = &mut self.nodes[nu].peers[su];
+            let nt = self.cfg.node_timeout;
+            let node = &mut self.nodes[nu];
+            let p = &mut node.peers[su];
             p.pong_received = now;
             p.ping_sent = 0;
+            // The NT/2 ping is due again NT/2 after this pong.
+            node.walk
+                .due_at(s, now.saturating_add(nt / 2).saturating_add(1));
+            let p = &mut node.peers[su];
             if p.timed_out() {
                 p.flags &= !flag::PFAIL;
+                node.touch();
                 self.nodes[nu].todo |= todo::UPDATE_STATE | todo::SAVE_CONFIG;
                 self.opinion(n, s);
             } else if p.failed() {
@@ -188,6 +202,7 @@ impl Sim {
                 let p = &mut self.nodes[nu].peers[su];
                 p.flags &= !(flag::MASTER | flag::MIGRATE_TO);
                 p.flags |= flag::SLAVE;
+                self.nodes[nu].touch();
                 self.nodes[nu].todo |= todo::SAVE_CONFIG | todo::UPDATE_STATE;
             }
             if self.nodes[nu].peers[m as usize].known && self.nodes[nu].peers[su].master != Some(m)
@@ -372,6 +387,7 @@ impl Sim {
         p.flags &= !flag::PFAIL;
         p.flags |= flag::FAIL;
         p.fail_time = now;
+        self.nodes[nu].touch();
         self.opinion(n, x);
         self.broadcast(n, MsgType::Fail, x, false);
         self.nodes[nu].todo |= todo::UPDATE_STATE | todo::SAVE_CONFIG;
@@ -397,6 +413,7 @@ impl Sim {
                 format!("Clear FAIL state for node {name}: {what} is reachable again."),
             );
             self.nodes[nu].peers[x as usize].flags &= !flag::FAIL;
+            self.nodes[nu].touch();
             self.nodes[nu].todo |= todo::UPDATE_STATE | todo::SAVE_CONFIG;
             self.opinion(n, x);
             return;
@@ -408,6 +425,7 @@ impl Sim {
                 format!("Clear FAIL state for node {name}: is reachable again and nobody is serving its slots after some time."),
             );
             self.nodes[nu].peers[x as usize].flags &= !flag::FAIL;
+            self.nodes[nu].touch();
             self.nodes[nu].todo |= todo::UPDATE_STATE | todo::SAVE_CONFIG;
             self.opinion(n, x);
         }
