@@ -217,8 +217,8 @@ impl Sim {
             gossip.push(Gossip {
                 node: pick,
                 flags: p.flags & !flag::MYSELF,
-                ping_sent: p.ping_sent,
-                pong_received_s: p.pong_received / 1000,
+                ping_sent_s: Gossip::secs(p.ping_sent),
+                pong_received_s: Gossip::secs(p.pong_received),
             });
             p.last_in_ping_gossip = counter;
             freshnodes -= 1;
@@ -237,8 +237,8 @@ impl Sim {
                 gossip.push(Gossip {
                     node: p,
                     flags: q.flags & !flag::MYSELF,
-                    ping_sent: q.ping_sent,
-                    pong_received_s: q.pong_received / 1000,
+                    ping_sent_s: Gossip::secs(q.ping_sent),
+                    pong_received_s: Gossip::secs(q.pong_received),
                 });
                 left -= 1;
             }

@@ -324,7 +324,7 @@ impl Sim {
                 if node.peers[xu].ping_sent == 0
                     && (node.peers[xu].reports.is_empty() || node.failure_reports(x, nt, now) == 0)
                 {
-                    let pong = g.pong_received_s * 1000;
+                    let pong = u64::from(g.pong_received_s) * 1000;
                     let p = &mut node.peers[xu];
                     if pong <= now + 500 && pong > p.pong_received {
                         p.pong_received = pong;
