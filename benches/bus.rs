@@ -28,8 +28,17 @@ fn main() {
         let built = Instant::now();
         let mut sim = Sim::create(cfg, 7, masters, &replica_of, 7000, 0);
         let build = built.elapsed().as_secs_f64();
-        // Warm up into steady state (every link pinged at least once).
-        sim.run_for(16_000);
+        let rss_built = peak_rss();
+        // Warm up into steady state (every link pinged at least once: at NT/2 = 7.5 s every
+        // node pings every peer at once, the heaviest burst of messages in flight).
+        sim.run_for(7_000);
+        let rss_before_burst = peak_rss();
+        sim.run_for(9_000);
+        if n >= 1000 {
+            println!(
+                "bus N={n:4}: peak RSS {rss_built} once built, {rss_before_burst} before the NT/2 burst"
+            );
+        }
         let (bytes0, msgs0) = (sim.bytes_sent, sim.messages_sent);
         let start = Instant::now();
         let cpu0 = cpu_secs();
