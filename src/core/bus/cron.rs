@@ -6,6 +6,10 @@ use super::output::EventKind;
 use super::sim::Sim;
 use super::types::{flag, Gossip, MsgType, Process};
 
+/// Gossip sections at least this long read their peers ahead (`send_ping`,
+/// `process_gossip`): from 160 nodes on.
+pub(super) const READ_AHEAD_FROM: i64 = 16;
+
 /// `CLUSTER_WRITABLE_DELAY`.
 const WRITABLE_DELAY: u64 = 2000;
 /// `CLUSTER_MIN_REJOIN_DELAY` / `CLUSTER_MAX_REJOIN_DELAY`.
@@ -190,6 +194,22 @@ impl Sim {
         let rng = &mut self.rng;
         let node = &mut self.nodes[fu];
         let len = node.known_list.len() as u64;
+        if wanted >= READ_AHEAD_FROM {
+            // In a big cluster each pick is a cache miss: load the peers the first `wanted`
+            // picks land on together (their misses overlap) before the loop makes the same
+            // picks one at a time. Only a copy of the generator advances.
+            let mut peek = rng.clone();
+            let mut acc = 0u64;
+            for _ in 0..wanted {
+                let r = peek.below(len) as usize;
+                if let Some(&pick) = node.known_list.get(r)
+                    && let Some(p) = node.peers.get(pick as usize)
+                {
+                    acc ^= u64::from(p.flags) ^ p.data_received;
+                }
+            }
+            std::hint::black_box(acc);
+        }
         while freshnodes > 0 && (gossip.len() as i64) < wanted && maxiter > 0 {
             maxiter -= 1;
             let r = rng.below(len) as usize;
