@@ -28,8 +28,17 @@ fn main() {
         let built = Instant::now();
         let mut sim = Sim::create(cfg, 7, masters, &replica_of, 7000, 0);
         let build = built.elapsed().as_secs_f64();
-        // Warm up into steady state (every link pinged at least once).
-        sim.run_for(16_000);
+        let rss_built = peak_rss();
+        // Warm up into steady state (every link pinged at least once: at NT/2 = 7.5 s every
+        // node pings every peer at once, the heaviest burst of messages in flight).
+        sim.run_for(7_000);
+        let rss_before_burst = peak_rss();
+        sim.run_for(9_000);
+        if n >= 1000 {
+            println!(
+                "bus N={n:4}: peak RSS {rss_built} once built, {rss_before_burst} before the NT/2 burst"
+            );
+        }
         let (bytes0, msgs0) = (sim.bytes_sent, sim.messages_sent);
         let start = Instant::now();
         let cpu0 = cpu_secs();
@@ -39,24 +48,28 @@ fn main() {
         let bytes = (sim.bytes_sent - bytes0) as f64 / sim_secs as f64;
         let msgs = (sim.messages_sent - msgs0) as f64 / sim_secs as f64;
         println!(
-            "bus N={n:4}: {:9.1} simulated s per wall s, {:9.1} per CPU s (steady, {sim_secs} s simulated in {wall:.2} s; built in {build:.2} s); {:.0} msgs/s, {:.1} KB/s per node",
+            "bus N={n:4}: {:9.1} simulated s per wall s, {:9.1} per CPU s (steady, {sim_secs} s simulated in {wall:.2} s, {cpu:.2} CPU s; built in {build:.2} s); {:.0} msgs/s, {:.1} KB/s per node; peak RSS so far {}",
             sim_secs as f64 / wall,
             sim_secs as f64 / cpu.max(0.01),
             msgs,
-            bytes / n as f64 / 1024.0
+            bytes / n as f64 / 1024.0,
+            peak_rss()
         );
         // A master crashes: the failover's seconds cost more (FAIL broadcasts, elections).
         let start = Instant::now();
+        let cpu0 = cpu_secs();
         sim.crash(0);
         sim.run_for(sim_secs * 1000);
         let wall = start.elapsed().as_secs_f64();
+        let cpu = cpu_secs() - cpu0;
         let promoted = sim
             .nodes
             .iter()
             .any(|x| x.is_master() && x.slot_owner[0] == x.ix && x.ix != 0);
         println!(
-            "bus N={n:4}: {:9.1} simulated s per wall s (master crash, promoted: {promoted}); peak RSS so far {}",
+            "bus N={n:4}: {:9.1} simulated s per wall s, {:9.1} per CPU s (master crash, promoted: {promoted}); peak RSS so far {}",
             sim_secs as f64 / wall,
+            sim_secs as f64 / cpu.max(0.01),
             peak_rss()
         );
     }

@@ -8,8 +8,18 @@
 import { serveDist, launch } from './harness.mjs';
 
 // N → [warm-up simulated ms, timed simulated ms]: past NT/2 = 7.5 s every link has been pinged.
+// `--warm=MS` / `--timed=MS` override both for every size run (e.g. `1000 --warm=16000
+// --timed=4000` times 1000 nodes in full steady state, where each node hears ~35 messages a
+// second, instead of the lighter stretch right after the NT/2 burst).
 const PLAN = { 6: [16000, 600000], 100: [16000, 60000], 1000: [8000, 4000] };
-const only = process.argv.slice(2).map(Number).filter((n) => PLAN[n]);
+const flag = (name) => {
+  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
+  return a ? Number(a.split('=')[1]) : undefined;
+};
+for (const n of Object.keys(PLAN)) {
+  PLAN[n] = [flag('warm') ?? PLAN[n][0], flag('timed') ?? PLAN[n][1]];
+}
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--')).map(Number).filter((n) => PLAN[n]);
 const sizes = only.length ? only : [6, 100, 1000];
 
 const server = await serveDist();

@@ -6,6 +6,10 @@ use super::output::EventKind;
 use super::sim::Sim;
 use super::types::{flag, Gossip, MsgType, Process};
 
+/// Gossip sections at least this long read their peers ahead (`send_ping`,
+/// `process_gossip`): from 160 nodes on.
+pub(super) const READ_AHEAD_FROM: i64 = 16;
+
 /// `CLUSTER_WRITABLE_DELAY`.
 const WRITABLE_DELAY: u64 = 2000;
 /// `CLUSTER_MIN_REJOIN_DELAY` / `CLUSTER_MAX_REJOIN_DELAY`.
@@ -27,150 +31,12 @@ impl Sim {
         // rather than cloning a thousand ids ten times a second per node.
         let known_len = self.nodes[nu].known_list.len();
 
-        // clusterNodeCronHandleReconnect
-        let mut pfail_nodes = 0u32;
-        for i in 0..known_len {
-            let p = self.nodes[nu].known_list[i];
-            let (pflags, plink) = {
-                let peer = &self.nodes[nu].peers[p as usize];
-                (peer.flags, peer.link)
+        let (orphaned, max_slaves, this_slaves, update_state) =
+            if self.nodes[nu].walk.valid(known_len, nt) && self.nodes[nu].mf_end == 0 {
+                self.short_walk(n, iteration)
+            } else {
+                self.full_walk(n, iteration)
             };
-            if pflags & (flag::MYSELF | flag::NOADDR) != 0 {
-                continue;
-            }
-            if pflags & flag::PFAIL != 0 {
-                pfail_nodes += 1;
-            }
-            if plink.is_none() {
-                // Counted so far, for the gossip of the PING sent here.
-                self.nodes[nu].pfail_nodes = pfail_nodes;
-                self.nodes[nu].peers[p as usize].link = Some(now);
-                let target_up = !self.down[p as usize];
-                if target_up && self.reachable(n, p) {
-                    // clusterLinkConnectHandler: the first packet keeps an older ping_sent.
-                    let old = self.nodes[nu].peers[p as usize].ping_sent;
-                    let meet = self.nodes[nu].peers[p as usize].flags & flag::MEET != 0;
-                    let kind = if meet { MsgType::Meet } else { MsgType::Ping };
-                    self.send_ping(n, p, kind, false);
-                    if old != 0 {
-                        self.nodes[nu].peers[p as usize].ping_sent = old;
-                    }
-                    self.nodes[nu].peers[p as usize].flags &= !flag::MEET;
-                }
-            }
-        }
-        self.nodes[nu].pfail_nodes = pfail_nodes;
-
-        // Once a second: ping the node with the oldest PONG among 5 random ones.
-        if iteration.is_multiple_of(10) {
-            let mut best: Option<(u32, u64)> = None;
-            for _ in 0..5 {
-                let r = self.random(known_len as u64) as usize;
-                let pick = self.nodes[nu].known_list[r];
-                let p = &self.nodes[nu].peers[pick as usize];
-                if p.link.is_none() || p.ping_sent != 0 {
-                    continue;
-                }
-                if p.flags & (flag::MYSELF | flag::HANDSHAKE) != 0 {
-                    continue;
-                }
-                if best.is_none_or(|(_, t)| t > p.pong_received) {
-                    best = Some((pick, p.pong_received));
-                }
-            }
-            if let Some((pick, _)) = best {
-                self.send_ping(n, pick, MsgType::Ping, false);
-            }
-        }
-
-        let mut orphaned = 0u32;
-        let mut max_slaves = 0u32;
-        let mut this_slaves = 0u32;
-        let mut update_state = false;
-        let i_am_slave = self.nodes[nu].is_slave();
-        let my_master = self.nodes[nu].my_master();
-        for i in 0..known_len {
-            let p = self.nodes[nu].known_list[i];
-            let pu = p as usize;
-            let (flags, ping_sent, data_received, pong_received, link) = {
-                let q = &self.nodes[nu].peers[pu];
-                (
-                    q.flags,
-                    q.ping_sent,
-                    q.data_received,
-                    q.pong_received,
-                    q.link,
-                )
-            };
-            if flags & (flag::MYSELF | flag::NOADDR | flag::HANDSHAKE) != 0 {
-                continue;
-            }
-            if i_am_slave && flags & flag::MASTER != 0 && flags & flag::FAIL == 0 {
-                let ok = self.nodes[nu].ok_slaves(p);
-                if ok == 0 && self.nodes[nu].peers[pu].numslots > 0 && flags & flag::MIGRATE_TO != 0
-                {
-                    orphaned += 1;
-                }
-                max_slaves = max_slaves.max(ok);
-                if my_master == Some(p) {
-                    this_slaves = ok;
-                }
-            }
-            let ping_delay = now.saturating_sub(ping_sent);
-            let data_delay = now.saturating_sub(data_received);
-            if let Some(ctime) = link
-                && now.saturating_sub(ctime) > nt
-                && ping_sent != 0
-                && ping_delay > nt / 2
-                && data_delay > nt / 2
-            {
-                self.nodes[nu].peers[pu].link = None;
-                self.event(EventKind::LinkFreed {
-                    observer: n,
-                    subject: p,
-                });
-            }
-            let link = self.nodes[nu].peers[pu].link;
-            if link.is_some() && ping_sent == 0 && now.saturating_sub(pong_received) > nt / 2 {
-                self.send_ping(n, p, MsgType::Ping, false);
-                continue;
-            }
-            let me = &self.nodes[nu];
-            if me.mf_end != 0 && me.is_master() && me.mf_slave == p && link.is_some() {
-                self.send_ping(n, p, MsgType::Ping, false);
-                continue;
-            }
-            if ping_sent == 0 {
-                continue;
-            }
-            let node_delay = ping_delay.min(data_delay);
-            if node_delay > nt && flags & (flag::PFAIL | flag::FAIL) == 0 {
-                self.nodes[nu].peers[pu].flags |= flag::PFAIL;
-                update_state = true;
-                self.opinion(n, p);
-            }
-        }
-
-        // Connections to killed processes fail (asynchronously, after this cron).
-        for i in 0..known_len {
-            if self.down_count == 0 {
-                break;
-            }
-            let p = self.nodes[nu].known_list[i];
-            let pu = p as usize;
-            if p != n && self.down[pu] && self.nodes[nu].peers[pu].link.is_some() {
-                self.nodes[nu].peers[pu].link = None;
-                let (name, port) = (self.nodes[pu].name.clone(), self.nodes[pu].port);
-                self.log(
-                    n,
-                    '-',
-                    format!(
-                        "Connection with Node {name} at 127.0.0.1:{} failed: Connection refused",
-                        u32::from(port) + 10000
-                    ),
-                );
-            }
-        }
 
         // The replication link: a replica hears its master while both can talk.
         if let Some(m) = self.nodes[nu].my_master()
@@ -198,6 +64,32 @@ impl Sim {
         }
         if update_state || !self.nodes[nu].state_ok {
             self.update_state(n);
+        }
+    }
+
+    /// Once a second: ping the node with the oldest PONG among 5 random ones.
+    pub(super) fn random_ping(&mut self, n: u32, iteration: u64) {
+        let nu = n as usize;
+        let known_len = self.nodes[nu].known_list.len();
+        if iteration.is_multiple_of(10) {
+            let mut best: Option<(u32, u64)> = None;
+            for _ in 0..5 {
+                let r = self.random(known_len as u64) as usize;
+                let pick = self.nodes[nu].known_list[r];
+                let p = &self.nodes[nu].peers[pick as usize];
+                if p.link.is_none() || p.ping_sent != 0 {
+                    continue;
+                }
+                if p.flags & (flag::MYSELF | flag::HANDSHAKE) != 0 {
+                    continue;
+                }
+                if best.is_none_or(|(_, t)| t > p.pong_received) {
+                    best = Some((pick, p.pong_received));
+                }
+            }
+            if let Some((pick, _)) = best {
+                self.send_ping(n, pick, MsgType::Ping, false);
+            }
         }
     }
 
@@ -288,6 +180,12 @@ impl Sim {
         }
         if !reply && kind == MsgType::Ping {
             self.nodes[fu].peers[to as usize].ping_sent = self.now;
+            // Its link may be freed NT/2 later, at the earliest.
+            let t = self
+                .now
+                .saturating_add(self.cfg.node_timeout / 2)
+                .saturating_add(1);
+            self.nodes[fu].walk.due_at(to, t);
         }
         let mut msg = self.header(from, to, kind);
         msg.reply = reply;
@@ -296,6 +194,22 @@ impl Sim {
         let rng = &mut self.rng;
         let node = &mut self.nodes[fu];
         let len = node.known_list.len() as u64;
+        if wanted >= READ_AHEAD_FROM {
+            // In a big cluster each pick is a cache miss: load the peers the first `wanted`
+            // picks land on together (their misses overlap) before the loop makes the same
+            // picks one at a time. Only a copy of the generator advances.
+            let mut peek = rng.clone();
+            let mut acc = 0u64;
+            for _ in 0..wanted {
+                let r = peek.below(len) as usize;
+                if let Some(&pick) = node.known_list.get(r)
+                    && let Some(p) = node.peers.get(pick as usize)
+                {
+                    acc ^= u64::from(p.flags) ^ p.data_received;
+                }
+            }
+            std::hint::black_box(acc);
+        }
         while freshnodes > 0 && (gossip.len() as i64) < wanted && maxiter > 0 {
             maxiter -= 1;
             let r = rng.below(len) as usize;
@@ -323,8 +237,8 @@ impl Sim {
             gossip.push(Gossip {
                 node: pick,
                 flags: p.flags & !flag::MYSELF,
-                ping_sent: p.ping_sent,
-                pong_received_s: p.pong_received / 1000,
+                ping_sent_s: Gossip::secs(p.ping_sent),
+                pong_received_s: Gossip::secs(p.pong_received),
             });
             p.last_in_ping_gossip = counter;
             freshnodes -= 1;
@@ -343,8 +257,8 @@ impl Sim {
                 gossip.push(Gossip {
                     node: p,
                     flags: q.flags & !flag::MYSELF,
-                    ping_sent: q.ping_sent,
-                    pong_received_s: q.pong_received / 1000,
+                    ping_sent_s: Gossip::secs(q.ping_sent),
+                    pong_received_s: Gossip::secs(q.pong_received),
                 });
                 left -= 1;
             }

@@ -372,6 +372,7 @@ impl Sim {
     pub(super) fn set_master(&mut self, n: u32, m: u32) {
         let nu = n as usize;
         if self.nodes[nu].is_master() {
+            self.nodes[nu].touch();
             let me = self.nodes[nu].me_mut();
             me.flags &= !(flag::MASTER | flag::MIGRATE_TO);
             me.flags |= flag::SLAVE;

@@ -35,6 +35,7 @@ pub mod scenario;
 mod sim;
 mod to_cluster;
 mod types;
+mod walk;
 
 pub use failover::{FailoverMode, FailoverRefusal};
 pub use node::Node;
@@ -42,7 +43,9 @@ pub use output::{timestamp, BusEvent, EventKind, LogLine, Opinion};
 pub use reshard::SetSlotRefusal;
 pub use sim::Sim;
 pub use to_cluster::{failover_times, FailoverTimes};
-pub use types::{flag, Config, Msg, MsgType, Peer, Process, SlotBits, MAX_NODES, NO_NODE, SLOTS};
+pub use types::{
+    flag, Config, List, Msg, MsgType, Peer, Process, SlotBits, MAX_NODES, NO_NODE, SLOTS,
+};
 pub use types::{FAIL_BYTES, GOSSIP_BYTES, HEADER_BYTES, UPDATE_BYTES};
 
 /// The slot ranges `redis-cli --cluster create` gives `masters` masters

@@ -3,6 +3,7 @@
 //! `clusterAddSlot` / `clusterDelSlot`, failure reports (`clusterNodeAddFailureReport`, …).
 
 use super::types::{flag, Msg, Peer, Process, SlotBits, NO_NODE, SLOTS};
+use super::walk::Walk;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
@@ -125,6 +126,8 @@ pub struct Node {
     pub importing: Vec<(u16, u32)>,
     /// The process's write-pause deadline during a manual failover (a master).
     pub paused_until: u64,
+    /// When each peer is next due in `clusterCron`'s walk (`walk.rs`).
+    pub(super) walk: Walk,
 }
 
 impl Node {
@@ -149,6 +152,11 @@ impl Node {
     pub fn my_master(&self) -> Option<u32> {
         self.me().master
     }
+    /// Something `clusterCron`'s walk reads changed (flags, roles, replicas, slot counts, a
+    /// link dropped): its next cron walks every peer.
+    pub(super) fn touch(&mut self) {
+        self.walk.dirty = true;
+    }
 
     /// `clusterAddSlot` after `clusterDelSlot`: give `slot` to `owner` in this view.
     pub fn set_slot(&mut self, slot: usize, owner: u32) {
@@ -167,6 +175,7 @@ impl Node {
             self.unassigned += 1;
         }
         Rc::make_mut(&mut self.slot_owner)[slot] = owner;
+        self.walk.dirty = true;
         if owner != NO_NODE
             && let Some(p) = self.peers.get_mut(owner as usize)
         {
@@ -233,6 +242,7 @@ impl Node {
 
     /// `clusterNodeRemoveSlave`.
     pub fn remove_slave(&mut self, master: u32, slave: u32) {
+        self.touch();
         let m = &mut self.peers[master as usize];
         m.slaves.retain(|s| *s != slave);
         if m.slaves.is_empty() {
@@ -242,6 +252,7 @@ impl Node {
 
     /// `clusterNodeAddSlave`.
     pub fn add_slave(&mut self, master: u32, slave: u32) {
+        self.touch();
         let m = &mut self.peers[master as usize];
         if !m.slaves.contains(&slave) {
             m.slaves.push(slave);
@@ -254,6 +265,7 @@ impl Node {
         if self.peers[n as usize].is_master() {
             return;
         }
+        self.touch();
         if let Some(m) = self.peers[n as usize].master {
             self.remove_slave(m, n);
             if n != self.ix {

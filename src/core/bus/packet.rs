@@ -23,6 +23,7 @@ impl Sim {
         }
         self.nodes[nu].known_list.push(other);
         self.nodes[nu].todo |= todo::UPDATE_STATE;
+        self.nodes[nu].touch();
     }
 
     /// `clusterProcessPacket` for a message that reached a running node.
@@ -89,6 +90,7 @@ impl Sim {
                     p.fail_time = now;
                     p.flags &= !flag::PFAIL;
                     self.nodes[nu].todo |= todo::UPDATE_STATE | todo::SAVE_CONFIG;
+                    self.nodes[nu].touch();
                     self.opinion(n, f);
                 }
             }
@@ -161,15 +163,27 @@ impl Sim {
             return;
         }
         {
-            let p = &mut self.nodes[nu].peers[su];
-            p.flags = (p.flags & !flag::NOFAILOVER) | (msg.sender_flags & flag::NOFAILOVER);
+            let node = &mut self.nodes[nu];
+            let p = &mut node.peers[su];
+            let flags = (p.flags & !flag::NOFAILOVER) | (msg.sender_flags & flag::NOFAILOVER);
+            if flags != p.flags {
+                p.flags = flags;
+                node.touch();
+            }
         }
         if msg.reply && msg.kind == MsgType::Pong {
-            let p = &mut self.nodes[nu].peers[su];
+            let nt = self.cfg.node_timeout;
+            let node = &mut self.nodes[nu];
+            let p = &mut node.peers[su];
             p.pong_received = now;
             p.ping_sent = 0;
+            // The NT/2 ping is due again NT/2 after this pong.
+            node.walk
+                .due_at(s, now.saturating_add(nt / 2).saturating_add(1));
+            let p = &mut node.peers[su];
             if p.timed_out() {
                 p.flags &= !flag::PFAIL;
+                node.touch();
                 self.nodes[nu].todo |= todo::UPDATE_STATE | todo::SAVE_CONFIG;
                 self.opinion(n, s);
             } else if p.failed() {
@@ -188,6 +202,7 @@ impl Sim {
                 let p = &mut self.nodes[nu].peers[su];
                 p.flags &= !(flag::MASTER | flag::MIGRATE_TO);
                 p.flags |= flag::SLAVE;
+                self.nodes[nu].touch();
                 self.nodes[nu].todo |= todo::SAVE_CONFIG | todo::UPDATE_STATE;
             }
             if self.nodes[nu].peers[m as usize].known && self.nodes[nu].peers[su].master != Some(m)
@@ -285,6 +300,17 @@ impl Sim {
         let nt = self.cfg.node_timeout;
         let now = self.now;
         let sender_is_master = self.nodes[nu].peers[s as usize].is_master();
+        if msg.gossip.len() as i64 >= super::cron::READ_AHEAD_FROM {
+            // Load every entry's peer first, so their cache misses overlap (see `send_ping`).
+            let peers = &self.nodes[nu].peers;
+            let mut acc = 0u64;
+            for g in &msg.gossip {
+                if let Some(p) = peers.get(g.node as usize) {
+                    acc ^= u64::from(p.flags) ^ p.data_received;
+                }
+            }
+            std::hint::black_box(acc);
+        }
         for g in &msg.gossip {
             let x = g.node;
             let xu = x as usize;
@@ -309,7 +335,7 @@ impl Sim {
                 if node.peers[xu].ping_sent == 0
                     && (node.peers[xu].reports.is_empty() || node.failure_reports(x, nt, now) == 0)
                 {
-                    let pong = g.pong_received_s * 1000;
+                    let pong = u64::from(g.pong_received_s) * 1000;
                     let p = &mut node.peers[xu];
                     if pong <= now + 500 && pong > p.pong_received {
                         p.pong_received = pong;
@@ -372,6 +398,7 @@ impl Sim {
         p.flags &= !flag::PFAIL;
         p.flags |= flag::FAIL;
         p.fail_time = now;
+        self.nodes[nu].touch();
         self.opinion(n, x);
         self.broadcast(n, MsgType::Fail, x, false);
         self.nodes[nu].todo |= todo::UPDATE_STATE | todo::SAVE_CONFIG;
@@ -397,6 +424,7 @@ impl Sim {
                 format!("Clear FAIL state for node {name}: {what} is reachable again."),
             );
             self.nodes[nu].peers[x as usize].flags &= !flag::FAIL;
+            self.nodes[nu].touch();
             self.nodes[nu].todo |= todo::UPDATE_STATE | todo::SAVE_CONFIG;
             self.opinion(n, x);
             return;
@@ -408,6 +436,7 @@ impl Sim {
                 format!("Clear FAIL state for node {name}: is reachable again and nobody is serving its slots after some time."),
             );
             self.nodes[nu].peers[x as usize].flags &= !flag::FAIL;
+            self.nodes[nu].touch();
             self.nodes[nu].todo |= todo::UPDATE_STATE | todo::SAVE_CONFIG;
             self.opinion(n, x);
         }

@@ -80,6 +80,8 @@ pub struct Sim {
     /// Recently seen distinct slot tables: a node whose table changed and now equals one of
     /// them shares it again (`intern_slots`).
     tables: Vec<Rc<Vec<u32>>>,
+    /// Scratch: the peers due in the cron being run (`walk.rs`).
+    pub(super) due: Vec<u32>,
 }
 
 impl Sim {
@@ -104,6 +106,7 @@ impl Sim {
             expect_nodes: 0,
             empty_table: Rc::new(vec![NO_NODE; SLOTS]),
             tables: Vec::new(),
+            due: Vec::new(),
         }
     }
 
@@ -173,6 +176,7 @@ impl Sim {
             pfail_nodes: 0,
             paused_until: 0,
             importing: Vec::new(),
+            walk: Default::default(),
         });
         self.group.push(0);
         self.down.push(false);
@@ -194,6 +198,7 @@ impl Sim {
         }
         self.learn(a, b, flag::MASTER);
         self.nodes[a as usize].peers[b as usize].flags |= flag::MEET;
+        self.nodes[a as usize].touch();
     }
 
     fn push(&mut self, t: u64, ev: Ev) {
@@ -445,6 +450,7 @@ impl Sim {
         for other in &mut self.nodes {
             if let Some(p) = other.peers.get_mut(nu) {
                 p.link = None;
+                other.walk.dirty = true;
             }
         }
         self.event(EventKind::Process {
@@ -474,6 +480,7 @@ impl Sim {
             node.last_vote_epoch = saved.last_vote_epoch;
         }
         node.slots_version += 1;
+        node.touch();
         for p in &mut node.peers {
             // clusterLoadConfig: a saved non-zero ping/pong time becomes "now".
             p.link = None;
@@ -544,6 +551,7 @@ impl Sim {
         }
         self.nodes[n as usize].nofailover = on;
         let me = &mut self.nodes[n as usize];
+        me.touch();
         if on {
             me.me_mut().flags |= flag::NOFAILOVER;
         } else {
