@@ -181,3 +181,27 @@ test('100 nodes play without errors; the matrix is a canvas, a message is drawn 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('Play and Pause take the same room: the player row does not shift when one replaces the other', async () => {
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const { page, context, problems } = await openPage(env.browser, env.server.url, viewport);
+    await page.getByTestId('bus-scenario-select').selectOption('master-crash');
+    // Where the button is on the page (not in the window, which a click may scroll).
+    const at = () => page.getByTestId('bus-step-next').evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return { x: Math.round(r.left + scrollX), y: Math.round(r.top + scrollY) };
+    });
+    await page.getByTestId('bus-play').scrollIntoViewIfNeeded();
+    const before = await at();
+    await page.getByTestId('bus-play').click();
+    await page.getByTestId('bus-pause').waitFor();
+    const playing = await at();
+    await page.getByTestId('bus-pause').click();
+    assert.deepEqual([playing.x, playing.y], [before.x, before.y], `${viewport.width}px: the next-step button moved`);
+    // Slower, the speed and faster stand on one line.
+    const tops = await page.locator('.bus__speed > *').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2)));
+    assert.ok(Math.max(...tops) - Math.min(...tops) <= 2, `${viewport.width}px: speed control on one line: ${tops}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});

@@ -163,8 +163,15 @@ pub fn app() -> Html {
         let (dispatch, index) = (player.dispatcher(), index.clone());
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|w| {
-                gloo_events::EventListener::new(&w, "hashchange", move |_| {
-                    let fragment = browser::fragment();
+                gloo_events::EventListener::new(&w, "hashchange", move |ev| {
+                    // What the reader navigated to is the event's `newURL`: the address may
+                    // already have been rewritten by a save that was due just before this
+                    // event ran (it would then read as the old state, and reload it).
+                    let fragment = js_sys::Reflect::get(ev.as_ref(), &"newURL".into())
+                        .ok()
+                        .and_then(|u| u.as_string())
+                        .and_then(|u| u.split_once('#').map(|(_, f)| f.to_string()))
+                        .unwrap_or_else(browser::fragment);
                     // nav-phone: `#planner` alone (typed, or an old-style anchor) scrolls there.
                     let (fragment, place) = split_fragment(&fragment);
                     if fragment.starts_with("s=") {

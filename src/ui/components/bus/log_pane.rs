@@ -91,12 +91,14 @@ pub fn bus_logs(props: &BusLogsProps) -> Html {
                     <option value="all" selected={node.is_none()}>{ w.all_nodes }</option>
                     { for options }
                 </select>
+                <span class="lab__pair">
                 <label for="bus-log-level">{ w.level }</label>
                 <select id="bus-log-level" data-testid="bus-log-level" onchange={on_level}>
                     { for w.levels.iter().enumerate().map(|(i, l)| html! {
                         <option value={i.to_string()} selected={*level as usize == i}>{ *l }</option>
                     }) }
                 </select>
+                </span>
             </div>
             <ol class="bus__log-lines mono" tabindex="0" aria-live="off">
                 { for lines }

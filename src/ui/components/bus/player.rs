@@ -140,9 +140,12 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
                 }
                 <button type="button" class="button button--quiet" data-testid="bus-step-next" onclick={send(BusMsg::Next)} aria-label={w.next}>{ "▶" }</button>
                 <button type="button" class="button button--quiet" data-testid="bus-next-notable" onclick={send(BusMsg::NextNotable)}>{ w.next_notable }{ " ⟩⟩" }</button>
+                // Slower, the speed and faster wrap as one.
+                <span class="bus__speed">
                 <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(-1))} aria-label={w.slower}>{ "−" }</button>
                 <span class="mono" data-testid="bus-speed">{ fill(w.speed, &[&rate]) }</span>
                 <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(1))} aria-label={w.faster}>{ "+" }</button>
+                </span>
             </div>
             <div class="lab__row">
                 <input type="range" class="redir__timeline" min="0" max={end.saturating_sub(start).to_string()}
