@@ -17,31 +17,41 @@ pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
 /// scenario is played for its step count only when asked (playing them all took most of the
 /// page's start-up).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ScenarioIndex(Vec<(&'static str, OnceCell<usize>)>);
+pub struct ScenarioIndex(Vec<(&'static str, &'static str, OnceCell<usize>)>);
 
 impl ScenarioIndex {
     /// The core's scenarios.
     pub fn new() -> Self {
-        ScenarioIndex(recipes().iter().map(|r| (r.id, OnceCell::new())).collect())
+        ScenarioIndex(
+            recipes()
+                .iter()
+                .map(|r| (r.id, r.title, OnceCell::new()))
+                .collect(),
+        )
     }
 
     /// The scenario with this id, and its steps.
     pub fn find(&self, id: &str) -> Option<(usize, usize)> {
-        let idx = self.0.iter().position(|(i, _)| *i == id)?;
+        let idx = self.0.iter().position(|(i, ..)| *i == id)?;
         Some((idx, self.steps(idx)))
     }
 
     /// Steps of scenario `idx` (0 if there is none).
     pub fn steps(&self, idx: usize) -> usize {
-        self.0.get(idx).map_or(0, |(id, n)| {
+        self.0.get(idx).map_or(0, |(id, _, n)| {
             *n.get_or_init(|| scenario_of(id).map_or(0, |sc| sc.events().count()))
         })
+    }
+
+    /// Every scenario's id and English title, in the player's order.
+    pub fn titles(&self) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
+        self.0.iter().map(|(id, title, _)| (*id, *title))
     }
 
     /// Where the player is, as a link carries it (`None`: the first scenario at its start).
     pub fn at(&self, player: &Player) -> Option<ScenarioStep> {
         match self.0.get(player.scenario) {
-            Some((id, _)) if player.scenario > 0 || player.step > 0 => Some(ScenarioStep {
+            Some((id, ..)) if player.scenario > 0 || player.step > 0 => Some(ScenarioStep {
                 scenario: id.to_string(),
                 step: player.step as u32,
             }),

@@ -13,6 +13,7 @@ use crate::ui::narration::{
     give_up_reason, narrate, policy_name, rule_name, scenario_title, wait, NarrationText,
 };
 use crate::ui::palette::ColourBook;
+use crate::ui::player::ScenarioIndex;
 
 /// A scenario ready to play.
 #[derive(Clone, Debug, PartialEq)]
@@ -194,11 +195,15 @@ fn table_text(table: &Table) -> Vec<(u16, String)> {
         .collect()
 }
 
-/// The scenarios' ids and titles in `t`'s language, in the player's order (none is played).
-pub fn scenario_list(t: &'static NarrationText) -> Vec<(&'static str, String)> {
-    recipes()
-        .iter()
-        .map(|r| (r.id, scenario_title(r.id, r.title, t).to_string()))
+/// The scenarios of `index` with their titles in `t`'s language, in the player's order (none
+/// is played).
+pub fn scenario_list(
+    index: &ScenarioIndex,
+    t: &'static NarrationText,
+) -> Vec<(&'static str, String)> {
+    index
+        .titles()
+        .map(|(id, title)| (id, scenario_title(id, title, t).to_string()))
         .collect()
 }
 

@@ -92,6 +92,31 @@ pub struct TrafficRun {
     result: Option<Traffic>,
 }
 
+/// The cluster a measurement runs on: `masters` (1 to the node limit) with
+/// `replicas_per_master` each as far as the limit allows, messages not recorded, created and
+/// warmed up for `warmup` ms. Also returns the master count used and each replica's master
+/// (replica `i` is node `masters + i`).
+fn measured_cluster(
+    masters: usize,
+    replicas_per_master: usize,
+    node_timeout: u64,
+    seed: u64,
+    warmup: u64,
+) -> (Sim, usize, Vec<usize>) {
+    let masters = masters.clamp(1, super::MAX_NODES);
+    let replica_of: Vec<usize> = (0..replicas_per_master)
+        .flat_map(|_| 0..masters)
+        .take(super::MAX_NODES - masters)
+        .collect();
+    let cfg = Config {
+        node_timeout: node_timeout.max(1),
+        record_messages: false,
+        ..Config::default()
+    };
+    let sim = Sim::create(cfg, seed, masters, &replica_of, 7000, warmup);
+    (sim, masters, replica_of)
+}
+
 impl TrafficRun {
     /// The cluster created; nothing simulated yet.
     pub fn new(
@@ -101,17 +126,8 @@ impl TrafficRun {
         seed: u64,
         measure_ms: u64,
     ) -> TrafficRun {
-        let masters = masters.clamp(1, super::MAX_NODES);
-        let replica_of: Vec<usize> = (0..replicas_per_master)
-            .flat_map(|_| 0..masters)
-            .take(super::MAX_NODES - masters)
-            .collect();
-        let cfg = Config {
-            node_timeout: node_timeout.max(1),
-            record_messages: false,
-            ..Config::default()
-        };
-        let sim = Sim::create(cfg, seed, masters, &replica_of, 7000, 0);
+        let (sim, masters, _) =
+            measured_cluster(masters, replicas_per_master, node_timeout, seed, 0);
         let warm_end = sim.now.saturating_add(node_timeout.saturating_mul(2));
         let measure_ms = measure_ms.max(1);
         TrafficRun {
@@ -196,19 +212,10 @@ pub fn failover_run(
     seed: u64,
     watch_ms: u64,
 ) -> FailoverRun {
-    let masters = masters.clamp(1, super::MAX_NODES);
-    let replica_of: Vec<usize> = (0..replicas_per_master)
-        .flat_map(|_| 0..masters)
-        .take(super::MAX_NODES - masters)
-        .collect();
-    let cfg = Config {
-        node_timeout: node_timeout.max(1),
-        record_messages: false,
-        ..Config::default()
-    };
     // The crash lands anywhere within a second of the clock (cron phases are per seed too).
     let warmup = node_timeout.saturating_mul(2).saturating_add(seed % 1000);
-    let mut sim = Sim::create(cfg, seed, masters, &replica_of, 7000, warmup);
+    let (mut sim, masters, replica_of) =
+        measured_cluster(masters, replicas_per_master, node_timeout, seed, warmup);
     let t0 = sim.now;
     let from = sim.events.len();
     sim.crash(0);

@@ -48,7 +48,10 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
     let words = use_narration_text();
     let player = &props.player;
     // The list by title; only the scenario shown is played.
-    let titles = use_memo(words.lang, move |_| scenario_list(words));
+    let titles = use_memo(words.lang, {
+        let index = props.index.clone();
+        move |_| scenario_list(&index, words)
+    });
     let shown = use_memo((words.lang, player.scenario), move |&(_, idx)| {
         scenario_view(idx, words)
     });
