@@ -163,6 +163,13 @@ export async function typeKey(page, text) {
   const input = page.getByTestId('key-input');
   await input.fill('');
   if (text.length > 0) await input.pressSequentially(text, { delay: 0 });
+  // Every keystroke has reached the field (a loaded machine once showed a read of 22 of 28
+  // typed characters): say so by name rather than as a wrong slot further on.
+  await page
+    .waitForFunction((want) => document.getElementById('key-field')?.value === want, text, { timeout: 10_000 })
+    .catch(async () => {
+      throw new Error(`typed ${JSON.stringify(text)} but the field holds ${JSON.stringify(await input.inputValue())}`);
+    });
 }
 
 /** The values of the pipeline's test hooks. */
