@@ -430,6 +430,77 @@ fn two_masters_die_both_promoted_with_distinct_epochs() {
     eprintln!("two-masters-die: {splits} retries over {} seeds", seeds(12));
 }
 
+/// The seed the page opens "two masters of five die" with shows what the scenario promises:
+/// both replicas ask for votes in the same epoch; a master votes once per epoch
+/// (clusterSendFailoverAuthIfNeeded: "Failover auth denied to %.40s: already voted for epoch
+/// %llu", cluster.c 7.0.15 line 3365), so the later request is refused by every master that
+/// voted, and its replica tries again in a new epoch no sooner than twice the auth timeout
+/// (clusterHandleSlaveFailover: auth_retry_time = auth_timeout * 2).
+#[test]
+fn two_masters_die_page_seed_asks_twice_in_one_epoch_and_retries() {
+    let tl = Timeline::scenario(
+        ScenarioId::TwoMastersDie,
+        ScenarioId::TwoMastersDie.page_seed(),
+    );
+    let sim = tl.full();
+    let name = |i: u32| sim.nodes[i as usize].name.clone();
+    let starts: Vec<(u64, u32, u64)> = tl
+        .notable
+        .iter()
+        .filter_map(|n| match n.note {
+            Note::ElectionStarted { node, epoch, .. } => Some((n.t, node, epoch)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(starts.len(), 3, "{starts:?}");
+    let (first, second, retry) = (starts[0], starts[1], starts[2]);
+    assert_ne!(first.1, second.1);
+    assert_eq!(first.2, second.2, "one epoch for both requests: {starts:?}");
+    let epoch = first.2;
+    // Who won the shared epoch: every vote in it went to one replica, enough of them.
+    let votes: Vec<(u32, u32, u32)> = tl
+        .notable
+        .iter()
+        .filter_map(|n| match n.note {
+            Note::Vote {
+                voter,
+                candidate,
+                epoch: e,
+                needed,
+                ..
+            } if e == epoch => Some((voter, candidate, needed)),
+            _ => None,
+        })
+        .collect();
+    let winner = votes[0].1;
+    assert!(votes.iter().all(|v| v.1 == winner), "{votes:?}");
+    assert!(votes.len() as u32 >= votes[0].2, "{votes:?}");
+    let loser = if winner == first.1 { second.1 } else { first.1 };
+    // Every master that voted refused the loser, with Redis's words.
+    let denied = format!(
+        "Failover auth denied to {}: already voted for epoch {epoch}",
+        name(loser)
+    );
+    for &(voter, _, _) in &votes {
+        assert!(
+            tl.notable.iter().any(|n| matches!(n.note,
+                Note::VoteDenied { voter: v, log } if v == voter && tl.logs()[log].text == denied)),
+            "{} did not log {denied:?}",
+            name(voter)
+        );
+    }
+    // The loser tries again, in a later epoch, no sooner than 2 × max(2 × NT, 2000).
+    assert_eq!(retry.1, loser);
+    assert!(retry.2 > epoch);
+    let auth_timeout = (2 * NT).max(2000);
+    assert!(
+        retry.0 >= first.0.max(second.0) + 2 * auth_timeout,
+        "{starts:?}"
+    );
+    // And both end as masters.
+    assert!(sim.nodes[winner as usize].is_master() && sim.nodes[loser as usize].is_master());
+}
+
 #[test]
 fn nofailover_no_promotion_until_the_master_returns() {
     for seed in 0..seeds(4) {

@@ -148,7 +148,7 @@ enum LinkTrouble {
 
 /// The link's bus part for the run at instant `t` (`None`: the page's opening state).
 fn link_of(slug: &str, run: &Run, t: u64) -> Option<BusState> {
-    let catalogued = ScenarioId::from_slug(slug).map(|id| id.spec(1));
+    let catalogued = ScenarioId::from_slug(slug).map(|id| id.spec(id.page_seed()));
     let as_catalogued = catalogued
         .as_ref()
         .is_some_and(|c| c.knobs == run.knobs && c.script == run.script);

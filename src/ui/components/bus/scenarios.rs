@@ -31,7 +31,7 @@ pub fn spec_of(slug: &str, free: &Knobs) -> Option<ScenarioSpec> {
     if slug == FREE {
         return Some(ScenarioSpec::new(free.clone(), 0));
     }
-    ScenarioId::from_slug(slug).map(|id| id.spec(1))
+    ScenarioId::from_slug(slug).map(|id| id.spec(id.page_seed()))
 }
 
 /// The run of a spec.
