@@ -24,7 +24,13 @@ test('the built page declares a strict policy that hashes exactly its inline scr
   assert.deepEqual(policy.get('default-src'), ["'none'"]);
   assert.deepEqual(policy.get('object-src'), ["'none'"]);
   assert.deepEqual(policy.get('base-uri'), ["'none'"]);
-  assert.deepEqual(policy.get('style-src'), ["'self'"]);
+  // The stylesheets are inline (scripts/prerender.py: no render-blocking request), each
+  // <style> allowed by its hash and nothing else inline.
+  const styles = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
+  assert.equal(styles.length, 1, 'one inlined <style>');
+  assert.deepEqual(policy.get('style-src'),
+    ["'self'", ...styles.map((body) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`)]);
+  assert.doesNotMatch(html, /<link rel="stylesheet"/, 'no stylesheet to wait for');
   assert.deepEqual(policy.get('connect-src'), ["'self'"]);
   const scripts = policy.get('script-src');
   for (const s of scripts) {
@@ -74,6 +80,11 @@ test('the page works under the policy with no violation, and refuses inline scri
     attempt('handler', () => { const i = document.createElement('img'); i.setAttribute('onerror', 'window.__ran = "handler"'); i.src = 'data:,x'; document.body.append(i); });
     attempt('script', () => { const s = document.createElement('script'); s.textContent = 'window.__ran = "script"'; document.head.append(s); });
     attempt('src', () => { const s = document.createElement('script'); s.src = 'data:text/javascript,window.__ran="src"'; document.head.append(s); });
+    // A <style> other than the page's own: added, but its rules never apply.
+    const style = document.createElement('style');
+    style.textContent = 'body { outline: 7px solid rgb(1, 2, 3) }';
+    document.head.append(style);
+    out.style = getComputedStyle(document.body).outlineColor === 'rgb(1, 2, 3)' ? 'applied' : 'refused';
     out.fetch = await fetch('http://127.0.0.2:9/').then(() => 'allowed', (e) => e.name);
     await new Promise((r) => setTimeout(r, 200));
     out.ran = window.__ran ?? 'nothing';
@@ -84,6 +95,8 @@ test('the page works under the policy with no violation, and refuses inline scri
   assert.equal(refused.fetch, 'TypeError', 'a request to another origin is refused');
   const violations = await page.evaluate(() => window.__violations);
   assert.ok(violations.some((v) => v.startsWith('connect-src')), `connect-src reported: ${violations}`);
+  assert.equal(refused.style, 'refused', 'an injected <style> does not apply');
+  assert.ok(violations.some((v) => v.startsWith('style-src')), `style-src reported: ${violations}`);
   // The refusals above are the only console errors, and the page is still alive.
   assert.deepEqual(problems.filter((p) => !/Content Security Policy|Trusted ?Type|TrustedHTML|TrustedScript|127\.0\.0\.2/i.test(p)), []);
   await typeKey(page, 'foo');

@@ -3,7 +3,8 @@
 #
 # Trunk starts the page with an inline module script, so the policy allows exactly that script
 # by its SHA-256 (and any other inline script present, e.g. `trunk serve`'s reload script), and
-# nothing else inline. The policy travels inside the page as a <meta http-equiv>, so it holds
+# the page's stylesheets, which prerender.py puts inline, exactly by theirs; nothing else inline
+# (no style attribute, no other <style>). The policy travels inside the page as a <meta http-equiv>, so it holds
 # on any static host. Run by Trunk with TRUNK_STAGING_DIR set; or by hand: csp.py DIR.
 import base64
 import hashlib
@@ -14,7 +15,7 @@ import sys
 POLICY = [
     "default-src 'none'",
     "script-src 'self' 'wasm-unsafe-eval' {hashes}",
-    "style-src 'self'",
+    "style-src 'self' {style_hashes}",
     "img-src 'self' data: blob:",
     "connect-src 'self'",
     "font-src 'self'",
@@ -27,6 +28,14 @@ POLICY = [
 ]
 
 MARK = '<meta http-equiv="Content-Security-Policy"'
+
+
+def sha256s(bodies: list[str]) -> str:
+    """The CSP sources allowing exactly these inline bodies."""
+    return " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'"
+        for body in bodies
+    )
 
 
 def main() -> int:
@@ -46,11 +55,9 @@ def main() -> int:
         # a policy (scripts/serve.sh serves with --no-autoreload, and so keeps it).
         print("csp.py: trunk serve's auto-reload script is filled in at serve time; no policy for this dev build")
         return 0
-    hashes = " ".join(
-        "'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'"
-        for body in inline
-    )
-    policy = "; ".join(POLICY).format(hashes=hashes)
+    styles = re.findall(r"<style[^>]*>(.*?)</style>", html, flags=re.S)
+    policy = "; ".join(POLICY).format(hashes=sha256s(inline), style_hashes=sha256s(styles))
+    policy = policy.replace(" ;", ";")
     meta = f'{MARK} content="{policy}" />'
     html, n = re.subn(r"(<meta charset=[^>]*>)", r"\1\n    " + meta.replace("\\", "\\\\"), html, count=1)
     if n != 1:
@@ -58,7 +65,7 @@ def main() -> int:
         return 1
     with open(path, "w", encoding="utf-8") as f:
         f.write(html)
-    print(f"csp.py: {len(inline)} inline script(s) hashed into the policy")
+    print(f"csp.py: {len(inline)} inline script(s) and {len(styles)} <style> hashed into the policy")
     return 0
 
 
