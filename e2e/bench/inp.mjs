@@ -5,7 +5,8 @@
 //!    pasting a 64 KB key (Ctrl+A, Ctrl+V from the clipboard). The same on the plain page
 //!    (`plain.html`: one input, one TextEncoder, a bitwise CRC16) in the same run.
 //!  - `measureHeavy`: the heavy interactions, each from its event dispatched in the page to the
-//!    frame after it (two requestAnimationFrames: the effects have run and the frame painted).
+//!    frame after it (two requestAnimationFrames: the effects have run and the frame painted);
+//!    and the big pastes set into a bare <textarea> on a blank page, the browser's own share.
 //! Nothing here asserts a time.
 
 const pct = (xs, p) => {
@@ -180,6 +181,24 @@ export async function measureHeavy(browser, url, runs = 5) {
   await page.getByTestId('command-select').selectOption('commands');
   const scenarios = await page.getByTestId('scenario-select').evaluate((s) => [...s.options].map((o) => o.value));
   await repeat('scenario switch, 1000 masters', (i) => time('[data-testid=scenario-select]', 'change', scenarios[(i + 1) % scenarios.length]));
+  // The browser's own share of the big pastes: the same texts set into a bare <textarea> of
+  // the planner's size, on a blank page, timed the same way (no script listens).
+  const bare = await context.newPage();
+  await bare.setContent('<textarea rows="7" spellcheck="false" style="width:640px;font:13px monospace"></textarea>');
+  const bareTime = (value) => bare.evaluate((value) => new Promise((done) => {
+    const el = document.querySelector('textarea');
+    const t0 = performance.now();
+    el.value = value;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));
+  }), value);
+  const twenty = Array.from({ length: 20000 }, (_, i) => `GET user:${i}:{t${i % 97}}`).join('\n');
+  for (const [what, text] of [['the 20,000 commands', twenty], ['the 4 MB of keys', atLimit]]) {
+    await repeat(`a bare <textarea> on a blank page, ${what} set (the browser's own cost)`, async () => {
+      await bareTime('GET a');
+      return bareTime(text);
+    });
+  }
   await context.close();
   return rows;
 }
