@@ -290,7 +290,7 @@ pub const ZH: BusWords = BusWords {
     levels: ["verbose 及以上", "notice 与 warning", "仅 warning"],
     no_lines: "此刻还没有日志。",
     matrix_title: "谁认为谁怎样",
-    matrix_help: "行：观察者；列：被观察的节点。✓ ok，? fail?（PFAIL），✕ fail，数字为观察者持有的故障报告数。",
+    matrix_help: "行：观察者；列：被观察的节点。✓ 正常（ok），? fail?（PFAIL），✕ 已故障（FAIL），数字为观察者持有的故障报告数。",
     legend: ["正常", "fail?（PFAIL）", "已故障（FAIL）", "未知"],
     roles: ["主节点", "副本"],
     processes: ["运行中", "已挂起", "已崩溃"],

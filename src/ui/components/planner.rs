@@ -148,6 +148,12 @@ fn generated_verdict(
     }
 }
 
+/// A mean as a reader writes it: up to two decimals, no trailing zeros ("3", "2.5", "2.33").
+fn mean(x: f64) -> String {
+    let s = format!("{x:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 fn strategy_id(s: Strategy) -> &'static str {
     match s {
         Strategy::PerKey => "per-key",
@@ -447,7 +453,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                 <td class="mono" data-label={t.plan_col_commands}>{ c.commands }</td>
                 <td class="mono" data-label={t.plan_col_queue}>{ busiest }</td>
                 <td class="mono" data-label={t.plan_col_largest}>{ c.largest_command }</td>
-                <td class="mono" data-label={t.plan_col_atomic}>{ format!("{} (≤ {})", c.atomic_groups, c.largest_atomic_group) }</td>
+                <td class="mono" data-label={t.plan_col_atomic}>{ format!("{} ({})", c.atomic_groups, c.largest_atomic_group) }</td>
             </tr>
         }
     });
@@ -566,8 +572,8 @@ pub fn planner(props: &PlannerProps) -> Html {
                     <input id="chunk" class="lab__number" type="number" min="1" value={state.chunk.clone()}
                            oninput={input_to(on.clone(), PlannerAction::Chunk)} />
                     <span data-testid="chunk-stats">{ fill(t.plan_chunk_stats, &[
-                        &format!("{:.2}", unsorted.mean_masters), &unsorted.max_masters,
-                        &format!("{:.2}", sorted.mean_masters), &sorted.max_masters]) }</span>
+                        &mean(unsorted.mean_masters), &unsorted.max_masters,
+                        &mean(sorted.mean_masters), &sorted.max_masters]) }</span>
                 </div>
                 <div class="lab__row lab__form">
                     <label for="copy-style">{ t.plan_copy_as }</label>
