@@ -77,7 +77,7 @@ impl Sim {
                 let r = self.random(known_len as u64) as usize;
                 let pick = self.nodes[nu].known_list[r];
                 let p = &self.nodes[nu].peers[pick as usize];
-                if p.link.is_none() || p.ping_sent != 0 {
+                if p.link().is_none() || p.ping_sent != 0 {
                     continue;
                 }
                 if p.flags & (flag::MYSELF | flag::HANDSHAKE) != 0 {
@@ -226,7 +226,7 @@ impl Sim {
                 continue;
             }
             if p.flags & (flag::HANDSHAKE | flag::NOADDR) != 0
-                || (p.link.is_none() && p.numslots == 0)
+                || (p.link().is_none() && p.numslots == 0)
             {
                 freshnodes -= 1;
                 continue;
@@ -235,7 +235,7 @@ impl Sim {
                 continue;
             }
             gossip.push(Gossip {
-                node: pick,
+                node: pick as u16,
                 flags: p.flags & !flag::MYSELF,
                 ping_sent_s: Gossip::secs(p.ping_sent),
                 pong_received_s: Gossip::secs(p.pong_received),
@@ -255,7 +255,7 @@ impl Sim {
                     continue;
                 }
                 gossip.push(Gossip {
-                    node: p,
+                    node: p as u16,
                     flags: q.flags & !flag::MYSELF,
                     ping_sent_s: Gossip::secs(q.ping_sent),
                     pong_received_s: Gossip::secs(q.pong_received),
@@ -279,10 +279,10 @@ impl Sim {
         };
         for p in known {
             let q = &self.nodes[nu].peers[p as usize];
-            if p == n || q.link.is_none() || q.flags & (flag::HANDSHAKE | flag::NOADDR) != 0 {
+            if p == n || q.link().is_none() || q.flags & (flag::HANDSHAKE | flag::NOADDR) != 0 {
                 continue;
             }
-            if local_slaves && !(q.is_slave() && q.master.is_some() && q.master == master) {
+            if local_slaves && !(q.is_slave() && q.master().is_some() && q.master() == master) {
                 continue;
             }
             self.send_ping(n, p, MsgType::Pong, false);
@@ -295,7 +295,7 @@ impl Sim {
         let known = self.nodes[nu].known_list.clone();
         for p in known {
             let q = &self.nodes[nu].peers[p as usize];
-            if p == n || q.link.is_none() || q.flags & (flag::HANDSHAKE | flag::NOADDR) != 0 {
+            if p == n || q.link().is_none() || q.flags & (flag::HANDSHAKE | flag::NOADDR) != 0 {
                 continue;
             }
             let mut m = self.header(n, p, kind);

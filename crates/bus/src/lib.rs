@@ -113,7 +113,7 @@ impl Sim {
                 let q = &mut node.peers[p];
                 q.known = true;
                 q.config_epoch = p as u64 + 1;
-                q.link = if p == v { None } else { Some(now) };
+                q.set_link(if p == v { None } else { Some(now) });
                 q.pong_received = now;
                 q.data_received = now;
                 q.flags = if p == v { flag::MYSELF } else { 0 };
@@ -121,7 +121,7 @@ impl Sim {
                     q.flags |= flag::MASTER;
                 } else {
                     q.flags |= flag::SLAVE;
-                    q.master = replica_of.get(p - masters).map(|m| *m as u32);
+                    q.set_master(replica_of.get(p - masters).map(|m| *m as u32));
                 }
             }
             for p in masters..total {

@@ -84,7 +84,7 @@ impl ClusterView for Sim {
             }
             let (Some(other), Some(m)) = (
                 self.nodes.get(p),
-                q.master
+                q.master()
                     .and_then(|m| master_ix.get(m as usize).copied().flatten()),
             ) else {
                 continue;
