@@ -197,9 +197,10 @@ impl Msg {
 
 /// What one node knows of one node (itself included): Redis's `clusterNode`.
 ///
-/// `repr(C)` with the fields every cron tick, every gossip entry built and every gossip entry
-/// read touch first (flags, `known`, `numslots`, `ping_sent`, `pong_received`, the link,
-/// `data_received`, `last_in_ping_gossip`, the reports), and narrow: a slot count in 16 bits,
+/// `repr(C)` with the fields every gossip entry built and every gossip entry read touch first
+/// (flags, `known`, `numslots`, `ping_sent`, `pong_received`, the link, `last_in_ping_gossip`,
+/// the reports: the first 48 bytes, so touching the first and the reports loads them all,
+/// see `READ_AHEAD_FROM`), and narrow: a slot count in 16 bits,
 /// the master as a 16-bit index, no link as a reserved time, the two lists one pointer each
 /// (`List`), and the times only a failing or orphaned master ever gets (`fail_time`,
 /// `voted_time`, `orphaned_time`) behind one pointer that is null while they are all 0. A
@@ -221,14 +222,14 @@ pub struct Peer {
     pub pong_received: u64,
     /// The outbound link's creation time (`Peer::link`), `NO_LINK` when there is no link.
     link: u64,
-    /// `data_received`: the last packet of any kind.
-    pub data_received: u64,
     /// `last_in_ping_gossip`: the ping counter of the last message that gossiped it.
     pub last_in_ping_gossip: u64,
     /// Failure reports: (reporting master, time).
     pub reports: List<(u32, u64)>,
     /// `slaves`: its replicas, for a master.
     pub slaves: List<u32>,
+    /// `data_received`: the last packet of any kind.
+    pub data_received: u64,
     /// The sender's config epoch (its master's, for a replica).
     pub config_epoch: u64,
     /// `repl_offset`: its replication offset as last heard.
