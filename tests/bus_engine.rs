@@ -11,7 +11,7 @@
 //! tests/bus_failover.rs checks the recordings against them), and "a client during a failover"
 //! (the redirections player's scenario) against the recorded replies.
 
-use slotscope::core::bus::{failover_times, Config, Sim};
+use slotscope::core::bus::{failover_times, ClusterView, Config, Sim};
 use slotscope::core::server::{Cluster, NodeProcess, NotRun, Reply, Session};
 
 const NT: u64 = 2000;

@@ -516,7 +516,7 @@ fn the_simulated_cluster_is_down_after_a_failover_without_replica() {
 /// del-node then removes the emptied master. Compared by address, role and slots.
 #[test]
 fn drain_and_remove_ends_where_the_simulated_bus_ends() {
-    use slotscope::core::bus::{Config, Sim};
+    use slotscope::core::bus::{ClusterView, Config, Sim};
     use slotscope::core::cluster::rebalance::rebalance_plan;
     use slotscope::core::cluster::reshard::listing_order;
     let map = import(&read("failover/del_node/03_nodes_before.txt"))

@@ -1,11 +1,11 @@
 //! The bus seen by the rest of the page: a node's view turned into a [`SlotMap`] (masters,
 //! replicas, slots, config epochs, `fail` / `fail?` flags, as that node's `CLUSTER NODES`
-//! would list them), every node's view for the command engine ([`NodeView`]), and the measured
-//! times of a failover (PFAIL, FAIL, promotion) for a given node timeout.
+//! would list them) and every node's view for the command engine ([`NodeView`]). The
+//! simulator is its own crate (`slotscope-bus`, compiled for speed) that knows nothing of
+//! these page types, so the conversion is a trait here, [`ClusterView`], implemented for
+//! [`Sim`].
 
-use super::output::{EventKind, Opinion};
-use super::sim::Sim;
-use super::types::{flag, Config, Process, NO_NODE, SLOTS};
+use super::{flag, Process, Sim, NO_NODE, SLOTS};
 use crate::core::cluster::topology::{Master, Replica, SlotMap, SlotRange};
 use crate::core::server::{Cluster, NodeProcess, NodeView};
 
@@ -34,13 +34,24 @@ fn flags(f: u16, myself_nofailover: bool) -> Vec<String> {
     out
 }
 
-impl Sim {
+/// A simulated bus as the page's command engine sees it (`use crate::core::bus::ClusterView`
+/// to call these on a [`Sim`]).
+pub trait ClusterView {
+    /// The cluster as node `observer` sees it now (see the implementation for [`Sim`]).
+    fn slot_map(&self, observer: u32) -> Option<SlotMap>;
+    /// Every node's view for the command engine.
+    fn node_views(&self) -> Vec<NodeView>;
+    /// Makes `cluster` answer as this bus implies now, as `observer` sees it.
+    fn follow_into(&self, cluster: &mut Cluster, observer: u32) -> bool;
+}
+
+impl ClusterView for Sim {
     /// The cluster as node `observer` sees it now: every master it knows (in node order, with
     /// its slots in the observer's table and its config epoch), each replica under the master
     /// it follows in that view, the observer's `currentEpoch`, the flags its `CLUSTER NODES`
     /// shows (`myself`, `fail?`, `fail`, …). `None` when there is no such node. A killed node's
     /// view is what it saved (what it will load on restart).
-    pub fn slot_map(&self, observer: u32) -> Option<SlotMap> {
+    fn slot_map(&self, observer: u32) -> Option<SlotMap> {
         if !self.has(observer) {
             return None;
         }
@@ -73,7 +84,7 @@ impl Sim {
             }
             let (Some(other), Some(m)) = (
                 self.nodes.get(p),
-                q.master
+                q.master()
                     .and_then(|m| master_ix.get(m as usize).copied().flatten()),
             ) else {
                 continue;
@@ -117,8 +128,8 @@ impl Sim {
     }
 
     /// Every node's view for the command engine: its address, whether its process answers,
-    /// its `cluster_state` and the map it routes by ([`Sim::slot_map`]).
-    pub fn node_views(&self) -> Vec<NodeView> {
+    /// its `cluster_state` and the map it routes by ([`ClusterView::slot_map`]).
+    fn node_views(&self) -> Vec<NodeView> {
         (0..self.nodes.len() as u32)
             .filter_map(|n| {
                 let node = &self.nodes[n as usize];
@@ -140,108 +151,11 @@ impl Sim {
     /// nodes hold which key space; a promoted replica keeps its master's data), and every node
     /// answers from its own view ([`Cluster::follow`]). False (and `cluster` unchanged) when
     /// there is no such observer.
-    pub fn follow_into(&self, cluster: &mut Cluster, observer: u32) -> bool {
+    fn follow_into(&self, cluster: &mut Cluster, observer: u32) -> bool {
         let Some(map) = self.slot_map(observer) else {
             return false;
         };
         cluster.follow(map, self.node_views());
         true
     }
-}
-
-/// How long a real failover takes, measured on the simulation: a 3-master, 3-replica cluster
-/// with `cluster-node-timeout` `node_timeout`, its first master killed at t = 0. All times in
-/// ms from the kill; `None` for a step that did not happen within the run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FailoverTimes {
-    /// The node timeout the run used.
-    pub node_timeout: u64,
-    /// The first node that flagged the master `fail?`.
-    pub pfail_ms: Option<u64>,
-    /// The first node that flagged it `fail` (quorum reached).
-    pub fail_ms: Option<u64>,
-    /// The replica's election started (after its rank delay).
-    pub election_ms: Option<u64>,
-    /// The replica won and became the master.
-    pub promoted_ms: Option<u64>,
-    /// Every running node sees the replica as the master of the slots again
-    /// (`cluster_state:ok` everywhere).
-    pub all_ok_ms: Option<u64>,
-}
-
-/// Runs the crash of a master on a fresh 3 + 3 cluster (ports 7200-7205, as
-/// `fixtures/failover/` were recorded) with node timeout `node_timeout` and seed `seed`, and
-/// returns when each step happened. The run lasts at most `4 × NT + 5 s` of simulated time.
-pub fn failover_times(node_timeout: u64, seed: u64) -> FailoverTimes {
-    let cfg = Config {
-        node_timeout,
-        record_messages: false,
-        ..Config::default()
-    };
-    let mut sim = Sim::create(
-        cfg,
-        seed,
-        3,
-        &[0, 1, 2],
-        7200,
-        node_timeout.saturating_mul(2),
-    );
-    let t0 = sim.now;
-    let start = sim.events.len();
-    sim.crash(0);
-    let replica = 3u32;
-    let end = t0
-        .saturating_add(node_timeout.saturating_mul(4))
-        .saturating_add(5000);
-    let mut times = FailoverTimes {
-        node_timeout,
-        pfail_ms: None,
-        fail_ms: None,
-        election_ms: None,
-        promoted_ms: None,
-        all_ok_ms: None,
-    };
-    let mut seen = start;
-    while sim.now < end && times.all_ok_ms.is_none() {
-        if sim.step().is_none() {
-            break;
-        }
-        for e in sim.events.get(seen..).unwrap_or(&[]) {
-            let at = e.t.saturating_sub(t0);
-            match &e.kind {
-                EventKind::Opinion {
-                    subject: 0,
-                    opinion: Opinion::Pfail,
-                    ..
-                } if times.pfail_ms.is_none() => times.pfail_ms = Some(at),
-                EventKind::Opinion {
-                    subject: 0,
-                    opinion: Opinion::Fail,
-                    ..
-                } if times.fail_ms.is_none() => times.fail_ms = Some(at),
-                EventKind::ElectionStarted { node, .. }
-                    if *node == replica && times.election_ms.is_none() =>
-                {
-                    times.election_ms = Some(at)
-                }
-                EventKind::Role { node, master: None }
-                    if *node == replica && times.promoted_ms.is_none() =>
-                {
-                    times.promoted_ms = Some(at)
-                }
-                _ => {}
-            }
-        }
-        seen = sim.events.len();
-        if times.promoted_ms.is_some()
-            && sim
-                .nodes
-                .iter()
-                .filter(|n| n.process == Process::Running)
-                .all(|n| n.state_ok && n.slot_owner.first() == Some(&replica))
-        {
-            times.all_ok_ms = Some(sim.now.saturating_sub(t0));
-        }
-    }
-    times
 }

@@ -8,7 +8,7 @@
 //! from the restarted old master, after which Jedis renews its whole slot table.
 
 use super::*;
-use crate::core::bus::{flag, Config, Node, Process, Sim};
+use crate::core::bus::{flag, ClusterView, Config, Node, Process, Sim};
 
 fn words(line: &str) -> Vec<Vec<u8>> {
     split_args(line).unwrap_or_default()

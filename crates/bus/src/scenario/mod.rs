@@ -230,8 +230,8 @@ impl ScenarioSpec {
 mod tests {
     use super::*;
 
-    /// The figure for the report: `cargo test --release --no-default-features --lib
-    /// sixty_seconds -- --nocapture`.
+    /// The figure for the report: `cargo test --release -p slotscope-bus sixty_seconds --
+    /// --nocapture`.
     #[test]
     fn sixty_seconds_of_six_nodes() {
         let spec = ScenarioSpec::new(Knobs::default(), 60_000);

@@ -124,11 +124,7 @@ impl Sim {
         let count = self.nodes.len() + 1;
         let mut peers = Vec::with_capacity(count.max(self.expect_nodes.min(MAX_NODES)));
         peers.resize(count, Peer::default());
-        peers[ix as usize] = Peer {
-            known: true,
-            flags: flag::MYSELF | flag::MASTER,
-            ..Peer::default()
-        };
+        peers[ix as usize] = Peer::known_with(flag::MYSELF | flag::MASTER);
         let name = self.rng.node_name();
         let pid = 10_000 + self.rng.below(20_000) as u32;
         let phase = self.rng.below(100);
@@ -449,7 +445,7 @@ impl Sim {
         self.down_count += 1;
         for other in &mut self.nodes {
             if let Some(p) = other.peers.get_mut(nu) {
-                p.link = None;
+                p.set_link(None);
                 other.walk.dirty = true;
             }
         }
@@ -483,12 +479,12 @@ impl Sim {
         node.touch();
         for p in &mut node.peers {
             // clusterLoadConfig: a saved non-zero ping/pong time becomes "now".
-            p.link = None;
+            p.set_link(None);
             p.ping_sent = if p.ping_sent != 0 { now } else { 0 };
             p.pong_received = if p.pong_received != 0 { now } else { 0 };
             p.data_received = 0;
             p.reports.clear();
-            p.claim_seen = None;
+            p.set_claim_seen(None);
         }
         node.pid = pid;
         node.process = Process::Running;

@@ -5,7 +5,7 @@
 //! then per action the ms since the previous one, a tag byte and its arguments.
 
 use super::{Action, Knobs, ScenarioSpec, MAX_UNTIL_MS};
-use crate::core::bus::{FailoverMode, MAX_NODES};
+use crate::{FailoverMode, MAX_NODES};
 
 /// Why bytes are not a spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -77,7 +77,7 @@ impl Sim {
                 let r = self.random(known_len as u64) as usize;
                 let pick = self.nodes[nu].known_list[r];
                 let p = &self.nodes[nu].peers[pick as usize];
-                if p.link.is_none() || p.ping_sent != 0 {
+                if p.link().is_none() || p.ping_sent != 0 {
                     continue;
                 }
                 if p.flags & (flag::MYSELF | flag::HANDSHAKE) != 0 {
@@ -197,7 +197,9 @@ impl Sim {
         if wanted >= READ_AHEAD_FROM {
             // In a big cluster each pick is a cache miss: load the peers the first `wanted`
             // picks land on together (their misses overlap) before the loop makes the same
-            // picks one at a time. Only a copy of the generator advances.
+            // picks one at a time. Only a copy of the generator advances. The flags and the
+            // reports are both ends of the record's first 48 bytes (`Peer`), which hold all
+            // the loops read.
             let mut peek = rng.clone();
             let mut acc = 0u64;
             for _ in 0..wanted {
@@ -205,7 +207,7 @@ impl Sim {
                 if let Some(&pick) = node.known_list.get(r)
                     && let Some(p) = node.peers.get(pick as usize)
                 {
-                    acc ^= u64::from(p.flags) ^ p.data_received;
+                    acc ^= u64::from(p.flags) ^ p.reports.len() as u64;
                 }
             }
             std::hint::black_box(acc);
@@ -226,7 +228,7 @@ impl Sim {
                 continue;
             }
             if p.flags & (flag::HANDSHAKE | flag::NOADDR) != 0
-                || (p.link.is_none() && p.numslots == 0)
+                || (p.link().is_none() && p.numslots == 0)
             {
                 freshnodes -= 1;
                 continue;
@@ -235,7 +237,7 @@ impl Sim {
                 continue;
             }
             gossip.push(Gossip {
-                node: pick,
+                node: pick as u16,
                 flags: p.flags & !flag::MYSELF,
                 ping_sent_s: Gossip::secs(p.ping_sent),
                 pong_received_s: Gossip::secs(p.pong_received),
@@ -255,7 +257,7 @@ impl Sim {
                     continue;
                 }
                 gossip.push(Gossip {
-                    node: p,
+                    node: p as u16,
                     flags: q.flags & !flag::MYSELF,
                     ping_sent_s: Gossip::secs(q.ping_sent),
                     pong_received_s: Gossip::secs(q.pong_received),
@@ -279,10 +281,10 @@ impl Sim {
         };
         for p in known {
             let q = &self.nodes[nu].peers[p as usize];
-            if p == n || q.link.is_none() || q.flags & (flag::HANDSHAKE | flag::NOADDR) != 0 {
+            if p == n || q.link().is_none() || q.flags & (flag::HANDSHAKE | flag::NOADDR) != 0 {
                 continue;
             }
-            if local_slaves && !(q.is_slave() && q.master.is_some() && q.master == master) {
+            if local_slaves && !(q.is_slave() && q.master().is_some() && q.master() == master) {
                 continue;
             }
             self.send_ping(n, p, MsgType::Pong, false);
@@ -295,7 +297,7 @@ impl Sim {
         let known = self.nodes[nu].known_list.clone();
         for p in known {
             let q = &self.nodes[nu].peers[p as usize];
-            if p == n || q.link.is_none() || q.flags & (flag::HANDSHAKE | flag::NOADDR) != 0 {
+            if p == n || q.link().is_none() || q.flags & (flag::HANDSHAKE | flag::NOADDR) != 0 {
                 continue;
             }
             let mut m = self.header(n, p, kind);

@@ -67,7 +67,7 @@ impl Sim {
         };
         let force = mode != FailoverMode::Default;
         let mp = &self.nodes[nu].peers[m as usize];
-        if !force && (mp.failed() || mp.link.is_none()) {
+        if !force && (mp.failed() || mp.link().is_none()) {
             return Err(FailoverRefusal::MasterDown);
         }
         self.reset_manual_failover(n);
@@ -85,7 +85,7 @@ impl Sim {
             FailoverMode::Default => {
                 self.log(n, '#', "Manual failover user request accepted.".into());
                 let msg = self.header(n, m, MsgType::MfStart);
-                if self.nodes[nu].peers[m as usize].link.is_some() {
+                if self.nodes[nu].peers[m as usize].link().is_some() {
                     self.send(msg);
                 }
             }
@@ -193,7 +193,7 @@ impl Sim {
         self.nodes[nu].cant_failover_reason = reason;
         if let Some(m) = self.nodes[nu].my_master() {
             let mp = &self.nodes[nu].peers[m as usize];
-            if mp.failed() && self.now.saturating_sub(mp.fail_time) < nolog_fail_time {
+            if mp.failed() && self.now.saturating_sub(mp.fail_time()) < nolog_fail_time {
                 return;
             }
         }
@@ -379,7 +379,7 @@ impl Sim {
         } else if let Some(old) = self.nodes[nu].my_master() {
             self.nodes[nu].remove_slave(old, n);
         }
-        self.nodes[nu].me_mut().master = Some(m);
+        self.nodes[nu].me_mut().set_master(Some(m));
         self.nodes[nu].add_slave(m, n);
         if self.nodes[m as usize].is_master() && self.reachable(n, m) {
             self.nodes[nu].repl_offset = self.nodes[m as usize].repl_offset;
@@ -426,7 +426,7 @@ impl Sim {
             return;
         }
         let sp = &node.peers[s as usize];
-        let master = sp.master;
+        let master = sp.master();
         if sp.is_master() {
             self.log(
                 n,
@@ -451,7 +451,7 @@ impl Sim {
             );
             return;
         }
-        let voted = node.peers[m as usize].voted_time;
+        let voted = node.peers[m as usize].voted_time();
         if voted != 0 && now.saturating_sub(voted) < nt * 2 {
             let left = (nt * 2) - now.saturating_sub(voted);
             self.log(
@@ -485,7 +485,7 @@ impl Sim {
         }
         let node = &mut self.nodes[nu];
         node.last_vote_epoch = node.current_epoch;
-        node.peers[m as usize].voted_time = now;
+        node.peers[m as usize].set_voted_time(now);
         let cur = node.current_epoch;
         let ack = self.header(n, s, MsgType::FailoverAuthAck);
         self.send(ack);
@@ -541,11 +541,11 @@ impl Sim {
                 if target.is_none() && q.numslots > 0 {
                     target = Some(p);
                 }
-                if q.orphaned_time == 0 {
-                    self.nodes[nu].peers[p as usize].orphaned_time = now;
+                if q.orphaned_time() == 0 {
+                    self.nodes[nu].peers[p as usize].set_orphaned_time(now);
                 }
             } else {
-                self.nodes[nu].peers[p as usize].orphaned_time = 0;
+                self.nodes[nu].peers[p as usize].set_orphaned_time(0);
             }
             if okslaves == max_slaves {
                 let node = &self.nodes[nu];
@@ -557,7 +557,7 @@ impl Sim {
             }
         }
         if let Some(t) = target {
-            let since = self.nodes[nu].peers[t as usize].orphaned_time;
+            let since = self.nodes[nu].peers[t as usize].orphaned_time();
             if candidate == n
                 && now.saturating_sub(since) > MIGRATION_DELAY
                 && !self.nodes[nu].nofailover
@@ -628,7 +628,7 @@ impl Sim {
             self.set_master(n, sender);
             self.nodes[nu].todo |= todo::SAVE_CONFIG | todo::UPDATE_STATE;
         } else if let Some(m) = self.nodes[nu].my_master()
-            && let Some(gm) = self.nodes[nu].peers[m as usize].master
+            && let Some(gm) = self.nodes[nu].peers[m as usize].master()
             && gm != n
         {
             let name = self.nodes[gm as usize].name.clone();

@@ -12,7 +12,7 @@ use super::steps::{
     WriteRecord, WriteRefusal,
 };
 use super::{Action, ScenarioSpec, MAX_UNTIL_MS};
-use crate::core::bus::{flag, EventKind, LogLine, MsgType, Opinion, Process, Sim, NO_NODE};
+use crate::{flag, EventKind, LogLine, MsgType, Opinion, Process, Sim, NO_NODE};
 
 /// Drives a simulation through a spec's script.
 struct Runner {

@@ -4,7 +4,7 @@
 //! says otherwise.
 
 use super::Action;
-use crate::core::bus::{EventKind, FailoverRefusal, Opinion, Process};
+use crate::{EventKind, FailoverRefusal, Opinion, Process};
 /// What an action did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {

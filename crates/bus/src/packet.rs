@@ -13,11 +13,8 @@ impl Sim {
         if self.nodes[nu].peers[other as usize].known {
             return;
         }
-        self.nodes[nu].peers[other as usize] = Peer {
-            known: true,
-            flags: flags & (flag::MASTER | flag::SLAVE),
-            ..Peer::default()
-        };
+        self.nodes[nu].peers[other as usize] =
+            Peer::known_with(flags & (flag::MASTER | flag::SLAVE));
         if self.nodes[nu].peers[other as usize].flags == 0 {
             self.nodes[nu].peers[other as usize].flags = flag::MASTER;
         }
@@ -87,7 +84,7 @@ impl Sim {
                     self.log(n, '*', format!("FAIL message received from {a} about {b}"));
                     let p = &mut self.nodes[nu].peers[f as usize];
                     p.flags |= flag::FAIL;
-                    p.fail_time = now;
+                    p.set_fail_time(now);
                     p.flags &= !flag::PFAIL;
                     self.nodes[nu].todo |= todo::UPDATE_STATE | todo::SAVE_CONFIG;
                     self.nodes[nu].touch();
@@ -112,7 +109,7 @@ impl Sim {
                 }
             }
             MsgType::MfStart => {
-                if !known || self.nodes[nu].peers[su].master != Some(n) {
+                if !known || self.nodes[nu].peers[su].master() != Some(n) {
                     return;
                 }
                 self.reset_manual_failover(n);
@@ -205,29 +202,30 @@ impl Sim {
                 self.nodes[nu].touch();
                 self.nodes[nu].todo |= todo::SAVE_CONFIG | todo::UPDATE_STATE;
             }
-            if self.nodes[nu].peers[m as usize].known && self.nodes[nu].peers[su].master != Some(m)
+            if self.nodes[nu].peers[m as usize].known
+                && self.nodes[nu].peers[su].master() != Some(m)
             {
-                if let Some(old) = self.nodes[nu].peers[su].master {
+                if let Some(old) = self.nodes[nu].peers[su].master() {
                     self.nodes[nu].remove_slave(old, s);
                 }
                 self.nodes[nu].add_slave(m, s);
-                self.nodes[nu].peers[su].master = Some(m);
+                self.nodes[nu].peers[su].set_master(Some(m));
             }
         }
         // Slot claims.
         let sender_master = if self.nodes[nu].peers[su].is_master() {
             Some(s)
         } else {
-            self.nodes[nu].peers[su].master
+            self.nodes[nu].peers[su].master()
         };
         let mut dirty = false;
         if let Some(sm) = sender_master {
             let version = self.nodes[nu].slots_version;
-            let cached = match &self.nodes[nu].peers[sm as usize].claim_seen {
+            let cached = match self.nodes[nu].peers[sm as usize].claim_seen() {
                 // A master and its replicas send equal bitmaps from different allocations:
                 // equal contents (2 KB compared) are as good as the same pointer.
                 Some((bits, v)) => {
-                    *v == version
+                    v == version
                         && (std::rc::Rc::ptr_eq(bits, &msg.myslots) || **bits == *msg.myslots)
                 }
                 None => false,
@@ -235,8 +233,8 @@ impl Sim {
             if !cached {
                 dirty = !self.nodes[nu].claims_match(sm, &msg.myslots);
                 if !dirty {
-                    self.nodes[nu].peers[sm as usize].claim_seen =
-                        Some((msg.myslots.clone(), version));
+                    self.nodes[nu].peers[sm as usize]
+                        .set_claim_seen(Some((msg.myslots.clone(), version)));
                 }
             }
         }
@@ -306,13 +304,13 @@ impl Sim {
             let mut acc = 0u64;
             for g in &msg.gossip {
                 if let Some(p) = peers.get(g.node as usize) {
-                    acc ^= u64::from(p.flags) ^ p.data_received;
+                    acc ^= u64::from(p.flags) ^ p.reports.len() as u64;
                 }
             }
             std::hint::black_box(acc);
         }
         for g in &msg.gossip {
-            let x = g.node;
+            let x = u32::from(g.node);
             let xu = x as usize;
             if xu >= self.nodes[nu].peers.len() {
                 continue;
@@ -397,7 +395,7 @@ impl Sim {
         let p = &mut self.nodes[nu].peers[x as usize];
         p.flags &= !flag::PFAIL;
         p.flags |= flag::FAIL;
-        p.fail_time = now;
+        p.set_fail_time(now);
         self.nodes[nu].touch();
         self.opinion(n, x);
         self.broadcast(n, MsgType::Fail, x, false);
@@ -429,7 +427,7 @@ impl Sim {
             self.opinion(n, x);
             return;
         }
-        if p.is_master() && p.numslots > 0 && now.saturating_sub(p.fail_time) > nt * 2 {
+        if p.is_master() && p.numslots > 0 && now.saturating_sub(p.fail_time()) > nt * 2 {
             self.log(
                 n,
                 '*',

@@ -66,7 +66,7 @@ pub fn deadline(q: &Peer, nt: u64) -> u64 {
     if q.flags & (flag::MYSELF | flag::NOADDR | flag::HANDSHAKE) != 0 {
         return u64::MAX;
     }
-    let Some(ctime) = q.link else { return 0 };
+    let Some(ctime) = q.link() else { return 0 };
     if q.ping_sent == 0 {
         // The NT/2 ping: now − pong_received > NT/2.
         return q.pong_received.saturating_add(nt / 2).saturating_add(1);
@@ -194,7 +194,7 @@ impl Sim {
             let p = self.nodes[nu].known_list[i];
             let (pflags, plink) = {
                 let peer = &self.nodes[nu].peers[p as usize];
-                (peer.flags, peer.link)
+                (peer.flags, peer.link())
             };
             if pflags & (flag::MYSELF | flag::NOADDR) != 0 {
                 continue;
@@ -205,7 +205,7 @@ impl Sim {
             if plink.is_none() {
                 // Counted so far, for the gossip of the PING sent here.
                 self.nodes[nu].pfail_nodes = pfail_nodes;
-                self.nodes[nu].peers[p as usize].link = Some(now);
+                self.nodes[nu].peers[p as usize].set_link(Some(now));
                 let target_up = !self.down[p as usize];
                 if target_up && self.reachable(n, p) {
                     // clusterLinkConnectHandler: the first packet keeps an older ping_sent.
@@ -260,8 +260,8 @@ impl Sim {
             }
             let p = self.nodes[nu].known_list[i];
             let pu = p as usize;
-            if p != n && self.down[pu] && self.nodes[nu].peers[pu].link.is_some() {
-                self.nodes[nu].peers[pu].link = None;
+            if p != n && self.down[pu] && self.nodes[nu].peers[pu].link().is_some() {
+                self.nodes[nu].peers[pu].set_link(None);
                 self.nodes[nu].touch();
                 let (name, port) = (self.nodes[pu].name.clone(), self.nodes[pu].port);
                 self.log(
@@ -327,7 +327,7 @@ impl Sim {
                 q.ping_sent,
                 q.data_received,
                 q.pong_received,
-                q.link,
+                q.link(),
             )
         };
         let ping_delay = now.saturating_sub(ping_sent);
@@ -338,14 +338,14 @@ impl Sim {
             && ping_delay > nt / 2
             && data_delay > nt / 2
         {
-            self.nodes[nu].peers[pu].link = None;
+            self.nodes[nu].peers[pu].set_link(None);
             self.nodes[nu].touch();
             self.event(EventKind::LinkFreed {
                 observer: n,
                 subject: p,
             });
         }
-        let link = self.nodes[nu].peers[pu].link;
+        let link = self.nodes[nu].peers[pu].link();
         if link.is_some() && ping_sent == 0 && now.saturating_sub(pong_received) > nt / 2 {
             self.send_ping(n, p, MsgType::Ping, false);
             return false;
@@ -387,7 +387,7 @@ impl Sim {
             if q.flags & flag::PFAIL != 0 {
                 pfail += 1;
             }
-            assert!(q.link.is_some(), "walk of {n}: no link to {p} at {now}");
+            assert!(q.link().is_some(), "walk of {n}: no link to {p} at {now}");
             assert!(
                 !self.down[p as usize],
                 "walk of {n}: {p} is down with a link"
@@ -397,7 +397,7 @@ impl Sim {
             }
             let ping_delay = now.saturating_sub(q.ping_sent);
             let data_delay = now.saturating_sub(q.data_received);
-            let free = q.link.is_some_and(|c| now.saturating_sub(c) > nt)
+            let free = q.link().is_some_and(|c| now.saturating_sub(c) > nt)
                 && q.ping_sent != 0
                 && ping_delay > nt / 2
                 && data_delay > nt / 2;

@@ -240,7 +240,7 @@ impl Sim {
                 flags.push("nofailover");
             }
             out.push_str(&flags.join(","));
-            match q.master {
+            match q.master() {
                 Some(m) if q.is_slave() => {
                     let _ = write!(out, " {}", self.nodes[m as usize].name);
                 }
@@ -258,11 +258,11 @@ impl Sim {
             } else {
                 base + q.pong_received
             };
-            let epoch = match q.master {
+            let epoch = match q.master() {
                 Some(m) if q.is_slave() => node.peers[m as usize].config_epoch,
                 _ => q.config_epoch,
             };
-            let linked = p == n || q.link.is_some();
+            let linked = p == n || q.link().is_some();
             let _ = write!(
                 out,
                 " {ping} {pong} {epoch} {}",

@@ -3,7 +3,7 @@
 //! `redis-cli --cluster create` chose) where a recording exists, so the scenario replays it.
 
 use super::{Action, Knobs, ScenarioSpec};
-use crate::core::bus::FailoverMode;
+use crate::FailoverMode;
 
 /// A ready-made story. `slug()` is stable (links and the `bus-scenario-select` values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -150,7 +150,7 @@ impl Node {
     }
     /// The my master (see the module docs).
     pub fn my_master(&self) -> Option<u32> {
-        self.me().master
+        self.me().master()
     }
     /// Something `clusterCron`'s walk reads changed (flags, roles, replicas, slot counts, a
     /// link dropped): its next cron walks every peer.
@@ -224,7 +224,7 @@ impl Node {
     /// Whether `claimed` is exactly the set of slots `n` owns in this view: the counts, then
     /// each claimed slot's owner (no bitmap built).
     pub fn claims_match(&self, n: u32, claimed: &SlotBits) -> bool {
-        if claimed.count() != self.peers[n as usize].numslots {
+        if claimed.count() != u32::from(self.peers[n as usize].numslots) {
             return false;
         }
         for (w, word) in claimed.0.iter().enumerate() {
@@ -266,7 +266,7 @@ impl Node {
             return;
         }
         self.touch();
-        if let Some(m) = self.peers[n as usize].master {
+        if let Some(m) = self.peers[n as usize].master() {
             self.remove_slave(m, n);
             if n != self.ix {
                 self.peers[n as usize].flags |= flag::MIGRATE_TO;
@@ -275,7 +275,7 @@ impl Node {
         let p = &mut self.peers[n as usize];
         p.flags &= !flag::SLAVE;
         p.flags |= flag::MASTER;
-        p.master = None;
+        p.set_master(None);
         self.todo |= todo::SAVE_CONFIG | todo::UPDATE_STATE;
     }
 
