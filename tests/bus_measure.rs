@@ -153,4 +153,15 @@ fn traffic_in_slices_is_the_same_measurement() {
     };
     assert!(slices > 40);
     assert_eq!(sliced, whole);
+    // And cut by events, as the page does for big clusters: the same figure to the byte.
+    let mut run = TrafficRun::new(10, 0, 15000, 1, 10_000);
+    let mut pieces = 0;
+    let by_events = loop {
+        pieces += 1;
+        if let Some(t) = run.advance_steps(97) {
+            break t;
+        }
+    };
+    assert!(pieces > 40, "{pieces}");
+    assert_eq!(by_events, whole);
 }

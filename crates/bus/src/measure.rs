@@ -161,6 +161,32 @@ impl TrafficRun {
         if self.sim.now < self.end {
             return None;
         }
+        self.finish()
+    }
+
+    /// Simulates at most `steps` more events (a cron tick or a message each); the traffic once
+    /// the measurement is over. At a few hundred nodes one simulated instant (the NT/2 burst,
+    /// every node pinging every peer) holds more work than a frame, so a page slices by events.
+    pub fn advance_steps(&mut self, steps: usize) -> Option<Traffic> {
+        if self.result.is_some() {
+            return self.result.clone();
+        }
+        if self.at_warm_end.is_none() {
+            if !self.sim.run_until_steps(self.warm_end, steps) {
+                return None;
+            }
+            let sim = &self.sim;
+            self.at_warm_end = Some((sim.bytes_sent, sim.messages_sent, updates_sent(sim)));
+            return None;
+        }
+        if !self.sim.run_until_steps(self.end, steps) {
+            return None;
+        }
+        self.finish()
+    }
+
+    /// The measurement, from the counts at the warm-up's end and now (the run's end).
+    fn finish(&mut self) -> Option<Traffic> {
         let (bytes0, msgs0, updates0) = self.at_warm_end.unwrap_or_default();
         let sim = &self.sim;
         let bytes = (sim.bytes_sent - bytes0) as f64;

@@ -217,6 +217,24 @@ impl Sim {
         self.now = self.now.max(t);
     }
 
+    /// [`Sim::run_until`] `t`, but at most `steps` events: `true` once `t` is reached (the
+    /// same run as `run_until(t)`, cut into pieces a page can do between frames).
+    pub fn run_until_steps(&mut self, t: u64, steps: usize) -> bool {
+        for _ in 0..steps {
+            match self.queue.peek() {
+                Some(top) if top.t <= t => {
+                    self.step();
+                }
+                _ => break,
+            }
+        }
+        if self.queue.peek().is_some_and(|top| top.t <= t) {
+            return false;
+        }
+        self.now = self.now.max(t);
+        true
+    }
+
     /// Run `ms` more milliseconds.
     pub fn run_for(&mut self, ms: u64) {
         let t = self.now.saturating_add(ms);
