@@ -4,7 +4,8 @@
 //!
 //! - `model.rs` — the run (recorded future + cursor simulator), no yew.
 //! - `scenarios.rs` — the scenario select's runs.
-//! - `circle.rs` — the circle (SVG), redrawn each animation frame while playing.
+//! - `circle.rs` — the circle (SVG): the messages in flight follow every animation frame while
+//!   playing; the nodes and chords render only when what they draw changes (branch busfps).
 //! - `matrix.rs` — who thinks what (a table up to 16 nodes, a canvas up to 1000).
 //! - `player.rs` — play, pause, step, scrub, speed, keys, narration.
 //! - `inspector.rs` — one node's view: facts, `CLUSTER NODES`, `CLUSTER INFO`, actions.
@@ -247,8 +248,8 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
             if on {
                 let (alive2, frame2) = (alive.clone(), frame.clone());
                 let last = Rc::new(Cell::new(now_ms()));
-                // Wall ms per simulated ms while playing (a moving average; 0: not known yet).
-                let cost = Rc::new(Cell::new(0.0f64));
+                // Wall ms the simulator took while playing, and the simulated ms it covered.
+                let cost = Rc::new(Cell::new((0.0f64, 0.0f64)));
                 *frame.borrow_mut() = Some(Closure::new(move |ts: f64| {
                     if !alive2.get() {
                         return;
@@ -270,11 +271,15 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                         let mut t_new = cur;
                         loop {
                             // As many simulated ms as the share has room for, at the cost
-                            // per simulated ms seen so far (all of them while that is unknown).
+                            // per simulated ms seen so far while playing (all of them while
+                            // that is unknown). An average over the whole play: the simulator's
+                            // work comes in bursts (every node's cron each 100 ms).
                             let left = (SIM_SHARE_MS - (now_ms() - began)).max(0.5);
-                            let room = match cost.get() {
-                                c if c > 0.0 => (left / c).floor().max(1.0) as u64,
-                                _ => next - t_new,
+                            let (wall, sim) = cost.get();
+                            let room = if wall > 0.0 && sim > 0.0 {
+                                (left * sim / wall).floor().max(1.0) as u64
+                            } else {
+                                next - t_new
                             };
                             let to = t_new.saturating_add(room).min(next);
                             let t_chunk = now_ms();
@@ -285,9 +290,8 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                             r.seek(to);
                             let moved = to.saturating_sub(t_new);
                             if moved > 0 {
-                                let c = (now_ms() - t_chunk) / moved as f64;
-                                let was = cost.get();
-                                cost.set(if was > 0.0 { 0.7 * was + 0.3 * c } else { c });
+                                let (wall, sim) = cost.get();
+                                cost.set((wall + (now_ms() - t_chunk), sim + moved as f64));
                             }
                             t_new = to;
                             if moved == 0 || t_new >= next || now_ms() - began >= SIM_SHARE_MS {
