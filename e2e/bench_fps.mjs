@@ -1,11 +1,17 @@
 //! Frame rate of the cluster-bus view while it plays (not a test: it asserts nothing, it
-//! measures). `node e2e/bench_fps.mjs [--seconds S]` after `trunk build --release`. For the
-//! 6-node `master-crash` scenario and a 100-node cluster (50 masters, one replica each) it
-//! presses Play at 1× and at the fastest speed and records, for S seconds (default 6), every
+//! measures). `node e2e/bench_fps.mjs [--seconds S] [--faster 1,4] [--trace DIR]` after
+//! `trunk build --release`. For the 6-node `master-crash` scenario and a 100-node cluster (50
+//! masters, one replica each) it presses Play at 1× and at the fastest speed, 20× (`--faster`:
+//! the presses of + from the opening 0.5×) and records, for S seconds (default 6), every
 //! animation frame's interval (requestAnimationFrame timestamps) and the long tasks Chromium
 //! reports (PerformanceObserver 'longtask', over 50 ms): frames per second, the median, 95th
 //! percentile and worst interval, and the share of frames over 1.5 × 16.7 ms (a dropped
 //! frame at 60 Hz). Headless Chromium paces frames at 60 Hz, so 60 fps is the ceiling.
+//! `--trace DIR` also records a Chromium trace of each run (CDP Tracing; DIR/bus-N-speed.json,
+//! to open in DevTools' Performance panel) and prints the renderer main thread's time per
+//! frame by phase: script (the animation frame), style and layout, paint, commit.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { serveDist, launch, openPage } from './harness.mjs';
 
 const arg = (name, dflt) => {
@@ -13,13 +19,49 @@ const arg = (name, dflt) => {
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
 };
 const seconds = arg('--seconds', 6);
+// `--faster 1,4`: the speed presses to measure (from 0.5×: 1 is 1×, 4 the fastest, 20×).
+const fasterArg = process.argv.indexOf('--faster');
+const presses = fasterArg > 0 ? process.argv[fasterArg + 1].split(',').map(Number) : [1, 4];
+const traceArg = process.argv.indexOf('--trace');
+const traceDir = traceArg > 0 ? process.argv[traceArg + 1] : null;
+
+/** Main-thread milliseconds per frame by phase, from a trace's complete events. */
+function phases(events) {
+  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+    .map((e) => `${e.pid}:${e.tid}`));
+  const sum = new Map();
+  for (const e of events) {
+    if (e.ph !== 'X' || !e.dur || !main.has(`${e.pid}:${e.tid}`)) continue;
+    const s = sum.get(e.name) ?? { n: 0, ms: 0 };
+    s.n += 1; s.ms += e.dur / 1000; sum.set(e.name, s);
+  }
+  const frames = sum.get('ProxyMain::BeginMainFrame')?.n ?? 0;
+  const per = (name) => (sum.get(name)?.ms ?? 0) / Math.max(1, frames);
+  return {
+    frames, main: per('ProxyMain::BeginMainFrame'), script: per('FireAnimationFrame'),
+    layout: per('LocalFrameView::RunStyleAndLayoutLifecyclePhases'), paint: per('Paint'),
+    prePaint: per('PrePaint'), layerize: per('Layerize'), commit: per('Commit'),
+  };
+}
 
 /** Plays the bus section at speed index `faster` presses above the default, records frames. */
-async function measure(page, faster) {
+async function measure(page, faster, tracePath) {
   const player = page.locator('#bus .bus__player');
   await player.focus();
   for (let i = 0; i < faster; i++) await page.keyboard.press('+');
   const speed = await page.getByTestId('bus-speed').textContent();
+  let cdp = null;
+  let traced = null;
+  if (tracePath) {
+    cdp = await page.context().newCDPSession(page);
+    const events = [];
+    cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
+    traced = new Promise((ok) => cdp.once('Tracing.tracingComplete', () => ok(events)));
+    await cdp.send('Tracing.start', {
+      categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink,cc,toplevel',
+      transferMode: 'ReportEvents',
+    });
+  }
   await page.getByTestId('bus-play').click();
   const out = await page.evaluate((ms) => new Promise((done) => {
     const gaps = [];
@@ -36,8 +78,17 @@ async function measure(page, faster) {
     };
     requestAnimationFrame(tick);
   }), seconds * 1000);
+  let trace = null;
+  if (cdp) {
+    await cdp.send('Tracing.end');
+    const events = await traced;
+    writeFileSync(tracePath, JSON.stringify({ traceEvents: events }));
+    trace = phases(events);
+  }
+  // Still playing at the end (the player stops only where the recording cannot grow).
   const pause = page.getByTestId('bus-pause');
-  if (await pause.count()) await pause.click();
+  const playing = (await pause.count()) > 0;
+  if (playing) await pause.click();
   const time = await page.getByTestId('bus-timeline').getAttribute('data-time-ms');
   const g = out.gaps.slice().sort((a, b) => a - b);
   const pct = (p) => g[Math.min(g.length - 1, Math.floor(p * g.length))] ?? NaN;
@@ -48,7 +99,7 @@ async function measure(page, faster) {
     p50: pct(0.5), p95: pct(0.95), worst: g.at(-1),
     dropped: out.gaps.filter((x) => x > 25).length / Math.max(1, out.gaps.length),
     long: out.long.length, longMax: Math.max(0, ...out.long),
-    simulatedMs: Number(time),
+    simulatedMs: Number(time), playing, trace,
   };
 }
 
@@ -68,16 +119,26 @@ try {
       await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 100, null, { timeout: 60000 });
     }],
   ]) {
-    for (const faster of [0, 3]) {
+    for (const faster of presses) {
       const { page, context } = await openPage(browser, `${server.url}#bus`);
       await page.locator('#bus').scrollIntoViewIfNeeded();
       await setup(page);
-      const r = await measure(page, faster);
+      const tracePath = traceDir ? join(traceDir, `bus-${label.split(' ')[0]}-${faster}.json`) : null;
+      const r = await measure(page, faster, tracePath);
       console.log(
         `bus view, ${label}, at ${r.speed}: ${f(r.fps)} fps; frame interval p50 ${f(r.p50)} ms, `
         + `p95 ${f(r.p95)} ms, worst ${f(r.worst)} ms; ${(r.dropped * 100).toFixed(1)}% frames over 25 ms; `
-        + `${r.long} long tasks (worst ${f(r.longMax)} ms); clock at ${r.simulatedMs} ms`,
+        + `${r.long} long tasks (worst ${f(r.longMax)} ms); clock at ${r.simulatedMs} ms`
+        + `${r.playing ? '' : ' (the player had stopped)'}`,
       );
+      if (r.trace) {
+        const t = r.trace;
+        console.log(
+          `  trace ${tracePath}: ${t.frames} frames; main thread ${f(t.main)} ms a frame: script ${f(t.script)}, `
+          + `style+layout ${f(t.layout)}, paint ${f(t.paint)}, pre-paint ${f(t.prePaint)}, layerize ${f(t.layerize)}, `
+          + `commit ${f(t.commit)}`,
+        );
+      }
       await context.close();
     }
   }

@@ -60,7 +60,59 @@ pub fn opinion_glyph(o: Opinion) -> &'static str {
     }
 }
 
-/// The circle.
+/// The chords between every pair of nodes (up to 30): rendered once per cluster size.
+#[derive(Properties, PartialEq)]
+pub struct BusChordsProps {
+    /// Nodes on the circle.
+    pub n: usize,
+}
+
+/// The chords.
+#[function_component(BusChords)]
+pub fn bus_chords(props: &BusChordsProps) -> Html {
+    let n = props.n;
+    let mut out = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            let (a, b) = (pos(i, n), pos(j, n));
+            out.push(html! { <line class="bus__chord" x1={format!("{:.1}", a.0)} y1={format!("{:.1}", a.1)}
+                                   x2={format!("{:.1}", b.0)} y2={format!("{:.1}", b.1)} /> });
+        }
+    }
+    html! { <g class="bus__chords">{ for out }</g> }
+}
+
+/// Props of [`BusShapes`].
+#[derive(Properties, PartialEq)]
+pub struct BusShapesProps {
+    /// Messages are not drawn (too many nodes): say so.
+    pub quiet: bool,
+}
+
+/// The legend of message shapes under the circle.
+#[function_component(BusShapes)]
+pub fn bus_shapes(props: &BusShapesProps) -> Html {
+    let w = use_bus_words();
+    let note = props
+        .quiet
+        .then(|| fill(w.no_messages, &[&super::model::DRAW_MESSAGES_UP_TO]));
+    html! {
+        <figcaption class="bus__shapes">
+            { for [MsgType::Ping, MsgType::Pong, MsgType::Meet, MsgType::Fail, MsgType::FailoverAuthRequest,
+                   MsgType::FailoverAuthAck, MsgType::Update, MsgType::MfStart].into_iter().map(|m| html! {
+                <span class={classes!("bus__shape", format!("bus__msg--{}", msg_label(m)))}>
+                    <span class="bus__msg-shape" aria-hidden="true">{ shape(m) }</span>{ " " }<span class="mono">{ msg_label(m) }</span>
+                </span>
+            }) }
+            if let Some(note) = note {
+                <span class="section-help">{ note }</span>
+            }
+        </figcaption>
+    }
+}
+
+/// The circle: the messages in flight follow the clock every frame; the chords, the nodes and
+/// the legend are parts of their own that render only when what they show changes.
 #[function_component(BusCircle)]
 pub fn bus_circle(props: &BusCircleProps) -> Html {
     let w = use_bus_words();
@@ -70,17 +122,6 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
     let t = props.t;
     let big = n > 30;
     let obs = props.observer;
-    let chords = (!big).then(|| {
-        let mut out = Vec::new();
-        for i in 0..n {
-            for j in i + 1..n {
-                let (a, b) = (pos(i, n), pos(j, n));
-                out.push(html! { <line class="bus__chord" x1={format!("{:.1}", a.0)} y1={format!("{:.1}", a.1)}
-                                       x2={format!("{:.1}", b.0)} y2={format!("{:.1}", b.1)} /> });
-            }
-        }
-        out
-    });
     let events = r.events();
     let upto = events.partition_point(|e| e.t <= t);
     // Messages in flight: sent at or before t, drawn for a fixed wall time (or their latency).
@@ -89,7 +130,9 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
     let lookback = shown_ms.max(50);
     let first = events.partition_point(|e| e.t.saturating_add(lookback) < t);
     let mut flights = Vec::new();
-    for e in events[first..upto].iter().rev() {
+    // Keyed by the event: as the clock moves, a message keeps its element and only its
+    // position is written (unkeyed, every element took its neighbour's type and text).
+    for (k, e) in events[first..upto].iter().enumerate().rev() {
         if flights.len() >= MAX_DRAWN {
             break;
         }
@@ -114,7 +157,7 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
             let quiet = (matches!(msg, MsgType::Ping | MsgType::Pong) && n > 8)
                 || !(0.2..=0.8).contains(&f);
             flights.push(html! {
-                <g class={classes!("bus__msg", format!("bus__msg--{label}"), arrives.is_none().then_some("bus__msg--lost"))}
+                <g key={first + k} class={classes!("bus__msg", format!("bus__msg--{label}"), arrives.is_none().then_some("bus__msg--lost"))}
                    data-testid="bus-message" data-type={label}
                    transform={format!("translate({x:.1} {y:.1})")}>
                     <text class="bus__msg-shape" text-anchor="middle" dy="0.35em">{ shape(msg) }</text>
@@ -125,111 +168,156 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
             });
         }
     }
-    // Above 30 nodes the nodes layer follows the clock in 100 ms strides (and every event).
-    let t_nodes = if big { t / 100 * 100 } else { t };
-    let note = (!r.full().cfg.record_messages || big)
-        .then(|| fill(w.no_messages, &[&super::model::DRAW_MESSAGES_UP_TO]));
+    let nodes = node_views(&r, t, obs);
+    let quiet = !r.full().cfg.record_messages || big;
+    let masters = usize::from(r.knobs.masters);
     drop(r);
     html! {
         <figure class="bus__circle">
             <svg viewBox="-250 -210 500 420" role="group" aria-label={w.title}>
-                { for chords.into_iter().flatten() }
-                <g class="bus__flights">{ for flights }</g>
-                <BusNodes run={props.run.clone()} step={upto} t={t_nodes} observer={obs} on_msg={props.on_msg.clone()} />
-            </svg>
-            <figcaption class="bus__shapes">
-                { for [MsgType::Ping, MsgType::Pong, MsgType::Meet, MsgType::Fail, MsgType::FailoverAuthRequest,
-                       MsgType::FailoverAuthAck, MsgType::Update, MsgType::MfStart].into_iter().map(|m| html! {
-                    <span class={classes!("bus__shape", format!("bus__msg--{}", msg_label(m)))}>
-                        <span class="bus__msg-shape" aria-hidden="true">{ shape(m) }</span>{ " " }<span class="mono">{ msg_label(m) }</span>
-                    </span>
-                }) }
-                if let Some(note) = note {
-                    <span class="section-help">{ note }</span>
+                if !big {
+                    <BusChords n={n} />
                 }
-            </figcaption>
+                <g class="bus__flights">{ for flights }</g>
+                <BusNodes nodes={nodes} masters={masters} observer={obs} on_msg={props.on_msg.clone()} />
+            </svg>
+            <BusShapes quiet={quiet} />
         </figure>
     }
+}
+
+/// What an election under way shows beside its candidate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Election {
+    /// Started: its epoch, the votes so far, the votes it needs.
+    Votes(u64, u32, u32),
+    /// Scheduled: ms until it starts, the replica's rank.
+    In(u64, u32),
+}
+
+/// One node as the circle draws it at the instant shown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeView {
+    /// Its port.
+    pub port: u16,
+    /// Its shard (for the colour).
+    pub shard: usize,
+    /// A master.
+    pub master: bool,
+    /// Its config epoch as `CLUSTER NODES` prints it.
+    pub epoch: u64,
+    /// Running, hung or crashed.
+    pub process: Process,
+    /// The observer's opinion of it with the failure reports held (not for the observer).
+    pub seen: Option<(Opinion, usize)>,
+    /// Its election under way (up to 30 nodes, where the labels are drawn).
+    pub election: Option<Election>,
+}
+
+/// Every node as drawn at instant `t` (the cursor's state), through `obs`'s eyes.
+pub fn node_views(r: &super::model::Run, t: u64, obs: u32) -> Vec<NodeView> {
+    let sim = r.cursor();
+    let n = sim.nodes.len();
+    let big = n > 30;
+    // The elections under way: scheduled (delay running down) or started (votes coming in).
+    let mut sched: Vec<Option<(u64, u32)>> = vec![None; n];
+    let mut started: Vec<Option<(u64, u32)>> = vec![None; n];
+    if !big {
+        let events = r.events();
+        let upto = events.partition_point(|e| e.t <= t);
+        // Elections live within a few node-timeouts: look back over that window only.
+        let window = u64::from(r.knobs.node_timeout).saturating_mul(4).max(5000);
+        let from = events.partition_point(|e| e.t + window < t);
+        for e in &events[from..upto] {
+            match e.kind {
+                EventKind::ElectionScheduled { node, at, rank } => {
+                    if let Some(s) = sched.get_mut(node as usize) {
+                        *s = Some((at, rank));
+                    }
+                }
+                EventKind::ElectionStarted { node, epoch } => {
+                    if let Some(s) = started.get_mut(node as usize) {
+                        *s = Some((epoch, 0));
+                    }
+                }
+                EventKind::Vote {
+                    candidate, epoch, ..
+                } => {
+                    if let Some(Some((e, v))) = started.get_mut(candidate as usize)
+                        && *e == epoch
+                    {
+                        *v += 1;
+                    }
+                }
+                EventKind::Role { node, .. } => {
+                    if let Some(s) = sched.get_mut(node as usize) {
+                        *s = None;
+                    }
+                    if let Some(s) = started.get_mut(node as usize) {
+                        *s = None;
+                    }
+                }
+                EventKind::Sent { .. }
+                | EventKind::Delivered { .. }
+                | EventKind::Opinion { .. }
+                | EventKind::LinkFreed { .. }
+                | EventKind::State { .. }
+                | EventKind::Process { .. }
+                | EventKind::Partition { .. } => {}
+            }
+        }
+    }
+    sim.nodes
+        .iter()
+        .enumerate()
+        .map(|(i, node)| {
+            let election = match (started[i], sched[i]) {
+                (Some((e, v)), _) => Some(Election::Votes(e, v, node.size / 2 + 1)),
+                (None, Some((at, rank))) if at > t => Some(Election::In(at - t, rank)),
+                _ => None,
+            };
+            NodeView {
+                port: node.port,
+                shard: shard_of(&r.knobs, i as u32),
+                master: node.is_master(),
+                epoch: config_epoch(sim, i as u32),
+                process: node.process,
+                seen: (i as u32 != obs)
+                    .then(|| opinion(sim, obs, i as u32))
+                    .flatten(),
+                election,
+            }
+        })
+        .collect()
 }
 
 /// Props of [`BusNodes`].
 #[derive(Properties, PartialEq)]
 pub struct BusNodesProps {
-    /// The run.
-    pub run: RunHandle,
-    /// Events at or before the instant.
-    pub step: usize,
-    /// The instant (coarse above 30 nodes).
-    pub t: u64,
+    /// Every node as drawn now.
+    pub nodes: Vec<NodeView>,
+    /// Masters the run was made with (the colours' count).
+    pub masters: usize,
     /// Whose opinions are drawn.
     pub observer: u32,
     /// Clicks on nodes.
     pub on_msg: Callback<BusMsg>,
 }
 
-/// The nodes layer: re-rendered only when the instant's events or the observer change.
+/// The nodes layer: rendered only when a node's drawing changes (an event, an election's
+/// countdown) or the observer does.
 #[function_component(BusNodes)]
 pub fn bus_nodes(props: &BusNodesProps) -> Html {
     let w = use_bus_words();
-    let r = props.run.run.borrow();
-    let sim = r.cursor();
-    let n = sim.nodes.len();
-    let t = props.t;
+    let n = props.nodes.len();
     let big = n > 30;
     let node_r = (22.0f64).min(520.0 / n.max(1) as f64).max(1.6);
     let obs = props.observer;
-    // The elections under way: scheduled (delay running down) or started (votes coming in).
-    let mut sched: Vec<Option<(u64, u32)>> = vec![None; n];
-    let mut started: Vec<Option<(u64, u32)>> = vec![None; n];
-    let events = r.events();
-    let upto = events.partition_point(|e| e.t <= t);
-    // Elections live within a few node-timeouts: look back over that window only.
-    let window = u64::from(r.knobs.node_timeout).saturating_mul(4).max(5000);
-    let from = events.partition_point(|e| e.t + window < t);
-    for e in &events[from..upto] {
-        match e.kind {
-            EventKind::ElectionScheduled { node, at, rank } => {
-                if let Some(s) = sched.get_mut(node as usize) {
-                    *s = Some((at, rank));
-                }
-            }
-            EventKind::ElectionStarted { node, epoch } => {
-                if let Some(s) = started.get_mut(node as usize) {
-                    *s = Some((epoch, 0));
-                }
-            }
-            EventKind::Vote {
-                candidate, epoch, ..
-            } => {
-                if let Some(Some((e, v))) = started.get_mut(candidate as usize)
-                    && *e == epoch
-                {
-                    *v += 1;
-                }
-            }
-            EventKind::Role { node, .. } => {
-                if let Some(s) = sched.get_mut(node as usize) {
-                    *s = None;
-                }
-                if let Some(s) = started.get_mut(node as usize) {
-                    *s = None;
-                }
-            }
-            EventKind::Sent { .. }
-            | EventKind::Delivered { .. }
-            | EventKind::Opinion { .. }
-            | EventKind::LinkFreed { .. }
-            | EventKind::State { .. }
-            | EventKind::Process { .. }
-            | EventKind::Partition { .. } => {}
-        }
-    }
-    let nodes = sim.nodes.iter().enumerate().map(|(i, node)| {
+    let nodes = props.nodes.iter().enumerate().map(|(i, node)| {
         let (x, y) = pos(i, n);
-        let master = node.is_master();
-        let shard = shard_of(&r.knobs, i as u32);
-        let colour = master_colour(shard, usize::from(r.knobs.masters));
-        let epoch = config_epoch(sim, i as u32);
+        let master = node.master;
+        let colour = master_colour(node.shard, props.masters);
+        let epoch = node.epoch;
         let addr = format!("127.0.0.1:{}", node.port);
         let role = if master { "master" } else { "replica" };
         let process = process_code(node.process);
@@ -246,12 +334,11 @@ pub fn bus_nodes(props: &BusNodesProps) -> Html {
         // Labels sit outside the circle.
         let (lx, ly) = (x * (1.0 + (node_r + 14.0) / R), y * (1.0 + (node_r + 14.0) / R));
         let anchor = if lx.abs() < 20.0 { "middle" } else if lx > 0.0 { "start" } else { "end" };
-        let seen = (i as u32 != obs).then(|| opinion(sim, obs, i as u32)).flatten();
-        let election = match (started[i], sched[i]) {
-            (Some((e, v)), _) => Some(fill(w.votes, &[&e, &v, &(node.size / 2 + 1)])),
-            (None, Some((at, rank))) if at > t => Some(fill(w.election_in, &[&(at - t), &rank])),
-            _ => None,
-        };
+        let seen = node.seen;
+        let election = node.election.map(|e| match e {
+            Election::Votes(e, v, need) => fill(w.votes, &[&e, &v, &need]),
+            Election::In(ms, rank) => fill(w.election_in, &[&ms, &rank]),
+        });
         let aria = format!(
             "{addr} {} {} {}",
             if master { w.roles[0] } else { w.roles[1] },
@@ -298,6 +385,5 @@ pub fn bus_nodes(props: &BusNodesProps) -> Html {
         }
     });
     let nodes: Vec<Html> = nodes.collect();
-    drop(r);
     html! { <g class="bus__nodes">{ for nodes }</g> }
 }

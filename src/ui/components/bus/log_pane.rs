@@ -38,15 +38,18 @@ pub fn bus_logs(props: &BusLogsProps) -> Html {
     let logs = sim.logs.get(r.log0..).unwrap_or(&[]);
     let upto = props.upto.min(logs.len());
     let start_ms = sim.cfg.start_unix_ms;
+    // Keyed by the line's place in the log: when a line arrives and the oldest leaves, the
+    // others keep their elements (not 300 texts rewritten).
     let mut lines: Vec<Html> = logs[..upto]
         .iter()
+        .enumerate()
         .rev()
-        .filter(|l| node.is_none_or(|n| n == l.node) && passes(l.level, *level))
+        .filter(|(_, l)| node.is_none_or(|n| n == l.node) && passes(l.level, *level))
         .take(SHOWN)
-        .map(|l| {
+        .map(|(k, l)| {
             let port = sim.nodes.get(l.node as usize).map_or(0, |n| n.port);
             html! {
-                <li class={classes!("bus__log", (l.level == '#').then_some("bus__log--warn"))}
+                <li key={k} class={classes!("bus__log", (l.level == '#').then_some("bus__log--warn"))}
                     data-testid="bus-log-line" data-node={format!("127.0.0.1:{port}")}>{ l.format(start_ms) }</li>
             }
         })

@@ -94,48 +94,46 @@ fn paint(canvas: &HtmlCanvasElement, run: &RunHandle, observer: u32) {
     );
 }
 
-/// The matrix.
-#[function_component(BusMatrix)]
-pub fn bus_matrix(props: &BusMatrixProps) -> Html {
+/// The legend and the help under the matrix (the words only).
+#[function_component(BusMatrixNotes)]
+fn bus_matrix_notes() -> Html {
     let w = use_bus_words();
-    let canvas = use_node_ref();
-    let n = props.run.run.borrow().cursor().nodes.len();
-    {
-        let (canvas, run, obs) = (canvas.clone(), props.run.clone(), props.observer);
-        use_effect_with((props.step, props.run.version, obs, n), move |_| {
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                paint(&c, &run, obs);
-            }
-        });
+    html! {
+        <>
+            <p class="bus__legend">
+                <span class="bus__cell bus__cell--ok">{ "✓ " }{ w.legend[0] }</span>
+                <span class="bus__cell bus__cell--pfail">{ "? " }{ w.legend[1] }</span>
+                <span class="bus__cell bus__cell--fail">{ "✕ " }{ w.legend[2] }</span>
+                <span class="bus__cell bus__cell--none">{ "· " }{ w.legend[3] }</span>
+            </p>
+            <p class="section-help">{ w.matrix_help }</p>
+        </>
     }
-    let legend = html! {
-        <p class="bus__legend">
-            <span class="bus__cell bus__cell--ok">{ "✓ " }{ w.legend[0] }</span>
-            <span class="bus__cell bus__cell--pfail">{ "? " }{ w.legend[1] }</span>
-            <span class="bus__cell bus__cell--fail">{ "✕ " }{ w.legend[2] }</span>
-            <span class="bus__cell bus__cell--none">{ "· " }{ w.legend[3] }</span>
-        </p>
-    };
-    if n > TABLE_UP_TO {
-        return html! {
-            <div class="bus__matrix">
-                <h3 class="lab__title">{ w.matrix_title }</h3>
-                <canvas ref={canvas} class="bus__matrix-canvas" width={SIDE.to_string()} height={SIDE.to_string()}
-                        data-testid="bus-matrix" role="img" aria-label={w.matrix_help}></canvas>
-                { legend }
-                <p class="section-help">{ w.matrix_help }</p>
-            </div>
-        };
-    }
-    let r = props.run.run.borrow();
-    let sim = r.cursor();
-    let ports: Vec<u16> = sim.nodes.iter().map(|x| x.port).collect();
+}
+
+/// Props of [`BusTable`].
+#[derive(Properties, PartialEq)]
+pub struct BusTableProps {
+    /// Every node's port, by index.
+    pub ports: Vec<u16>,
+    /// Row by row (observer, then subject): the opinion with its failure reports, if known.
+    pub cells: Vec<Option<(Opinion, usize)>>,
+    /// The chosen observer (its row is marked).
+    pub observer: u32,
+}
+
+/// The table (up to [`TABLE_UP_TO`] nodes): rendered only when a cell or the observer changes.
+#[function_component(BusTable)]
+fn bus_table(props: &BusTableProps) -> Html {
+    let w = use_bus_words();
+    let ports = &props.ports;
+    let n = ports.len();
     let rows = (0..n).map(|i| {
         let cells = (0..n).map(|j| {
             if i == j {
                 return html! { <td class="bus__cell bus__cell--self">{ "—" }</td> };
             }
-            match opinion(sim, i as u32, j as u32) {
+            match props.cells.get(i * n + j).copied().flatten() {
                 Some((op, reports)) => {
                     let code = opinion_code(op);
                     html! {
@@ -163,16 +161,60 @@ pub fn bus_matrix(props: &BusMatrixProps) -> Html {
         .iter()
         .map(|p| html! { <th scope="col" class="mono">{ format!(":{p}") }</th> });
     html! {
+        <div class="bus__matrix-scroll" tabindex="0" role="group" aria-label={w.matrix_title}>
+            <table class="bus__table" data-testid="bus-matrix">
+                <thead><tr><td></td>{ for head }</tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The matrix.
+#[function_component(BusMatrix)]
+pub fn bus_matrix(props: &BusMatrixProps) -> Html {
+    let w = use_bus_words();
+    let canvas = use_node_ref();
+    let n = props.run.run.borrow().cursor().nodes.len();
+    {
+        let (canvas, run, obs) = (canvas.clone(), props.run.clone(), props.observer);
+        use_effect_with((props.step, props.run.version, obs, n), move |_| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                paint(&c, &run, obs);
+            }
+        });
+    }
+    if n > TABLE_UP_TO {
+        return html! {
+            <div class="bus__matrix">
+                <h3 class="lab__title">{ w.matrix_title }</h3>
+                <canvas ref={canvas} class="bus__matrix-canvas" width={SIDE.to_string()} height={SIDE.to_string()}
+                        data-testid="bus-matrix" role="img" aria-label={w.matrix_help}></canvas>
+                <BusMatrixNotes />
+            </div>
+        };
+    }
+    // The cells as they stand at the instant (every frame: at most 16 × 16 look-ups); the table
+    // renders only when one of them changes.
+    let r = props.run.run.borrow();
+    let sim = r.cursor();
+    let ports: Vec<u16> = sim.nodes.iter().map(|x| x.port).collect();
+    let cells: Vec<Option<(Opinion, usize)>> = (0..n)
+        .flat_map(|i| (0..n).map(move |j| (i, j)))
+        .map(|(i, j)| {
+            if i == j {
+                None
+            } else {
+                opinion(sim, i as u32, j as u32)
+            }
+        })
+        .collect();
+    drop(r);
+    html! {
         <div class="bus__matrix">
             <h3 class="lab__title">{ w.matrix_title }</h3>
-            <div class="bus__matrix-scroll" tabindex="0" role="group" aria-label={w.matrix_title}>
-                <table class="bus__table" data-testid="bus-matrix">
-                    <thead><tr><td></td>{ for head }</tr></thead>
-                    <tbody>{ for rows }</tbody>
-                </table>
-            </div>
-            { legend }
-            <p class="section-help">{ w.matrix_help }</p>
+            <BusTable ports={ports} cells={cells} observer={props.observer} />
+            <BusMatrixNotes />
         </div>
     }
 }

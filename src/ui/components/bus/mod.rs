@@ -4,7 +4,8 @@
 //!
 //! - `model.rs` — the run (recorded future + cursor simulator), no yew.
 //! - `scenarios.rs` — the scenario select's runs.
-//! - `circle.rs` — the circle (SVG), redrawn each animation frame while playing.
+//! - `circle.rs` — the circle (SVG): the messages in flight follow every animation frame while
+//!   playing; the nodes and chords render only when what they draw changes (branch busfps).
 //! - `matrix.rs` — who thinks what (a table up to 16 nodes, a canvas up to 1000).
 //! - `player.rs` — play, pause, step, scrub, speed, keys, narration.
 //! - `inspector.rs` — one node's view: facts, `CLUSTER NODES`, `CLUSTER INFO`, actions.
@@ -40,6 +41,8 @@ use yew::prelude::*;
 pub const SPEEDS: [f64; 8] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 20.0];
 /// The speed a run opens at.
 pub const DEFAULT_SPEED: usize = 3;
+/// Wall milliseconds of each animation frame the simulator may take while playing.
+const SIM_SHARE_MS: f64 = 6.0;
 
 /// The run, shared by the section's parts; equal when the same run at the same version.
 #[derive(Clone)]
@@ -176,6 +179,14 @@ fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// The section's state as the (once-made) message callback reads it.
+struct Latest {
+    version: u64,
+    speed: usize,
+    slug: String,
+    free: Knobs,
+}
+
 /// The animation-frame callback, kept where it can schedule itself again.
 type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 
@@ -237,6 +248,8 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
             if on {
                 let (alive2, frame2) = (alive.clone(), frame.clone());
                 let last = Rc::new(Cell::new(now_ms()));
+                // Wall ms the simulator took while playing, and the simulated ms it covered.
+                let cost = Rc::new(Cell::new((0.0f64, 0.0f64)));
                 *frame.borrow_mut() = Some(Closure::new(move |ts: f64| {
                     if !alive2.get() {
                         return;
@@ -248,12 +261,46 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                     let next = cur.saturating_add((dt * rate).round() as u64).max(cur + 1);
                     let (t_new, stop) = {
                         let mut r = run.borrow_mut();
-                        if next > r.end {
-                            r.extend_to(next);
+                        let cap = r.start.saturating_add(model::MAX_RUN_MS);
+                        // The simulator gets a share of the frame: where it cannot keep up
+                        // with the speed (100 nodes at NT 2000 simulate about 7× real time
+                        // in Chromium), the clock goes as far as it computed in that share
+                        // and the frames keep coming. Every instant shown is still the
+                        // simulation's own state at the clock.
+                        let began = now_ms();
+                        let mut t_new = cur;
+                        loop {
+                            // As many simulated ms as the share has room for, at the cost
+                            // per simulated ms seen so far while playing (all of them while
+                            // that is unknown). An average over the whole play: the simulator's
+                            // work comes in bursts (every node's cron each 100 ms).
+                            let left = (SIM_SHARE_MS - (now_ms() - began)).max(0.5);
+                            let (wall, sim) = cost.get();
+                            let room = if wall > 0.0 && sim > 0.0 {
+                                (left * sim / wall).floor().max(1.0) as u64
+                            } else {
+                                next - t_new
+                            };
+                            let to = t_new.saturating_add(room).min(next);
+                            let t_chunk = now_ms();
+                            if to > r.end {
+                                r.extend_to(to);
+                            }
+                            let to = to.min(r.end);
+                            r.seek(to);
+                            let moved = to.saturating_sub(t_new);
+                            if moved > 0 {
+                                let (wall, sim) = cost.get();
+                                cost.set((wall + (now_ms() - t_chunk), sim + moved as f64));
+                            }
+                            t_new = to;
+                            if moved == 0 || t_new >= next || now_ms() - began >= SIM_SHARE_MS {
+                                break;
+                            }
                         }
-                        let t_new = next.min(r.end);
-                        r.seek(t_new);
-                        (t_new, t_new >= r.end)
+                        // The end of what is recorded only stops the player where the
+                        // recording cannot grow (it stopped one frame after each Play there).
+                        (t_new, t_new >= r.end && r.end >= cap)
                     };
                     *t_ref.borrow_mut() = t_new;
                     t_state.set(t_new);
@@ -281,6 +328,26 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
         });
     }
 
+    // What the callback reads of the section's state: kept current here, so the callback
+    // itself is made once and every part's props compare equal from frame to frame (a new
+    // callback each frame made every part render every frame).
+    let latest = use_mut_ref(|| Latest {
+        version: 0,
+        speed: DEFAULT_SPEED,
+        slug: String::new(),
+        free: Knobs::default(),
+    });
+    {
+        let mut l = latest.borrow_mut();
+        l.version = *version;
+        l.speed = *speed;
+        if l.slug != *slug {
+            l.slug = (*slug).clone();
+        }
+        if l.free != *free {
+            l.free = (*free).clone();
+        }
+    }
     let on_msg = {
         let (run, version, t, t_ref, playing, speed, observer) = (
             run.clone(),
@@ -291,119 +358,150 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
             speed.clone(),
             observer.clone(),
         );
-        let (slug, free, trouble) = (slug.clone(), free.clone(), trouble.clone());
-        Callback::from(move |m: BusMsg| {
-            let goto = |to: u64| {
-                let to = {
-                    let mut r = run.borrow_mut();
-                    let to = to.clamp(r.start, r.end);
-                    r.seek(to);
-                    to
-                };
-                *t_ref.borrow_mut() = to;
-                t.set(to);
-            };
-            let cur = *t_ref.borrow();
-            match m {
-                BusMsg::Play => {
-                    let at_end = {
-                        let r = run.borrow();
-                        cur >= r.start.saturating_add(model::MAX_RUN_MS)
+        let (slug, free, trouble, latest) =
+            (slug.clone(), free.clone(), trouble.clone(), latest.clone());
+        use_memo((), move |_| {
+            Callback::from(move |m: BusMsg| {
+                let goto = |to: u64| {
+                    let to = {
+                        let mut r = run.borrow_mut();
+                        let to = to.clamp(r.start, r.end);
+                        r.seek(to);
+                        to
                     };
-                    if at_end {
-                        let s = run.borrow().start;
-                        goto(s);
+                    *t_ref.borrow_mut() = to;
+                    t.set(to);
+                };
+                let bump = || {
+                    let mut l = latest.borrow_mut();
+                    l.version += 1;
+                    version.set(l.version);
+                };
+                let set_slug = |s: String| {
+                    latest.borrow_mut().slug = s.clone();
+                    slug.set(s);
+                };
+                let set_free = |k: Knobs| {
+                    latest.borrow_mut().free = k.clone();
+                    free.set(k);
+                };
+                let cur = *t_ref.borrow();
+                match m {
+                    BusMsg::Play => {
+                        let at_end = {
+                            let r = run.borrow();
+                            cur >= r.start.saturating_add(model::MAX_RUN_MS)
+                        };
+                        if at_end {
+                            let s = run.borrow().start;
+                            goto(s);
+                        }
+                        playing.set(true)
                     }
-                    playing.set(true)
-                }
-                BusMsg::Pause => playing.set(false),
-                BusMsg::Seek(to) => {
-                    playing.set(false);
-                    goto(to)
-                }
-                BusMsg::Next => {
-                    playing.set(false);
-                    let to = run.borrow().next_event_time(cur);
-                    goto(to)
-                }
-                BusMsg::Prev => {
-                    playing.set(false);
-                    let to = run.borrow().prev_event_time(cur);
-                    goto(to)
-                }
-                BusMsg::NextNotable => {
-                    playing.set(false);
-                    let to = run.borrow().next_notable(cur);
-                    if let Some(to) = to {
+                    BusMsg::Pause => playing.set(false),
+                    BusMsg::Seek(to) => {
+                        playing.set(false);
                         goto(to)
                     }
-                }
-                BusMsg::Speed(d) => {
-                    speed.set((*speed as i32 + d).clamp(0, SPEEDS.len() as i32 - 1) as usize)
-                }
-                BusMsg::Observe(n) => observer.set(n),
-                BusMsg::Act(act) => {
-                    playing.set(false);
-                    {
-                        let mut r = run.borrow_mut();
-                        let len = scenarios::length(&r.spec()).min(30_000);
-                        r.act(act, len);
+                    BusMsg::Next => {
+                        playing.set(false);
+                        let to = run.borrow().next_event_time(cur);
+                        goto(to)
                     }
-                    if *slug != scenarios::FREE && !slug.is_empty() {
-                        // Acting turns a scenario into free play from its own knobs.
-                        free.set(run.borrow().knobs.clone());
-                        slug.set(scenarios::FREE.to_string());
+                    BusMsg::Prev => {
+                        playing.set(false);
+                        let to = run.borrow().prev_event_time(cur);
+                        goto(to)
                     }
-                    version.set(*version + 1);
-                    goto(cur);
-                }
-                BusMsg::Scenario(s) => {
-                    let Some(spec) = scenarios::spec_of(&s, &free) else {
-                        return;
-                    };
-                    let new = scenarios::build(&spec);
-                    playing.set(false);
-                    let start = new.start;
-                    *run.borrow_mut() = new;
-                    slug.set(s);
-                    trouble.set(None);
-                    observer.set(0);
-                    version.set(*version + 1);
-                    goto(start);
-                }
-                BusMsg::Open(spec) => {
-                    playing.set(false);
-                    let new = scenarios::build(&spec);
-                    let start = new.start;
-                    *run.borrow_mut() = new;
-                    free.set(spec.knobs.clone());
-                    slug.set(scenarios::FREE.to_string());
-                    trouble.set(None);
-                    observer.set(0);
-                    version.set(*version + 1);
-                    goto(start);
-                    if let Some(el) = web_sys::window()
-                        .and_then(|w| w.document())
-                        .and_then(|d| d.get_element_by_id("bus"))
-                    {
-                        el.scroll_into_view();
+                    BusMsg::NextNotable => {
+                        playing.set(false);
+                        let to = run.borrow().next_notable(cur);
+                        if let Some(to) = to {
+                            goto(to)
+                        }
+                    }
+                    BusMsg::Speed(d) => {
+                        let s = {
+                            let mut l = latest.borrow_mut();
+                            l.speed =
+                                (l.speed as i32 + d).clamp(0, SPEEDS.len() as i32 - 1) as usize;
+                            l.speed
+                        };
+                        speed.set(s)
+                    }
+                    BusMsg::Observe(n) => observer.set(n),
+                    BusMsg::Act(act) => {
+                        playing.set(false);
+                        {
+                            let mut r = run.borrow_mut();
+                            let len = scenarios::length(&r.spec()).min(30_000);
+                            r.act(act, len);
+                        }
+                        let acting_on_scenario = {
+                            let l = latest.borrow();
+                            l.slug != scenarios::FREE && !l.slug.is_empty()
+                        };
+                        if acting_on_scenario {
+                            // Acting turns a scenario into free play from its own knobs.
+                            set_free(run.borrow().knobs.clone());
+                            set_slug(scenarios::FREE.to_string());
+                        }
+                        bump();
+                        goto(cur);
+                    }
+                    BusMsg::Scenario(s) => {
+                        let spec = {
+                            let l = latest.borrow();
+                            scenarios::spec_of(&s, &l.free)
+                        };
+                        let Some(spec) = spec else {
+                            return;
+                        };
+                        let new = scenarios::build(&spec);
+                        playing.set(false);
+                        let start = new.start;
+                        *run.borrow_mut() = new;
+                        set_slug(s);
+                        trouble.set(None);
+                        observer.set(0);
+                        bump();
+                        goto(start);
+                    }
+                    BusMsg::Open(spec) => {
+                        playing.set(false);
+                        let new = scenarios::build(&spec);
+                        let start = new.start;
+                        *run.borrow_mut() = new;
+                        set_free(spec.knobs.clone());
+                        set_slug(scenarios::FREE.to_string());
+                        trouble.set(None);
+                        observer.set(0);
+                        bump();
+                        goto(start);
+                        if let Some(el) = web_sys::window()
+                            .and_then(|w| w.document())
+                            .and_then(|d| d.get_element_by_id("bus"))
+                        {
+                            el.scroll_into_view();
+                        }
+                    }
+                    BusMsg::Knobs(k) => {
+                        playing.set(false);
+                        let new = scenarios::build(&ScenarioSpec::new(k.clone(), 0));
+                        let start = new.start;
+                        *run.borrow_mut() = new;
+                        set_free(k);
+                        set_slug(scenarios::FREE.to_string());
+                        trouble.set(None);
+                        observer.set(0);
+                        bump();
+                        goto(start);
                     }
                 }
-                BusMsg::Knobs(k) => {
-                    playing.set(false);
-                    let new = scenarios::build(&ScenarioSpec::new(k.clone(), 0));
-                    let start = new.start;
-                    *run.borrow_mut() = new;
-                    free.set(k);
-                    slug.set(scenarios::FREE.to_string());
-                    trouble.set(None);
-                    observer.set(0);
-                    version.set(*version + 1);
-                    goto(start);
-                }
-            }
+            })
         })
     };
+    let on_msg: Callback<BusMsg> = (*on_msg).clone();
 
     let r = run.borrow();
     let n_nodes = r.cursor().nodes.len() as u32;
@@ -417,6 +515,11 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
     // Above 30 nodes the inspector (CLUSTER NODES of up to 1000 nodes) follows the clock in
     // half-second strides.
     let t_view = if n_nodes > 30 { *t / 500 * 500 } else { *t };
+    // The parts that change only with an event get the instant as far as it matters to them
+    // (the narration its notable event, the story its last moment), so their props compare
+    // equal between events and yew skips them.
+    let notable = r.last_notable(*t);
+    let t_story = story::snap(&r, *t);
     drop(r);
     let trouble_text = (*trouble).as_ref().map(|tr| match tr {
         LinkTrouble::Unknown(s) => fill(w.link_unknown, &[s]),
@@ -432,15 +535,15 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
             }
             <knobs::BusKnobs slug={(*slug).clone()} free={(*free).clone()} on_msg={on_msg.clone()} />
             <player::BusPlayer run={handle.clone()} t={*t} step={step} playing={*playing}
-                               speed={*speed} on_msg={on_msg.clone()} />
-            <story::BusStory run={handle.clone()} t={*t} />
+                               speed={*speed} notable={notable} on_msg={on_msg.clone()} />
+            <story::BusStory run={handle.clone()} t={t_story} />
             <div class="bus__body">
                 <circle::BusCircle run={handle.clone()} t={*t} speed={*speed} observer={obs}
                                    on_msg={on_msg.clone()} />
                 <matrix::BusMatrix run={handle.clone()} step={step} t={*t} observer={obs} />
             </div>
             <div class="bus__grid">
-                <inspector::BusInspector run={handle.clone()} step={step} t={t_view} observer={obs}
+                <inspector::BusInspector run={handle.clone()} t={t_view} observer={obs}
                                          on_msg={on_msg.clone()} on_action={props.on_action.clone()} />
                 <log_pane::BusLogs run={handle.clone()} upto={log_upto} />
             </div>

@@ -25,18 +25,28 @@ pub struct BusPlayerProps {
     pub playing: bool,
     /// Index into [`SPEEDS`].
     pub speed: usize,
+    /// The last notable event at or before the instant (an index into the run's events).
+    pub notable: Option<usize>,
     /// Where the controls' actions go.
     pub on_msg: Callback<BusMsg>,
 }
 
-/// The controls and the narration.
-#[function_component(BusPlayer)]
-pub fn bus_player(props: &BusPlayerProps) -> Html {
+/// Props of [`BusNarration`].
+#[derive(Properties, PartialEq)]
+pub struct BusNarrationProps {
+    /// The run.
+    pub run: RunHandle,
+    /// The last notable event at or before the instant (an index into the run's events).
+    pub notable: Option<usize>,
+}
+
+/// The narration of the current (or last) notable event: rendered only when that changes.
+#[function_component(BusNarration)]
+pub fn bus_narration(props: &BusNarrationProps) -> Html {
     let w = use_bus_words();
     let m = use_messages();
     let r = props.run.run.borrow();
-    let (start, end) = (r.start, r.end);
-    let steps = r.events().len();
+    let start = r.start;
     let name = |n: u32| {
         r.full()
             .nodes
@@ -45,7 +55,7 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
     };
     // Every notable event of the instant (up to `SAID`), each with the numbers the core's
     // timeline gives where it covers the event.
-    let narration: Vec<String> = match r.last_notable(props.t) {
+    let narration: Vec<String> = match props.notable.filter(|i| *i < r.events().len()) {
         Some(i) => {
             let at = r.events()[i].t;
             let mut same: Vec<usize> = r.events()[..=i]
@@ -78,10 +88,62 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
         None => vec![w.intro.to_string()],
     };
     drop(r);
+    html! {
+        <p class="redir__narration" data-testid="bus-narration" aria-live="polite">
+            { for narration.into_iter().map(|x| html! { <span class="bus__said">{ x }{ " " }</span> }) }
+        </p>
+    }
+}
+
+/// Props of [`BusControls`].
+#[derive(Properties, PartialEq)]
+pub struct BusControlsProps {
+    /// Playing.
+    pub playing: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+    /// Where the controls' actions go.
+    pub on_msg: Callback<BusMsg>,
+}
+
+/// The row of buttons: rendered only when playing or the speed changes.
+#[function_component(BusControls)]
+pub fn bus_controls(props: &BusControlsProps) -> Html {
+    let w = use_bus_words();
     let send = |m: BusMsg| {
         let on = props.on_msg.clone();
         Callback::from(move |_: MouseEvent| on.emit(m.clone()))
     };
+    let rate = SPEEDS.get(props.speed).copied().unwrap_or(1.0);
+    html! {
+        <div class="lab__row redir__controls">
+            <button type="button" class="button button--quiet" onclick={send(BusMsg::Seek(0))} aria-label={w.to_start}>{ "«" }</button>
+            <button type="button" class="button button--quiet" data-testid="bus-step-prev" onclick={send(BusMsg::Prev)} aria-label={w.prev}>{ "◀" }</button>
+            if props.playing {
+                <button type="button" class="button" data-testid="bus-pause" onclick={send(BusMsg::Pause)}>{ w.pause }</button>
+            } else {
+                <button type="button" class="button" data-testid="bus-play" onclick={send(BusMsg::Play)}>{ w.play }</button>
+            }
+            <button type="button" class="button button--quiet" data-testid="bus-step-next" onclick={send(BusMsg::Next)} aria-label={w.next}>{ "▶" }</button>
+            <button type="button" class="button button--quiet" data-testid="bus-next-notable" onclick={send(BusMsg::NextNotable)}>{ w.next_notable }{ " ⟩⟩" }</button>
+            // Slower, the speed and faster wrap as one.
+            <span class="bus__speed">
+            <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(-1))} aria-label={w.slower}>{ "−" }</button>
+            <span class="mono" data-testid="bus-speed">{ fill(w.speed, &[&rate]) }</span>
+            <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(1))} aria-label={w.faster}>{ "+" }</button>
+            </span>
+        </div>
+    }
+}
+
+/// The controls and the narration.
+#[function_component(BusPlayer)]
+pub fn bus_player(props: &BusPlayerProps) -> Html {
+    let w = use_bus_words();
+    let r = props.run.run.borrow();
+    let (start, end) = (r.start, r.end);
+    let steps = r.events().len();
+    drop(r);
     let on_seek = {
         let on = props.on_msg.clone();
         Callback::from(move |e: InputEvent| {
@@ -127,26 +189,9 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
         })
     };
     let rel = props.t.saturating_sub(start);
-    let rate = SPEEDS.get(props.speed).copied().unwrap_or(1.0);
     html! {
         <div class="bus__player redir__player" tabindex="0" {onkeydown} aria-label={w.keys}>
-            <div class="lab__row redir__controls">
-                <button type="button" class="button button--quiet" onclick={send(BusMsg::Seek(0))} aria-label={w.to_start}>{ "«" }</button>
-                <button type="button" class="button button--quiet" data-testid="bus-step-prev" onclick={send(BusMsg::Prev)} aria-label={w.prev}>{ "◀" }</button>
-                if props.playing {
-                    <button type="button" class="button" data-testid="bus-pause" onclick={send(BusMsg::Pause)}>{ w.pause }</button>
-                } else {
-                    <button type="button" class="button" data-testid="bus-play" onclick={send(BusMsg::Play)}>{ w.play }</button>
-                }
-                <button type="button" class="button button--quiet" data-testid="bus-step-next" onclick={send(BusMsg::Next)} aria-label={w.next}>{ "▶" }</button>
-                <button type="button" class="button button--quiet" data-testid="bus-next-notable" onclick={send(BusMsg::NextNotable)}>{ w.next_notable }{ " ⟩⟩" }</button>
-                // Slower, the speed and faster wrap as one.
-                <span class="bus__speed">
-                <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(-1))} aria-label={w.slower}>{ "−" }</button>
-                <span class="mono" data-testid="bus-speed">{ fill(w.speed, &[&rate]) }</span>
-                <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(1))} aria-label={w.faster}>{ "+" }</button>
-                </span>
-            </div>
+            <BusControls playing={props.playing} speed={props.speed} on_msg={props.on_msg.clone()} />
             <div class="lab__row">
                 <input type="range" class="redir__timeline" min="0" max={end.saturating_sub(start).to_string()}
                        value={rel.to_string()} data-testid="bus-timeline" data-step={props.step.to_string()}
@@ -154,9 +199,7 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
                        oninput={on_seek} aria-label={w.timeline} />
                 <span class="mono bus__clock">{ fill(w.clock, &[&rel, &props.step, &steps]) }</span>
             </div>
-            <p class="redir__narration" data-testid="bus-narration" aria-live="polite">
-                { for narration.into_iter().map(|x| html! { <span class="bus__said">{ x }{ " " }</span> }) }
-            </p>
+            <BusNarration run={props.run.clone()} notable={props.notable} />
         </div>
     }
 }

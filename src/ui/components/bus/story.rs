@@ -19,6 +19,34 @@ pub struct BusStoryProps {
     pub t: u64,
 }
 
+/// The instant as far as the story depends on it: the last of its moments (a write, a loss,
+/// a node learning of the new one, the script's actions, the notes) at or before `t`, as an
+/// absolute time. The story compares the clock only with these moments, so it reads the same
+/// at `t` and at `snap(t)`, and its props stay equal between them.
+pub fn snap(r: &super::model::Run, t: u64) -> u64 {
+    let Some(story) = r.story.as_ref() else {
+        return r.start;
+    };
+    let now = t.saturating_sub(r.start);
+    let mut last = 0;
+    let mut see = |x: u64| {
+        if x <= now && x > last {
+            last = x;
+        }
+    };
+    story.writes.iter().for_each(|w| see(w.t));
+    story.lost.iter().for_each(|l| see(l.lost_at));
+    story.notes.iter().for_each(|n| see(n.1));
+    r.script.iter().for_each(|s| see(s.0));
+    if let Some(m) = &story.meet {
+        m.learned.iter().for_each(|l| see(l.1));
+        if let Some(at) = m.everyone_at {
+            see(at);
+        }
+    }
+    r.start.saturating_add(last)
+}
+
 /// The writes and the MEET spread, when the run has them.
 #[function_component(BusStory)]
 pub fn bus_story(props: &BusStoryProps) -> Html {
