@@ -82,6 +82,12 @@ test('a key typed into the prerendered page before the wasm has started is kept 
   await input.pressSequentially(key);
   assert.equal(await page.evaluate(() => window.__started), false, 'typed before the app started');
   assert.equal(await page.getByTestId('slot').textContent(), String(redisSlot(DEFAULT_KEY)), 'nothing answers yet');
+  // Until the app mounts, the sections below the key skip layout and paint; they are there,
+  // and render when the reader comes near them.
+  const skipped = await page.evaluate(() => [...document.querySelectorAll('[data-prerendered] > main > *')]
+    .map((s) => [s.id, getComputedStyle(s).contentVisibility]));
+  assert.deepEqual(skipped.map(([id]) => id), ['key', 'map', 'planner', 'tags', 'redirections', 'bus', 'why']);
+  assert.ok(skipped.every(([id, cv]) => cv === (id === 'key' ? 'visible' : 'auto')), JSON.stringify(skipped));
   release();
   await page.waitForFunction(() => window.__started);
   await page.waitForFunction((want) => document.querySelector('[data-testid=slot]')?.textContent === want,
@@ -98,6 +104,7 @@ test('a key typed into the prerendered page before the wasm has started is kept 
   // One page, not two: the prerendered copy is gone.
   assert.equal(await page.locator('[data-testid=key-input]').count(), 1);
   assert.equal(await page.locator('div.page').count(), 1);
+  assert.equal(await page.locator('[data-prerendered]').count(), 0, 'the live page renders every section');
   assert.deepEqual(await page.evaluate(() => window.__violations), [], 'no policy violation');
   assert.deepEqual(problems, []);
   await context.close();

@@ -12,6 +12,9 @@
 #   that <style> by its hash. (Trunk's preload of the wasm stays in <head>: moved to the end
 #   of <body> it let the first paint come a little sooner but the app start about a second
 #   later, the parser reaching it only after that paint.)
+# - marks the prerendered root `data-prerendered`: until the app mounts, the sections below
+#   the key skip layout and paint (`content-visibility: auto`, static/style.css), so the first
+#   paint lays out the first screen, not a 10,000 px page.
 # Run by Trunk with TRUNK_STAGING_DIR set; or by hand: prerender.py DIR.
 import os
 import re
@@ -73,6 +76,12 @@ def main() -> int:
         html = f.read()
     # Run twice on the same file, the second run replaces the first one's copy.
     html = re.sub(re.escape(START) + ".*?" + re.escape(END), "", html, flags=re.S)
+    # Marks the prerendered copy (the live page's root has no such attribute): until the app
+    # mounts, the sections below the first screen skip layout and paint (static/style.css).
+    page, marked = re.subn(r"^(\s*<[a-zA-Z][^\s>/]*)", r"\1 data-prerendered", page, count=1)
+    if marked != 1:
+        print("prerender.py: the rendered page does not start with an element", file=sys.stderr)
+        return 1
     block = f"{START}{page}{END}"
     html, n = re.subn(r"(</noscript>)", lambda m: m.group(1) + "\n    " + block, html, count=1)
     if n != 1:
