@@ -205,3 +205,29 @@ test('Play and Pause take the same room: the player row does not shift when one 
     await context.close();
   }
 });
+
+test('two masters of five die: both replicas ask in one epoch, every master refuses the later one, and the log pane follows its end', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('bus-scenario-select').selectOption('two-masters-die');
+  await page.locator('#bus').scrollIntoViewIfNeeded();
+  // Past both requests (the page's seed for this scenario asks in one epoch at 3.4 s).
+  await timeline(page).evaluate((el) => { el.value = '4000'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.waitForFunction(() => document.querySelector('[data-testid=bus-timeline]').dataset.timeMs === '4000');
+  const lines = (await page.getByTestId('bus-log-line').allTextContents()).map(generic);
+  // cluster.c 7.0.15, clusterSendFailoverAuthIfNeeded: one vote per epoch.
+  const granted = lines.filter((l) => /^# Failover auth granted to <id> for epoch \d+$/.test(l));
+  const denied = lines.filter((l) => /^# Failover auth denied to <id>: already voted for epoch \d+$/.test(l));
+  assert.equal(granted.length, 3, lines.join('\n'));
+  assert.equal(denied.length, 3, lines.join('\n'));
+  assert.equal(new Set([...granted, ...denied].map((l) => l.match(/epoch (\d+)$/)[1])).size, 1, 'one epoch');
+  // The pane shows its latest line, as `tail -f` would.
+  const pane = page.locator('.bus__log-lines');
+  const end = await pane.evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 4);
+  assert.ok(end, 'the log pane is scrolled to its last line');
+  // A reader who scrolls up to read stays there while the player moves on.
+  await pane.evaluate((el) => { el.scrollTop = 0; el.dispatchEvent(new Event('scroll')); });
+  await page.getByTestId('bus-step-next').click();
+  assert.equal(await pane.evaluate((el) => el.scrollTop), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1,5 +1,5 @@
 //! The logs of the run up to the instant shown, each line exactly as redis-server writes it,
-//! filtered by node and by level (the last lines kept on screen).
+//! filtered by node and by level (the last lines kept on screen, the pane following the end).
 
 use super::RunHandle;
 use crate::ui::bus_words::use_bus_words;
@@ -33,6 +33,28 @@ pub fn bus_logs(props: &BusLogsProps) -> Html {
     let w = use_bus_words();
     let node = use_state(|| None::<u32>);
     let level = use_state(|| 1u8);
+    // Like `tail -f`: the pane follows its last line, unless the reader has scrolled up to
+    // read (then it stays where they are until they come back to the end).
+    let list = use_node_ref();
+    let following = use_mut_ref(|| true);
+    {
+        let (list, following) = (list.clone(), following.clone());
+        use_effect_with((props.upto, *node, *level), move |_| {
+            if *following.borrow()
+                && let Some(el) = list.cast::<web_sys::Element>()
+            {
+                el.set_scroll_top(el.scroll_height());
+            }
+        });
+    }
+    let on_scroll = {
+        let following = following.clone();
+        Callback::from(move |e: Event| {
+            let el: web_sys::Element = e.target_unchecked_into();
+            *following.borrow_mut() =
+                el.scroll_top() + el.client_height() >= el.scroll_height() - 4;
+        })
+    };
     let r = props.run.run.borrow();
     let sim = r.full();
     let logs = sim.logs.get(r.log0..).unwrap_or(&[]);
@@ -103,7 +125,7 @@ pub fn bus_logs(props: &BusLogsProps) -> Html {
                 </select>
                 </span>
             </div>
-            <ol class="bus__log-lines mono" tabindex="0" aria-live="off">
+            <ol ref={list} class="bus__log-lines mono" tabindex="0" aria-live="off" onscroll={on_scroll}>
                 { for lines }
             </ol>
             if empty {
