@@ -231,3 +231,38 @@ test('two masters of five die: both replicas ask in one epoch, every master refu
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('at a speed the simulator cannot keep up with, the player says the pace it reaches', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('bus-scenario-select').selectOption('steady');
+  await page.locator('.bus__settings summary').click();
+  await page.getByTestId('bus-masters').fill('50');
+  await page.getByTestId('bus-replicas').fill('1');
+  await page.getByTestId('bus-apply').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 100);
+  // The fastest speed.
+  await page.locator('#bus .bus__player').focus();
+  for (let i = 0; i < 8; i++) await page.keyboard.press('+');
+  const speed = Number((await page.getByTestId('bus-speed').textContent()).match(/[\d.]+/)[0]);
+  await page.getByTestId('bus-play').click();
+  await page.waitForTimeout(1500);
+  // The pace over 2.5 s, read from the clock itself, against what the player says.
+  const [w0, t0] = await page.evaluate(() => [performance.now(), Number(document.querySelector('[data-testid=bus-timeline]').dataset.timeMs)]);
+  await page.waitForTimeout(2500);
+  const [w1, t1, said] = await page.evaluate(() => [performance.now(), Number(document.querySelector('[data-testid=bus-timeline]').dataset.timeMs),
+    document.querySelector('[data-testid=bus-pace]')?.dataset.pace ?? null]);
+  await page.getByTestId('bus-pause').click();
+  const reached = (t1 - t0) / (w1 - w0);
+  console.log(`100 nodes at ${speed}x: reached ${reached.toFixed(1)}x, the player says ${said ?? 'nothing'}`);
+  if (reached < 0.85 * speed) {
+    assert.ok(said !== null, `the clock ran at ${reached.toFixed(1)}x under a ${speed}x label, and the player did not say so`);
+    assert.ok(Math.abs(Number(said) - reached) <= Math.max(0.35 * reached, 1), `said ${said}, measured ${reached.toFixed(1)}`);
+  } else if (reached > 0.95 * speed) {
+    assert.equal(said, null, `kept up (${reached.toFixed(1)}x) but said ${said}`);
+  }
+  // Paused: nothing said.
+  await page.waitForTimeout(100);
+  assert.equal(await page.getByTestId('bus-pace').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -40,6 +40,8 @@ pub struct BusWords {
     pub clock: &'static str,
     /// Speed: `{0}` simulated seconds per second.
     pub speed: &'static str,
+    /// The pace reached when the simulator cannot keep up with the speed: `{0}` (e.g. 14.8).
+    pub pace: &'static str,
     /// Knobs' legend.
     pub knobs: &'static str,
     /// `cluster-node-timeout` label.
@@ -172,6 +174,7 @@ pub const EN: BusWords = BusWords {
     keys: "Cluster bus player: Space plays or pauses, arrows step by event, N jumps to the next notable event, Home and End, + and − change the speed",
     clock: "t = {0} ms · event {1} of {2}",
     speed: "{0}× real time",
+    pace: "(reaching {0}×: the simulator cannot keep up)",
     knobs: "Settings (a new run)",
     node_timeout: "cluster-node-timeout (ms)",
     masters: "Masters",
@@ -264,6 +267,7 @@ pub const ZH: BusWords = BusWords {
     keys: "集群总线播放器：空格播放或暂停，方向键逐个事件前后移动，N 跳到下一个重要事件，Home 与 End，+ 与 − 调整速度",
     clock: "t = {0} 毫秒 · 第 {1} / {2} 个事件",
     speed: "{0}× 实时",
+    pace: "（实际约 {0}×：模拟器跟不上）",
     knobs: "设置（重新运行）",
     node_timeout: "cluster-node-timeout（毫秒）",
     masters: "主节点数",

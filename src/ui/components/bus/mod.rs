@@ -213,6 +213,8 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
     let t_ref = use_mut_ref(move || t0);
     let playing = use_state(|| false);
     let speed = use_state(|| DEFAULT_SPEED);
+    // The pace reached while playing, when the simulator cannot keep up with `speed`.
+    let pace = use_state_eq(|| None::<u32>);
     let observer = use_state(|| 0u32);
     let handle = RunHandle {
         run: run.clone(),
@@ -242,7 +244,9 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
         let t_state = t.setter();
         let t_ref = t_ref.clone();
         let playing_set = playing.setter();
+        let pace_set = pace.setter();
         use_effect_with((*playing, *speed, *version), move |&(on, speed, _)| {
+            pace_set.set(None);
             let alive = Rc::new(Cell::new(on));
             let frame: FrameSlot = Rc::new(RefCell::new(None));
             if on {
@@ -250,6 +254,8 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                 let last = Rc::new(Cell::new(now_ms()));
                 // Wall ms the simulator took while playing, and the simulated ms it covered.
                 let cost = Rc::new(Cell::new((0.0f64, 0.0f64)));
+                // The pace over the last second: (wall ms, simulated ms) at its start.
+                let since = Rc::new(Cell::new(None::<(f64, u64)>));
                 *frame.borrow_mut() = Some(Closure::new(move |ts: f64| {
                     if !alive2.get() {
                         return;
@@ -304,6 +310,18 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                     };
                     *t_ref.borrow_mut() = t_new;
                     t_state.set(t_new);
+                    // Say so when the clock runs slower than the speed shown.
+                    match since.get() {
+                        None => since.set(Some((ts, t_new))),
+                        Some((w0, s0)) if ts - w0 >= 1000.0 => {
+                            let reached = t_new.saturating_sub(s0) as f64 / (ts - w0);
+                            pace_set.set(
+                                (reached < 0.9 * rate).then(|| (reached * 10.0).round() as u32),
+                            );
+                            since.set(Some((ts, t_new)));
+                        }
+                        Some(_) => {}
+                    }
                     if stop {
                         alive2.set(false);
                         playing_set.set(false);
@@ -535,7 +553,7 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
             }
             <knobs::BusKnobs slug={(*slug).clone()} free={(*free).clone()} on_msg={on_msg.clone()} />
             <player::BusPlayer run={handle.clone()} t={*t} step={step} playing={*playing}
-                               speed={*speed} notable={notable} on_msg={on_msg.clone()} />
+                               speed={*speed} pace={*pace} notable={notable} on_msg={on_msg.clone()} />
             <story::BusStory run={handle.clone()} t={t_story} />
             <div class="bus__body">
                 <circle::BusCircle run={handle.clone()} t={*t} speed={*speed} observer={obs}

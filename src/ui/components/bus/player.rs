@@ -25,6 +25,9 @@ pub struct BusPlayerProps {
     pub playing: bool,
     /// Index into [`SPEEDS`].
     pub speed: usize,
+    /// While playing slower than `speed` (the simulator cannot keep up): the pace reached over
+    /// the last second, in tenths (148 is 14.8× real time).
+    pub pace: Option<u32>,
     /// The last notable event at or before the instant (an index into the run's events).
     pub notable: Option<usize>,
     /// Where the controls' actions go.
@@ -102,6 +105,8 @@ pub struct BusControlsProps {
     pub playing: bool,
     /// Index into [`SPEEDS`].
     pub speed: usize,
+    /// The pace reached, in tenths, when it falls short of `speed` (see [`BusPlayerProps`]).
+    pub pace: Option<u32>,
     /// Where the controls' actions go.
     pub on_msg: Callback<BusMsg>,
 }
@@ -130,6 +135,10 @@ pub fn bus_controls(props: &BusControlsProps) -> Html {
             <span class="bus__speed">
             <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(-1))} aria-label={w.slower}>{ "−" }</button>
             <span class="mono" data-testid="bus-speed">{ fill(w.speed, &[&rate]) }</span>
+            if let Some(p) = props.pace {
+                <span class="mono" data-testid="bus-pace" data-pace={format!("{:.1}", f64::from(p) / 10.0)}>
+                    { fill(w.pace, &[&format!("{:.1}", f64::from(p) / 10.0)]) }</span>
+            }
             <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(1))} aria-label={w.faster}>{ "+" }</button>
             </span>
         </div>
@@ -191,7 +200,7 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
     let rel = props.t.saturating_sub(start);
     html! {
         <div class="bus__player redir__player" tabindex="0" {onkeydown} aria-label={w.keys}>
-            <BusControls playing={props.playing} speed={props.speed} on_msg={props.on_msg.clone()} />
+            <BusControls playing={props.playing} speed={props.speed} pace={props.pace} on_msg={props.on_msg.clone()} />
             <div class="lab__row">
                 <input type="range" class="redir__timeline" min="0" max={end.saturating_sub(start).to_string()}
                        value={rel.to_string()} data-testid="bus-timeline" data-step={props.step.to_string()}
