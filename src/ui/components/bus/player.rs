@@ -135,12 +135,13 @@ pub fn bus_controls(props: &BusControlsProps) -> Html {
             <span class="bus__speed">
             <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(-1))} aria-label={w.slower}>{ "−" }</button>
             <span class="mono" data-testid="bus-speed">{ fill(w.speed, &[&rate]) }</span>
-            if let Some(p) = props.pace {
-                <span class="mono" data-testid="bus-pace" data-pace={format!("{:.1}", f64::from(p) / 10.0)}>
-                    { fill(w.pace, &[&format!("{:.1}", f64::from(p) / 10.0)]) }</span>
-            }
             <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(1))} aria-label={w.faster}>{ "+" }</button>
             </span>
+            // After the speed control, wrapping on its own: the buttons never move for it.
+            if let Some(p) = props.pace {
+                <span class="bus__pace" data-testid="bus-pace" data-pace={format!("{:.1}", f64::from(p) / 10.0)}>
+                    { fill(w.pace, &[&format!("{:.1}", f64::from(p) / 10.0)]) }</span>
+            }
         </div>
     }
 }
