@@ -23,6 +23,15 @@ const timeline = (page) => page.getByTestId('bus-timeline');
 const attr = async (loc, name) => loc.getAttribute(name);
 const nodeAttr = (page, addr, name) => attr(page.locator(`[data-testid=bus-node][data-addr="${addr}"]`), name);
 
+/** Free play with 50 masters and a replica each, applied through the knobs. */
+async function hundredNodes(page) {
+  await page.locator('.bus__settings summary').click();
+  await page.getByTestId('bus-masters').fill('50');
+  await page.getByTestId('bus-replicas').fill('1');
+  await page.getByTestId('bus-apply').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 100);
+}
+
 async function waitStep(page, before) {
   await page.waitForFunction((b) => document.querySelector('[data-testid=bus-timeline]').dataset.timeMs !== b, before);
 }
@@ -161,11 +170,7 @@ test('100 nodes play without errors; the matrix is a canvas, a message is drawn 
   const types = await page.locator('[data-testid=bus-message]').evaluateAll((m) => m.map((x) => x.dataset.type));
   assert.ok(types.every((t) => ['ping', 'pong', 'meet', 'fail', 'auth-req', 'auth-ack', 'update', 'mfstart'].includes(t)), types.join());
   await page.getByTestId('bus-pause').click();
-  await page.locator('.bus__settings summary').click();
-  await page.getByTestId('bus-masters').fill('50');
-  await page.getByTestId('bus-replicas').fill('1');
-  await page.getByTestId('bus-apply').click();
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 100);
+  await hundredNodes(page);
   assert.equal(await page.locator('canvas[data-testid=bus-matrix]').count(), 1);
   const t0 = Number(await attr(timeline(page), 'data-time-ms'));
   await page.getByTestId('bus-play').click();
@@ -235,11 +240,7 @@ test('two masters of five die: both replicas ask in one epoch, every master refu
 test('at a speed the simulator cannot keep up with, the player says the pace it reaches', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('bus-scenario-select').selectOption('steady');
-  await page.locator('.bus__settings summary').click();
-  await page.getByTestId('bus-masters').fill('50');
-  await page.getByTestId('bus-replicas').fill('1');
-  await page.getByTestId('bus-apply').click();
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 100);
+  await hundredNodes(page);
   // The fastest speed.
   await page.locator('#bus .bus__player').focus();
   for (let i = 0; i < 8; i++) await page.keyboard.press('+');

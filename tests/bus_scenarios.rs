@@ -379,6 +379,17 @@ fn no_replica_cluster_down_until_fail_clears() {
     }
 }
 
+/// Every election started in `tl`, in order: (ms, replica, epoch).
+fn election_starts(tl: &Timeline) -> Vec<(u64, u32, u64)> {
+    tl.notable
+        .iter()
+        .filter_map(|n| match n.note {
+            Note::ElectionStarted { node, epoch, .. } => Some((n.t, node, epoch)),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn two_masters_die_both_promoted_with_distinct_epochs() {
     let mut splits = 0;
@@ -399,14 +410,7 @@ fn two_masters_die_both_promoted_with_distinct_epochs() {
         // A split: both asked in one epoch and neither won it. The loser's next election is
         // scheduled no sooner than 2 × the auth timeout (max(2 × NT, 2000)) after the start of
         // the attempt that failed (clusterHandleSlaveFailover: auth_retry_time).
-        let starts: Vec<(u64, u32, u64)> = tl
-            .notable
-            .iter()
-            .filter_map(|n| match n.note {
-                Note::ElectionStarted { node, epoch, .. } => Some((n.t, node, epoch)),
-                _ => None,
-            })
-            .collect();
+        let starts = election_starts(&tl);
         for (i, (t, node, _)) in starts.iter().enumerate() {
             if let Some((t2, _, _)) = starts[i + 1..].iter().find(|s| s.1 == *node) {
                 splits += 1;
@@ -444,14 +448,7 @@ fn two_masters_die_page_seed_asks_twice_in_one_epoch_and_retries() {
     );
     let sim = tl.full();
     let name = |i: u32| sim.nodes[i as usize].name.clone();
-    let starts: Vec<(u64, u32, u64)> = tl
-        .notable
-        .iter()
-        .filter_map(|n| match n.note {
-            Note::ElectionStarted { node, epoch, .. } => Some((n.t, node, epoch)),
-            _ => None,
-        })
-        .collect();
+    let starts = election_starts(&tl);
     assert_eq!(starts.len(), 3, "{starts:?}");
     let (first, second, retry) = (starts[0], starts[1], starts[2]);
     assert_ne!(first.1, second.1);
