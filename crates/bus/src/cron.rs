@@ -236,12 +236,7 @@ impl Sim {
             if p.last_in_ping_gossip == counter {
                 continue;
             }
-            gossip.push(Gossip {
-                node: pick as u16,
-                flags: p.flags & !flag::MYSELF,
-                ping_sent_s: Gossip::secs(p.ping_sent),
-                pong_received_s: Gossip::secs(p.pong_received),
-            });
+            gossip.push(Gossip::about(pick as u16, p));
             p.last_in_ping_gossip = counter;
             freshnodes -= 1;
         }
@@ -256,12 +251,7 @@ impl Sim {
                 if q.flags & (flag::HANDSHAKE | flag::NOADDR) != 0 || q.flags & flag::PFAIL == 0 {
                     continue;
                 }
-                gossip.push(Gossip {
-                    node: p as u16,
-                    flags: q.flags & !flag::MYSELF,
-                    ping_sent_s: Gossip::secs(q.ping_sent),
-                    pong_received_s: Gossip::secs(q.pong_received),
-                });
+                gossip.push(Gossip::about(p as u16, q));
                 left -= 1;
             }
         }

@@ -133,6 +133,18 @@ pub struct Gossip {
 }
 
 impl Gossip {
+    /// The entry a sender writes about `peer`, node `node` of its table
+    /// (`clusterSetGossipEntry`; its own MYSELF flag never travels).
+    #[inline]
+    pub fn about(node: u16, peer: &Peer) -> Gossip {
+        Gossip {
+            node,
+            flags: peer.flags & !flag::MYSELF,
+            ping_sent_s: Gossip::secs(peer.ping_sent),
+            pong_received_s: Gossip::secs(peer.pong_received),
+        }
+    }
+
     /// Milliseconds as the wire's 32-bit seconds (saturating past 136 years).
     pub fn secs(ms: u64) -> u32 {
         u32::try_from(ms / 1000).unwrap_or(u32::MAX)
