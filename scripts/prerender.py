@@ -40,15 +40,8 @@ def inline_styles(html: str, folder: str) -> str:
     css = "\n".join(parts)
     if "</style" in css.lower():
         raise ValueError("a stylesheet holds '</style', which would end the inlined <style>")
-    first = [True]
-
-    def swap(_m):
-        if first[0]:
-            first[0] = False
-            return "\n    <style>" + css + "</style>"
-        return ""
-
-    html = STYLESHEET.sub(swap, html)
+    first = STYLESHEET.search(html)
+    html = html[: first.start()] + "\n    <style>" + css + "</style>" + STYLESHEET.sub("", html[first.end() :])
     for name in names:
         os.remove(os.path.join(folder, name))
     return html
