@@ -224,7 +224,20 @@ test('two masters of five die: both replicas ask in one epoch, every master refu
   const denied = lines.filter((l) => /^# Failover auth denied to <id>: already voted for epoch \d+$/.test(l));
   assert.equal(granted.length, 3, lines.join('\n'));
   assert.equal(denied.length, 3, lines.join('\n'));
+  const epoch = granted[0].match(/epoch (\d+)$/)[1];
   assert.equal(new Set([...granted, ...denied].map((l) => l.match(/epoch (\d+)$/)[1])).size, 1, 'one epoch');
+  // Each refusal is a stop of the narration, worded with Redis's reason.
+  await timeline(page).evaluate((el) => { el.value = '0'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  const said = [];
+  for (let i = 0; i < 120 && Number(await attr(timeline(page), 'data-time-ms')) < 4000; i++) {
+    await page.getByTestId('bus-next-notable').click();
+    said.push(await page.getByTestId('bus-narration').textContent());
+  }
+  const refusals = said.join('\n').match(/127\.0\.0\.1:\d+ refuses 127\.0\.0\.1:\d+ its vote: it already voted in epoch \d+, and a master votes once per epoch\./g) ?? [];
+  assert.equal(refusals.length, 3, said.join('\n'));
+  assert.ok(refusals.every((x) => x.includes(`epoch ${epoch},`)), refusals.join('\n'));
+  await timeline(page).evaluate((el) => { el.value = '4000'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.waitForFunction(() => document.querySelector('[data-testid=bus-timeline]').dataset.timeMs === '4000');
   // The pane shows its latest line, as `tail -f` would.
   const pane = page.locator('.bus__log-lines');
   const end = await pane.evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 4);
@@ -244,6 +257,8 @@ test('at a speed the simulator cannot keep up with, the player says the pace it 
   // The fastest speed.
   await page.locator('#bus .bus__player').focus();
   for (let i = 0; i < 8; i++) await page.keyboard.press('+');
+  // At this size a message is no event: the clock says so rather than "event 0 of 0".
+  assert.match(await page.locator('#bus .bus__clock').textContent(), /event \d+ of \d+ \(at this size single messages are not events\)/);
   const speed = Number((await page.getByTestId('bus-speed').textContent()).match(/[\d.]+/)[0]);
   await page.getByTestId('bus-play').click();
   await page.waitForTimeout(1500);

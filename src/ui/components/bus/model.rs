@@ -9,7 +9,7 @@ use crate::core::bus::scenario::{
     Action, Knobs, LostWrite, MeetSpread, Note, Outcome, ScenarioSpec, StepKind, Timeline,
     WriteRecord, WARMUP_MS,
 };
-use crate::core::bus::{flag, EventKind, FailoverMode, Opinion, Process, Sim};
+use crate::core::bus::{flag, EventKind, FailoverMode, LogLine, MsgType, Opinion, Process, Sim};
 
 /// The most nodes the knobs allow (Redis's recommended ceiling).
 pub const MAX_NODES: usize = crate::core::bus::MAX_NODES;
@@ -271,6 +271,28 @@ pub fn is_notable(kind: &EventKind) -> bool {
     }
 }
 
+/// The refusal a vote request's delivery (event `i` of `sim`) led to: the voter's warning
+/// `Failover auth denied to <candidate>: <why>` logged as it read the request
+/// (`clusterSendFailoverAuthIfNeeded` refuses with a log line only, no message).
+fn refusal(sim: &Sim, i: usize) -> Option<&LogLine> {
+    let ev = sim.events.get(i)?;
+    let EventKind::Delivered {
+        msg: MsgType::FailoverAuthRequest,
+        from,
+        to,
+    } = ev.kind
+    else {
+        return None;
+    };
+    let candidate = &sim.nodes.get(from as usize)?.name;
+    let head = format!("Failover auth denied to {candidate}:");
+    let first = sim.logs.partition_point(|l| l.t < ev.t);
+    sim.logs[first..]
+        .iter()
+        .take_while(|l| l.t == ev.t)
+        .find(|l| l.node == to && l.level == '#' && l.text.starts_with(&head))
+}
+
 impl Run {
     /// A run of `spec`, recorded `length` ms past its start (it grows while it plays).
     pub fn new(spec: &ScenarioSpec, length: u64) -> Run {
@@ -330,10 +352,24 @@ impl Run {
         let from = self.full.sim.events.len();
         self.full
             .advance(self.start, &self.script, t, Some(&mut self.replies));
-        let events = &self.full.sim.events;
-        self.notable
-            .extend((from..events.len()).filter(|i| is_notable(&events[*i].kind)));
+        let sim = &self.full.sim;
+        self.notable.extend(
+            (from..sim.events.len())
+                .filter(|i| is_notable(&sim.events[*i].kind) || refusal(sim, *i).is_some()),
+        );
         self.end = t;
+    }
+
+    /// The vote refusal recorded event `i` (into [`Run::events`]) led to, if it did.
+    pub fn refusal(&self, i: usize) -> Option<&LogLine> {
+        refusal(&self.full.sim, self.ev0.checked_add(i)?)
+    }
+
+    /// Is event `i` (into [`Run::events`]) one the narration words?
+    pub fn is_notable_event(&self, i: usize) -> bool {
+        self.ev0
+            .checked_add(i)
+            .is_some_and(|i| self.notable.binary_search(&i).is_ok())
     }
 
     /// The recorded simulator (events and logs up to [`Run::end`]).
@@ -578,6 +614,47 @@ mod tests {
         assert!(pfail >= 1 && fail >= 1, "{pfail} {fail}");
         assert!(votes >= 2);
         assert_eq!(epoch, 7);
+    }
+
+    /// Two masters of five die (the page's seed): both replicas ask in the same epoch, and
+    /// each master that voted for the first refuses the second with a warning. Each refusal is
+    /// a stop of the narration, on the request's delivery to the voter, and is worded with
+    /// the reason Redis logged.
+    #[test]
+    fn vote_refusals_are_stops_on_the_requests_delivery() {
+        let id = ScenarioId::TwoMastersDie;
+        let spec = id.spec(id.page_seed());
+        let run = Run::new(&spec, spec.until_ms);
+        let denied: Vec<_> = run.full().logs[run.log0..]
+            .iter()
+            .filter(|l| l.level == '#' && l.text.starts_with("Failover auth denied to "))
+            .collect();
+        assert!(denied.len() >= 2, "{denied:?}");
+        let stops: Vec<usize> = (0..run.events().len())
+            .filter(|i| run.refusal(*i).is_some())
+            .collect();
+        assert_eq!(stops.len(), denied.len());
+        for i in stops {
+            assert!(run.is_notable_event(i));
+            let line = run.refusal(i).expect("a refusal");
+            let EventKind::Delivered { from, to, msg } = run.events()[i].kind else {
+                panic!("a refusal sits on a delivery");
+            };
+            assert_eq!(msg, MsgType::FailoverAuthRequest);
+            assert_eq!(line.node, to);
+            assert!(line.text.contains(&run.full().nodes[from as usize].name));
+            let en = crate::ui::bus_words::narrate_refusal(
+                &crate::ui::bus_words::EN,
+                "V",
+                "C",
+                &line.text,
+            );
+            assert!(en.starts_with("V refuses C its vote: "), "{en}");
+            assert!(
+                !en.contains('“'),
+                "a known reason is worded, not quoted: {en}"
+            );
+        }
     }
 
     #[test]

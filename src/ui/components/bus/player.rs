@@ -2,8 +2,9 @@
 //! the keyboard, and the narration of the current (or last) notable event.
 
 use super::{BusMsg, RunHandle, SPEEDS};
+use crate::core::bus::EventKind;
 use crate::ui::bus_notes::narrate_note;
-use crate::ui::bus_words::{narrate, use_bus_words};
+use crate::ui::bus_words::{narrate, narrate_refusal, use_bus_words};
 use crate::ui::messages::{fill, use_messages};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
@@ -66,7 +67,7 @@ pub fn bus_narration(props: &BusNarrationProps) -> Html {
                 .enumerate()
                 .rev()
                 .take_while(|(_, e)| e.t == at)
-                .filter(|(_, e)| super::model::is_notable(&e.kind))
+                .filter(|(j, _)| r.is_notable_event(*j))
                 .map(|(j, _)| j)
                 .collect();
             same.reverse();
@@ -76,6 +77,11 @@ pub fn bus_narration(props: &BusNarrationProps) -> Html {
                 .take(SAID)
                 .map(|&j| {
                     let ev = &r.events()[j];
+                    if let (Some(line), EventKind::Delivered { from, to, .. }) =
+                        (r.refusal(j), &ev.kind)
+                    {
+                        return narrate_refusal(w, &name(*to), &name(*from), &line.text);
+                    }
                     let told = r.story.as_ref().and_then(|s| {
                         let note = s.note(j)?;
                         narrate_note(m, s, note, ev.t.saturating_sub(start), &name)
@@ -153,6 +159,13 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
     let r = props.run.run.borrow();
     let (start, end) = (r.start, r.end);
     let steps = r.events().len();
+    // Past the size where each message is drawn, a message is no event: say so, or "event 0
+    // of 0" reads as if nothing ran.
+    let clock = if r.full().cfg.record_messages {
+        w.clock
+    } else {
+        w.clock_quiet
+    };
     drop(r);
     let on_seek = {
         let on = props.on_msg.clone();
@@ -207,7 +220,7 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
                        value={rel.to_string()} data-testid="bus-timeline" data-step={props.step.to_string()}
                        data-steps={steps.to_string()} data-time-ms={rel.to_string()}
                        oninput={on_seek} aria-label={w.timeline} />
-                <span class="mono bus__clock">{ fill(w.clock, &[&rel, &props.step, &steps]) }</span>
+                <span class="mono bus__clock">{ fill(clock, &[&rel, &props.step, &steps]) }</span>
             </div>
             <BusNarration run={props.run.clone()} notable={props.notable} />
         </div>
