@@ -250,6 +250,31 @@ test('two masters of five die: both replicas ask in one epoch, every master refu
   await context.close();
 });
 
+test('above 1x one ping or pong in as many as the speed is drawn, and the legend says so', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('bus-scenario-select').selectOption('master-crash');
+  await page.locator('#bus').scrollIntoViewIfNeeded();
+  assert.equal(await page.getByTestId('bus-sampled').count(), 0, 'every message is drawn at the opening speed');
+  await page.locator('#bus .bus__player').focus();
+  for (let i = 0; i < 8; i++) await page.keyboard.press('+');
+  assert.match(await page.getByTestId('bus-speed').textContent(), /20/);
+  const note = page.getByTestId('bus-sampled');
+  assert.equal(await note.getAttribute('data-every'), '20');
+  assert.match(await note.textContent(), /one PING or PONG in 20 is drawn/);
+  await page.getByTestId('bus-play').click();
+  let most = 0;
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(50);
+    most = Math.max(most, await page.locator('[data-testid=bus-message]').count());
+  }
+  await page.getByTestId('bus-pause').click();
+  // About as many in flight as at 1x (6 nodes, NT 2000: some 60 messages a simulated second,
+  // each drawn for 450 wall ms): not the 120 newest of 500.
+  assert.ok(most > 0 && most <= 60, `${most} messages drawn at once`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('at a speed the simulator cannot keep up with, the player says the pace it reaches', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('bus-scenario-select').selectOption('steady');

@@ -17,6 +17,25 @@ const FLIGHT_WALL_MS: f64 = 450.0;
 /// At most this many messages are drawn at once.
 const MAX_DRAWN: usize = 120;
 
+/// Above 1×, one ping or pong in this many is drawn (each drawn message still crosses its
+/// chord in [`FLIGHT_WALL_MS`]); every other type always is. At 20× every message drawn would
+/// put about 500 on six nodes' chords, capped to the newest 120 that vanished a fifth of the
+/// way along, and their layout and paint took the frame (12 fps). Sampling keeps the density
+/// of 1×.
+pub fn ping_sample(rate: f64) -> u64 {
+    if rate > 1.0 {
+        rate.ceil() as u64
+    } else {
+        1
+    }
+}
+
+/// Is the event at absolute index `i` among the pings and pongs drawn, one in `every`? A
+/// hash of the index, so the choice is stable from frame to frame and follows no stride.
+fn drawn(i: usize, every: u64) -> bool {
+    every <= 1 || ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) % every == 0
+}
+
 /// Props of [`BusCircle`].
 #[derive(Properties, PartialEq)]
 pub struct BusCircleProps {
@@ -87,6 +106,8 @@ pub fn bus_chords(props: &BusChordsProps) -> Html {
 pub struct BusShapesProps {
     /// Messages are not drawn (too many nodes): say so.
     pub quiet: bool,
+    /// One ping or pong in this many is drawn (the speed is above 1×): say so.
+    pub sampled: Option<u64>,
 }
 
 /// The legend of message shapes under the circle.
@@ -106,6 +127,9 @@ pub fn bus_shapes(props: &BusShapesProps) -> Html {
             }) }
             if let Some(note) = note {
                 <span class="section-help">{ note }</span>
+            }
+            if let Some(every) = props.sampled {
+                <span class="section-help" data-testid="bus-sampled" data-every={every.to_string()}>{ fill(w.sampled, &[&every]) }</span>
             }
         </figcaption>
     }
@@ -127,6 +151,7 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
     // Messages in flight: sent at or before t, drawn for a fixed wall time (or their latency).
     let rate = SPEEDS.get(props.speed).copied().unwrap_or(1.0);
     let shown_ms = (FLIGHT_WALL_MS * rate).max(1.0) as u64;
+    let every = ping_sample(rate);
     let lookback = shown_ms.max(50);
     let first = events.partition_point(|e| e.t.saturating_add(lookback) < t);
     let mut flights = Vec::new();
@@ -144,6 +169,9 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
             ..
         } = e.kind
         {
+            if matches!(msg, MsgType::Ping | MsgType::Pong) && !drawn(first + k, every) {
+                continue;
+            }
             let dur = arrives.map_or(shown_ms, |a| a.saturating_sub(e.t).max(shown_ms));
             if t >= e.t + dur {
                 continue;
@@ -181,7 +209,7 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
                 <g class="bus__flights">{ for flights }</g>
                 <BusNodes nodes={nodes} masters={masters} observer={obs} on_msg={props.on_msg.clone()} />
             </svg>
-            <BusShapes quiet={quiet} />
+            <BusShapes quiet={quiet} sampled={(!quiet && every > 1).then_some(every)} />
         </figure>
     }
 }
