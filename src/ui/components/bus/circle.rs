@@ -33,7 +33,7 @@ pub fn ping_sample(rate: f64) -> u64 {
 /// Is the event at absolute index `i` among the pings and pongs drawn, one in `every`? A
 /// hash of the index, so the choice is stable from frame to frame and follows no stride.
 fn drawn(i: usize, every: u64) -> bool {
-    every <= 1 || ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) % every == 0
+    every <= 1 || ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40).is_multiple_of(every)
 }
 
 /// Props of [`BusCircle`].
