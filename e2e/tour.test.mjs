@@ -184,13 +184,40 @@ test('each stop does what it describes, Back undoes it, and the reader can take 
     const before = await masterRows(page);
     assert.equal(before.length, 3);
     await page.getByTestId('tour-start').click();
+    await settle(page);
+    if (viewport.width === 1280) {
+      // Stop 1's long text shows whole beside the map, and the panel leaves the section bar be.
+      const cut = await page.locator('[data-testid=tour] .tour__scroll').evaluate((el) => el.scrollHeight - el.clientHeight);
+      assert.ok(cut <= 1, `stop 1's text is cut by ${cut} px`);
+      const gap = await page.evaluate(() => document.querySelector('[data-testid=tour]').getBoundingClientRect().top
+        - document.querySelector('.wayfinder').getBoundingClientRect().bottom);
+      assert.ok(gap >= 0, `the panel covers the section bar by ${-gap} px`);
+    }
     await page.getByTestId('tour-next').click();
     // Stop 2 puts foo in the key field; Back puts the key that was there back.
     const key = await page.getByTestId('key-input').inputValue();
     assert.equal(key, 'foo');
     await page.getByTestId('tour-back').click();
     assert.notEqual(await page.getByTestId('key-input').inputValue(), 'foo');
-    for (let i = 0; i < 4; i++) await page.getByTestId('tour-next').click();
+    for (let i = 0; i < 3; i++) await page.getByTestId('tour-next').click();
+    // Stop 4 splits the hot tag into 64 sub-tags through the experiment's own field: the keys
+    // spread over the three masters as distribution.tsv's tags64 run recorded; Back restores.
+    assert.equal(await page.getByTestId('tour').getAttribute('data-stop'), 'hot-spots');
+    assert.equal(await page.getByTestId('hotspot-k').inputValue(), '64');
+    const tsv = await readFile(join(fixtures, 'distribution.tsv'), 'utf8');
+    const recorded = Object.fromEntries(tsv.split('\n').filter((l) => l.startsWith('tags64_user1_100k\tmaster\t'))
+      .map((l) => l.split('\t')).map((c) => [c[2], c[5]]));
+    const counts = await page.locator('[data-testid=hotspot-master]').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.addr, e.dataset.count])));
+    assert.deepEqual(counts, recorded);
+    // On a wide window the panel stands beside the card, so its whole text shows.
+    if (viewport.width === 1280) {
+      const cut = await page.locator('[data-testid=tour] .tour__scroll').evaluate((el) => el.scrollHeight - el.clientHeight);
+      assert.ok(cut <= 1, `the hot-spot stop's text is cut by ${cut} px`);
+    }
+    await page.getByTestId('tour-back').click();
+    assert.equal(await page.getByTestId('hotspot-k').inputValue(), '1');
+    await page.getByTestId('tour-next').click();
+    await page.getByTestId('tour-next').click();
     assert.equal(await page.getByTestId('tour').getAttribute('data-stop'), 'resharding');
     // The resharding stop added an empty master and resharded 1000 slots to it (transcript 13).
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 4);

@@ -2,7 +2,7 @@
 
 mod common;
 
-use slotscope::ui::components::tour::STOPS;
+use slotscope::ui::components::tour::{EN, STOPS};
 
 #[test]
 fn every_quoted_fact_is_in_its_fixture() {
@@ -65,6 +65,29 @@ fn the_stops_drive_the_page_as_their_facts_say() {
                 assert!(text.contains(&quote));
                 drives += 1;
             }
+            Drive::SubTags(k) => {
+                // distribution.tsv's 64-sub-tag run: its tags are {user1:0} .. {user1:k-1}.
+                let tsv = std::fs::read_to_string(common::fixtures_dir().join("distribution.tsv"))
+                    .unwrap();
+                let run = format!("tags{k}_user1_100k\t");
+                assert!(
+                    stop.facts.iter().any(|f| f.quote.starts_with(&run)),
+                    "{}",
+                    stop.id
+                );
+                let tags: Vec<&str> = tsv
+                    .lines()
+                    .filter(|l| l.starts_with(&run) && l.contains("\ttag\t"))
+                    .collect();
+                assert_eq!(tags.len(), k as usize, "{run}");
+                // The stop's text gives the recorded counts per master.
+                for f in stop.facts.iter().filter(|f| f.quote.starts_with(&run)) {
+                    let n: u32 = f.quote.rsplit('\t').next().unwrap().parse().unwrap();
+                    let said = format!("{},{:03}", n / 1000, n % 1000);
+                    assert!(EN.stops[3].1.contains(&said), "{said}");
+                }
+                drives += 1;
+            }
             Drive::Play(id) => {
                 let all = scenarios();
                 let sc = all.iter().find(|s| s.id == id).expect("a scenario");
@@ -82,5 +105,5 @@ fn the_stops_drive_the_page_as_their_facts_say() {
             }
         }
     }
-    assert_eq!(drives, 2);
+    assert_eq!(drives, 3);
 }

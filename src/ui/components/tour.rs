@@ -38,6 +38,8 @@ pub enum Drive {
     AddAndReshard(u32),
     /// Opens the scenario with this id in the player and plays it.
     Play(&'static str),
+    /// Sets the hot-spot experiment's sub-tag count to this, through its own field.
+    SubTags(u32),
 }
 
 /// One stop of the tour.
@@ -115,7 +117,7 @@ pub const STOPS: [Stop; 6] = [
         id: "hot-spots",
         target: ".hotspot__live",
         key: None,
-        drive: Drive::Nothing,
+        drive: Drive::SubTags(64),
         facts: &[
             Fact {
                 file: "distribution.tsv",
@@ -124,6 +126,16 @@ pub const STOPS: [Stop; 6] = [
             Fact {
                 file: "distribution.tsv",
                 quote: "tags64_user1_100k\tmaster\t127.0.0.1:7000\t0-5460\t127.0.0.1:7000\t28124",
+            },
+            Fact {
+                file: "distribution.tsv",
+                quote:
+                    "tags64_user1_100k\tmaster\t127.0.0.1:7001\t5461-10922\t127.0.0.1:7001\t35937",
+            },
+            Fact {
+                file: "distribution.tsv",
+                quote:
+                    "tags64_user1_100k\tmaster\t127.0.0.1:7002\t10923-16383\t127.0.0.1:7002\t35939",
             },
         ],
     },
@@ -222,7 +234,7 @@ pub const EN: TourText = TourText {
         ),
         (
             "Hot spots",
-            "A tag pins every key that carries it to one slot, so to one master: the 100,000 keys {user1}:item:<i> all landed on 127.0.0.1:7001. Split the tag into 64 sub-tags and they spread over all three masters, but multi-key commands then work only within a sub-tag. The experiment here recomputes it for your cluster.",
+            "A tag pins every key that carries it to one slot, so to one master: the 100,000 keys {user1}:item:<i> all landed on 127.0.0.1:7001. The tour has just split the tag into 64 sub-tags, {user1:<i mod 64>}: in the recorded cluster they spread 28,124 / 35,937 / 35,939 over the three masters, and the experiment here recomputes it for your cluster. Multi-key commands then work only within a sub-tag. Back puts the field as it was.",
         ),
         (
             "Resharding, and the empty new node",
@@ -266,7 +278,7 @@ pub const ZH: TourText = TourText {
         ),
         (
             "热点",
-            "带同一个标签的键都落在同一个槽，也就是同一个主节点：10 万个 {user1}:item:<i> 全部落在 127.0.0.1:7001 上。把标签拆成 64 个子标签，键就分散到三个主节点上，但多键命令只能在同一子标签内使用。这里的实验会按你的集群重新计算。",
+            "带同一个标签的键都落在同一个槽，也就是同一个主节点：10 万个 {user1}:item:<i> 全部落在 127.0.0.1:7001 上。导览刚把标签拆成 64 个子标签 {user1:<i mod 64>}：在记录的集群中，键按 28,124 / 35,937 / 35,939 分散到三个主节点上，这里的实验会按你的集群重新计算。之后多键命令只能在同一子标签内使用。“上一站”会把输入框恢复原样。",
         ),
         (
             "重新分片与空的新节点",
@@ -422,6 +434,30 @@ struct Done {
     cluster: Option<(Rc<SlotMap>, Option<Rc<SlotMap>>, usize)>,
     /// The player's scenario and step before, and the scenario it opened.
     player: Option<((usize, usize), usize)>,
+    /// The hot-spot field's value before, and the one the stop set.
+    sub_tags: Option<(String, String)>,
+}
+
+/// The hot-spot experiment's sub-tag field, set as a reader would (its value and an input
+/// event, which its own handler reads): the tour drives the page's control, not a copy.
+fn hot_spot_field() -> Option<web_sys::HtmlInputElement> {
+    web_sys::window()?
+        .document()?
+        .query_selector("[data-testid=hotspot-k]")
+        .ok()
+        .flatten()?
+        .dyn_into()
+        .ok()
+}
+
+/// Puts `value` in the hot-spot field and tells its handler.
+fn set_hot_spot(field: &web_sys::HtmlInputElement, value: &str) {
+    field.set_value(value);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    if let Ok(ev) = web_sys::Event::new_with_event_init_dict("input", &init) {
+        let _ = field.dispatch_event(&ev);
+    }
 }
 
 /// The page as the tour sees it, to act on.
@@ -457,6 +493,13 @@ impl Page {
                     done.cluster = Some((self.map.clone(), None, 2));
                 }
             }
+            Drive::SubTags(k) => {
+                if let Some(field) = hot_spot_field().filter(|f| !f.disabled()) {
+                    let (before, set) = (field.value(), k.to_string());
+                    set_hot_spot(&field, &set);
+                    done.sub_tags = Some((before, set));
+                }
+            }
             Drive::Play(id) => {
                 if let (Some(p), Some(on)) = (&self.player, &self.on_player)
                     && let Some((idx, n_steps)) = ScenarioIndex::new().find(id)
@@ -483,6 +526,11 @@ impl Page {
             for _ in 0..n {
                 act.emit(ClusterAction::Undo);
             }
+        }
+        if let (Some((before, set)), Some(field)) = (done.sub_tags, hot_spot_field())
+            && field.value() == set
+        {
+            set_hot_spot(&field, &before);
         }
         if let (Some(((idx, step), opened)), Some(p), Some(on)) =
             (done.player, &self.player, &self.on_player)
@@ -858,12 +906,23 @@ fn place(target: &str, scroll: bool) {
         win.scroll_by_with_x_and_y(0.0, r.top() - top);
     }
     let style = panel.style();
-    let _ = style.remove_property("max-height");
+    // Its natural height, without the stylesheet's cap.
+    let _ = style.set_property("max-height", "none");
+    let _ = style.remove_property("top");
     let natural = panel.get_bounding_client_rect().height();
+    let p = panel.get_bounding_client_rect();
     let r = el.get_bounding_client_rect();
+    // Under the section bar, never over it (the bar is how the reader finds the way).
+    let bar = top_room(&doc);
+    let free = (view_h - bar - 16.0).max(1.0);
+    // A wide window puts the panel beside the target (the panel keeps to the right, the
+    // target, the map or a card, to the left): then it may take the window's whole height.
+    let beside = p.left() >= r.right() + 8.0 || p.right() <= r.left() - 8.0;
     // The panel keeps a small gap from the window's edge (the stylesheet's) and from the target.
     let (above, below) = (r.top() - top - 16.0, view_h - r.bottom() - 28.0);
-    let (side, room) = if below >= natural || below >= above {
+    let (side, room) = if beside {
+        ("top", free)
+    } else if below >= natural || below >= above {
         ("bottom", below)
     } else {
         ("top", above)
@@ -872,6 +931,16 @@ fn place(target: &str, scroll: bool) {
     // than the panel unreadable.
     let room = room.max(view_h / 3.0).min(natural.max(1.0));
     let _ = panel.set_attribute("data-place", side);
+    if side == "top" {
+        // Under the bar; slid up over it only as far as a panel taller than the room above
+        // the target must go to leave the target uncovered.
+        let at = if beside {
+            bar
+        } else {
+            (r.top() - 12.0 - room).max(0.0).min(bar)
+        };
+        let _ = style.set_property("top", &format!("{at:.0}px"));
+    }
     let _ = style.set_property("max-height", &format!("{room:.0}px"));
 }
 
