@@ -16,10 +16,10 @@ pub const AT_ONCE: usize = 64;
 /// (the `<select>` shows and says the same), then whole. Until then `ready` is not `map`.
 #[hook]
 fn use_ready(map: &Rc<SlotMap>, n: usize) -> bool {
-    // The cluster whose whole list is rendered (compared by pointer: the reducer hands a new
-    // `Rc` for every change).
+    // The cluster whose whole list was last rendered: a change that keeps every node's address
+    // (a reshard, a rebalance) keeps the list whole, with nothing to rebuild.
     let ready = use_state(|| None::<Rc<SlotMap>>);
-    let is_ready = n <= AT_ONCE || ready.as_ref().is_some_and(|r| Rc::ptr_eq(r, map));
+    let is_ready = n <= AT_ONCE || ready.as_ref().is_some_and(|r| same_nodes(r, map));
     {
         let ready = ready.clone();
         use_effect_with((map.clone(), is_ready), move |(map, is_ready)| {
@@ -31,6 +31,19 @@ fn use_ready(map: &Rc<SlotMap>, n: usize) -> bool {
         });
     }
     is_ready
+}
+
+/// Whether two clusters name the same nodes in the same order (masters, each with its replicas).
+fn same_nodes(a: &SlotMap, b: &SlotMap) -> bool {
+    a.masters().len() == b.masters().len()
+        && a.masters().iter().zip(b.masters()).all(|(x, y)| {
+            x.addr == y.addr
+                && x.replicas.len() == y.replicas.len()
+                && x.replicas
+                    .iter()
+                    .zip(&y.replicas)
+                    .all(|(r, q)| r.addr == q.addr)
+        })
 }
 
 /// Props of [`MasterOptions`].
