@@ -12,6 +12,7 @@ pub mod key_input;
 pub mod key_readout;
 pub mod lang_switch;
 pub mod map_ranges;
+pub mod master_options;
 pub mod node_list;
 pub mod pipeline;
 pub mod planner;

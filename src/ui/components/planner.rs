@@ -14,6 +14,7 @@ use crate::core::workload::KeySample;
 use crate::core::workload::{chunk_masters, plan, Plan, Strategy, MAX_KEYS};
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
+use crate::ui::components::master_options::NodeOptions;
 use crate::ui::components::window::{spacer, use_window};
 use crate::ui::forms::{input_to, select_to};
 use crate::ui::lang::Lang;
@@ -470,10 +471,6 @@ pub fn planner(props: &PlannerProps) -> Html {
         |(keys, planned, map, style, lang)| copy_plan(lang.messages(), keys, planned, map, *style),
     );
     let copied = (*copied).clone();
-    let nodes = map.masters().iter().flat_map(|m| {
-        std::iter::once((m.addr.clone(), t.node_roles[0]))
-            .chain(m.replicas.iter().map(|r| (r.addr.clone(), t.node_roles[1])))
-    });
 
     html! {
         <section class="card planner" aria-labelledby="planner-title">
@@ -489,9 +486,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                 </select>
                 <label for="plan-node">{ t.plan_sent_to }</label>
                 <select id="plan-node" data-testid="plan-node" onchange={on_node}>
-                    { for nodes.map(|(addr, role)| html! {
-                        <option value={addr.clone()} selected={addr == node_addr}>{ format!("{addr} ({role})") }</option>
-                    }) }
+                    <NodeOptions map={map.clone()} selected={AttrValue::from(node_addr.clone())} roles={t.node_roles} />
                 </select>
             </div>
             <textarea class="lab__paste mono" rows="7" data-testid="batch-input" value={AttrValue::from(state.text.clone())}

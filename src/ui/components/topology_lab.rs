@@ -7,6 +7,7 @@ use crate::core::bus::FailoverTimes;
 use crate::core::cluster::lab;
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
+use crate::ui::components::master_options::MasterOptions;
 use crate::ui::forms::{bind_input, bind_textarea};
 use crate::ui::localize::Note;
 use crate::ui::messages::{fill, use_messages, Messages};
@@ -58,15 +59,6 @@ fn selected_sources(e: &Event) -> Vec<usize> {
         return Vec::new();
     }
     picked.iter().filter_map(|v| v.parse().ok()).collect()
-}
-
-/// `<option>`s naming each master by address.
-fn master_options(map: &SlotMap, selected: usize) -> Html {
-    html! {
-        { for map.masters().iter().enumerate().map(|(idx, m)| html! {
-            <option value={idx.to_string()} selected={idx == selected}>{ &m.addr }</option>
-        }) }
-    }
 }
 
 /// The lab's controls, beside the map (below it on a narrow screen), so an operation and its
@@ -160,16 +152,14 @@ pub fn lab_controls(props: &LabControlsProps) -> Html {
                         class="lab__sources" title={t.lab_from_help}
                         onchange={ let s = sources.clone(); Callback::from(move |e: Event| s.set(selected_sources(&e))) }>
                     <option value="all" selected={sources.is_empty()}>{ t.lab_all_masters }</option>
-                    { for map.masters().iter().enumerate().map(|(idx, m)| html! {
-                        <option value={idx.to_string()} selected={sources.contains(&idx)}>{ &m.addr }</option>
-                    }) }
+                    <MasterOptions map={map.clone()} selected={Rc::<[usize]>::from(sources.as_slice())} />
                 </select>
                 </span>
                 <span class="lab__pair">
                 <label for="reshard-to">{ t.lab_to }</label>
                 <select id="reshard-to" data-testid="reshard-to"
                         onchange={ let s = target.clone(); Callback::from(move |e: Event| s.set(select_value(&e).parse().ok())) }>
-                    { master_options(map, target_idx) }
+                    <MasterOptions map={map.clone()} selected={Rc::<[usize]>::from([target_idx])} />
                 </select>
                 </span>
                 <button type="button" class="button" data-testid="reshard" onclick={on_reshard}>{ t.lab_reshard_go }</button>
@@ -203,7 +193,7 @@ pub fn lab_controls(props: &LabControlsProps) -> Html {
                     <label for="move-to">{ t.lab_to }</label>
                     <select id="move-to"
                             onchange={ let s = target.clone(); Callback::from(move |e: Event| s.set(select_value(&e).parse().ok())) }>
-                        { master_options(map, target_idx) }
+                        <MasterOptions map={map.clone()} selected={Rc::<[usize]>::from([target_idx])} />
                     </select>
                     <button type="button" class="button" data-testid="move-selection" onclick={on_move_selection}>{ t.lab_move }</button>
                     <button type="button" class="button button--quiet"
