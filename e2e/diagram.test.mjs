@@ -170,3 +170,150 @@ test('a reshard on the map shows its trail, the count and the keys that moved', 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// seq18: the current arrow's animations start again at every step (a reused element's CSS
+// animation had finished at step 1, so from step 2 on the token never moved).
+test('every step draws its arrow anew: the shaft grows and the token travels from the step on', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('scenario-select').selectOption('live-migration');
+  const n = Number(await page.getByTestId('timeline').getAttribute('data-steps'));
+  let tokens = 0;
+  for (let i = 0; i < n; i++) {
+    const t0 = await page.evaluate(() => document.timeline.currentTime);
+    await next(page);
+    const anim = await page.getByTestId('seq-current').evaluate((g, t0) => {
+      const started = (el) => el && el.getAnimations().some((a) => a.startTime === null || a.startTime >= t0);
+      return { token: !!g.querySelector('.seq__token'), tokenOk: started(g.querySelector('.seq__token')),
+        shaftOk: g.querySelector('.seq__shaft') ? started(g.querySelector('.seq__shaft')) : true };
+    }, t0);
+    if (anim.token) tokens++;
+    assert.ok(!anim.token || anim.tokenOk, `step ${i + 1}: the token's travel started at this step`);
+    assert.ok(anim.shaftOk, `step ${i + 1}: the shaft grows at this step`);
+  }
+  assert.ok(tokens > 10, `arrows with a token: ${tokens}`);
+  // Back one step: that arrow is the current one again and draws again.
+  const t0 = await page.evaluate(() => document.timeline.currentTime);
+  await page.getByTestId('step-prev').click();
+  const again = await page.getByTestId('seq-current').evaluate((g, t0) => [...g.querySelectorAll('.seq__shaft, .seq__token')]
+    .every((el) => el.getAnimations().some((a) => a.startTime === null || a.startTime >= t0)), t0);
+  assert.ok(again, 'stepping back draws the arrow again');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a key glides from the source lane to the target\'s at MIGRATE, and no key moves at any other step', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('scenario-select').selectOption('live-migration');
+  const laneX = (node) => page.locator(`.seq__lane[data-lane="${node}"] .seq__head`).evaluate((e) => {
+    const r = e.getBoundingClientRect(); return (r.left + r.right) / 2;
+  });
+  const [src, dst] = [await laneX(SOURCE), await laneX(TARGET)];
+  const n = Number(await page.getByTestId('timeline').getAttribute('data-steps'));
+  let glided = 0;
+  for (let i = 0; i < n; i++) {
+    await next(page);
+    const moving = await page.getByTestId('lane-key').evaluateAll((els) => els
+      .filter((e) => e.getAnimations().length > 0).map((e) => ({ key: e.dataset.key, node: e.dataset.node })));
+    if ((await current(page)) === 'OK' && (await keysOn(page, TARGET)).length === 1 && moving.length) {
+      // The MIGRATE's OK: the profile starts on 7001's lane and ends on 7002's.
+      assert.deepEqual(moving, [{ key: '{user:1001}:profile', node: TARGET }]);
+      const key = page.locator(`[data-testid=lane-key][data-key="{user:1001}:profile"]`);
+      const at = (when) => key.evaluate((e, when) => {
+        const a = e.getAnimations()[0];
+        if (when === 'start') { a.pause(); a.currentTime = 0; } else a.finish();
+        const r = e.getBoundingClientRect(); return (r.left + r.right) / 2;
+      }, when);
+      const start = await at('start');
+      assert.ok(Math.abs(start - src) < 4, `starts on the source lane: ${start} vs ${src}`);
+      const end = await at('end');
+      assert.ok(Math.abs(end - dst) < 4, `ends on the target lane: ${end} vs ${dst}`);
+      glided++;
+    } else {
+      assert.deepEqual(moving, [], `step ${i + 1}: no key moves`);
+    }
+    // Every key stands under its own lane's head, within the diagram.
+    const off = await page.getByTestId('lane-key').evaluateAll((els) => els.filter((e) => e.getAnimations().length === 0).map((e) => {
+      const head = document.querySelector(`.seq__lane[data-lane="${e.dataset.node}"] .seq__head`).getBoundingClientRect();
+      const r = e.getBoundingClientRect();
+      return Math.abs((r.left + r.right) / 2 - (head.left + head.right) / 2);
+    }));
+    assert.ok(off.every((d) => d < 4), `step ${i + 1}: keys under their heads (${off})`);
+  }
+  assert.equal(glided, 1, 'one glide, at the MIGRATE');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('on a 390 px phone no step of any scenario widens the page (the narration wraps a node id)', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url, { width: 390, height: 844 });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const ids = await page.getByTestId('scenario-select').locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.ok(ids.length >= 5, `scenarios: ${ids}`);
+  for (const id of ids) {
+    await page.getByTestId('scenario-select').selectOption(id);
+    const n = Number(await page.getByTestId('timeline').getAttribute('data-steps'));
+    for (let i = 0; i <= n; i++) {
+      if (i > 0) await next(page);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= 390, `${id} step ${i}: the page is ${wide}px wide`);
+    }
+    assert.equal(await page.getByTestId('step-next').isDisabled(), true, `${id}: nothing after the last step`);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a reply of many lines (stale route\'s CLUSTER SLOTS) is cut to the diagram, whole in its tooltip', async () => {
+  const t10 = await readFile(join(fixtures, 'transcripts', '10_before_add_node_cluster_slots.txt'), 'utf8');
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.getByTestId('scenario-select').selectOption('stale-route');
+  const n = Number(await page.getByTestId('timeline').getAttribute('data-steps'));
+  let seen = false;
+  for (let i = 0; i < n; i++) {
+    await next(page);
+    const svg = await page.locator('svg.seq').first().boundingBox();
+    const label = await page.getByTestId('seq-current').locator('.seq__label').boundingBox();
+    assert.ok(label.x >= svg.x - 1 && label.x + label.width <= svg.x + svg.width + 1,
+      `step ${i + 1}: the label (${label.x}..${label.x + label.width}) is within the diagram (${svg.x}..${svg.x + svg.width})`);
+    const title = page.getByTestId('seq-current').locator('title');
+    if (await title.count()) {
+      const whole = await title.textContent();
+      if (whole.startsWith('1) 1) (integer) 0')) {
+        // redis-cli 7.0.15 printed this reply for the three-master cluster (transcript 10).
+        assert.ok(whole.split('\n').length > 10);
+        assert.ok(t10.includes(whole.split('\n').slice(0, 12).join('\n')), 'the tooltip holds the reply as redis-cli printed it');
+        assert.match(await page.getByTestId('seq-current').locator('.seq__label').textContent(), /^1\) 1\) \(integer\) 0 .*…$/);
+        seen = true;
+      }
+    }
+  }
+  assert.ok(seen, 'the CLUSTER SLOTS reply was drawn');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the heads stay in view under the player\'s controls while the diagram is on screen', async () => {
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const { page, context, problems } = await openPage(env.browser, env.server.url, viewport);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.getByTestId('scenario-select').selectOption('live-migration');
+    const n = Number(await page.getByTestId('timeline').getAttribute('data-steps'));
+    for (let i = 0; i < n; i++) await next(page);
+    const where = await page.evaluate(() => {
+      const heads = document.querySelector('[data-testid=seq-heads] > rect').getBoundingClientRect();
+      const controls = document.querySelector('#redirections .redir__controls').getBoundingClientRect();
+      const svg = document.querySelector('svg.seq').getBoundingClientRect();
+      const cur = document.querySelector('[data-testid=seq-current] > :first-child').getBoundingClientRect();
+      return { heads: heads.top, headsBottom: heads.bottom, controls: controls.bottom, svgTop: svg.top, cur: cur.top };
+    });
+    assert.ok(where.svgTop < where.controls, `${viewport.width}: the diagram's top has scrolled under the controls (${JSON.stringify(where)})`);
+    assert.ok(Math.abs(where.heads - where.controls) < 2, `${viewport.width}: the heads sit under the controls (${JSON.stringify(where)})`);
+    assert.ok(where.cur >= where.headsBottom, `${viewport.width}: the current arrow is below the heads (${JSON.stringify(where)})`);
+    // The lane names are what is seen there.
+    const name = await page.locator(`.seq__lane[data-lane="${SOURCE}"] .seq__head-text`).boundingBox();
+    assert.ok(name.y >= where.controls - 1, 'the lane name is in view');
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});

@@ -1067,6 +1067,10 @@ pub struct Messages {
     pub bn_three_run: &'static str,
     /// The tour's first stop, measured: `{0}` masters, `{1}` replicas each, `{2}` messages a second, `{3}` bytes a second (16384), `{4}` (65536), `{5}` node-timeout.
     pub bn_tour_measured: &'static str,
+    // --- seq18 branch ---
+    /// A hidden lifeline's message drawn as a note on the other end: `{0}` = lifeline (the
+    /// operator), `{1}` = what it carried (the language's colon between them).
+    pub seq_note_from: &'static str,
 }
 }
 
@@ -1594,6 +1598,8 @@ pub const EN: Messages = Messages {
     bn_three: "2 masters with a replica each; one is killed. {0} flags it fail? after {1} ms, but marking it fail needs a majority of the masters that own slots: it reaches {2} and needs {3}. So no FAIL, no election, no promotion, and cluster_state stays fail for all {4} ms watched. With 3 masters the same crash ends with the replica promoted {5} ms after the kill.",
     bn_three_run: "Watch it with 2 masters",
     bn_tour_measured: "Measured in the cluster-bus simulator for {0} masters with {1} replicas each at cluster-node-timeout {5} ms: {2} messages a second carry {3} a second with 16384 slots, and would carry {4} with 65536.",
+    // --- seq18 branch ---
+    seq_note_from: "{0}: {1}",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

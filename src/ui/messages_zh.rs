@@ -530,6 +530,8 @@ pub const ZH: Messages = Messages {
     bn_three: "2 个主节点，各有一个副本；杀死其中一个。{0} 在 {1} 毫秒后把它标记为 fail?，但标记 fail 需要负责槽的主节点的多数：它只能连接到 {2} 个，却需要 {3} 个。于是没有 FAIL、没有选举、没有提升，在观察的全部 {4} 毫秒里 cluster_state 一直是 fail。有 3 个主节点时，同样的崩溃以副本在被杀死后 {5} 毫秒被提升告终。",
     bn_three_run: "用 2 个主节点观看",
     bn_tour_measured: "在集群总线模拟器中测得（{0} 个主节点，各 {1} 个副本，cluster-node-timeout 为 {5} 毫秒）：每秒 {2} 条消息，16384 个槽时每秒 {3}，65536 个槽时每秒将是 {4}。",
+    // --- seq18 branch ---
+    seq_note_from: "{0}：{1}",
 };
 
 #[cfg(test)]

@@ -206,7 +206,8 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
                     } else {
                         <button type="button" class="button" data-testid="play" onclick={act(PlayerAction::Play)}>{ t.redir_play }</button>
                     }
-                    <button type="button" class="button button--quiet" data-testid="step-next" onclick={act(PlayerAction::Next)} aria-label={t.redir_next}>{ "▶" }</button>
+                    <button type="button" class="button button--quiet" data-testid="step-next" onclick={act(PlayerAction::Next)} aria-label={t.redir_next}
+                            disabled={step >= sc.arrows.len()}>{ "▶" }</button>
                     <button type="button" class="button button--quiet redir__wide" onclick={act(PlayerAction::Seek(usize::MAX))} aria-label={t.redir_end}>{ "»" }</button>
                     <button type="button" class="button button--quiet redir__wide" onclick={act(PlayerAction::Speed(-1))} aria-label={t.redir_slower}>{ "−" }</button>
                     // The speed itself is a button that steps through the speeds (the phone's

@@ -4,7 +4,10 @@
 //! redis-cli prints it (or as RESP on the wire); each node's lifeline carries bands for its
 //! states on the slots in play (owner, `MIGRATING`, `IMPORTING`) over the steps they last, and
 //! under its head the states and keys it holds now, a key gliding from node to node when
-//! `MIGRATE` moves it. The diagram is as tall as the steps drawn so far.
+//! `MIGRATE` moves it (and only then). The heads stay in view under the player's sticky
+//! controls while the diagram is on screen; labels sit on a plate of the page's colour, cut
+//! to the room they have (the whole text in their tooltip). The diagram is as tall as the
+//! steps drawn so far.
 
 use crate::ui::messages::{fill, use_messages};
 use wasm_bindgen::JsCast;
@@ -130,6 +133,58 @@ fn state_lines(t: &crate::ui::messages::Messages, bands: &[&LaneBand]) -> Vec<(B
 
 /// Width of a 12 px monospace character, in SVG units (for placing a note's text).
 const CHAR_W: f64 = 7.2;
+/// Width of a character at the phone's larger label size (14 px), for cutting labels to fit.
+const CHAR_W_MAX: f64 = 8.4;
+
+/// Width of `text` in ems: 0.6 per monospace character, 1 for a wide (CJK) one.
+fn width_em(text: &str) -> f64 {
+    text.chars()
+        .map(|c| if u32::from(c) >= 0x2E80 { 1.0 } else { 0.6 })
+        .sum()
+}
+
+/// A label made to fit `room` SVG units at the largest size it is drawn: a reply of several
+/// lines on one line, cut with `…` when it is longer than the room.
+fn fit(text: &str, room: f64) -> String {
+    let one = text
+        .split('\n')
+        .enumerate()
+        .map(|(k, l)| if k == 0 { l.trim_end() } else { l.trim() })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let max_em = (room / (CHAR_W_MAX / 0.6)).max(6.0);
+    if width_em(&one) <= max_em {
+        return one;
+    }
+    let mut out = String::new();
+    let mut used = 0.6; // the `…`
+    for c in one.chars() {
+        used += width_em(c.encode_utf8(&mut [0; 4]));
+        if used > max_em {
+            break;
+        }
+        out.push(c);
+    }
+    out.truncate(out.trim_end().len());
+    out.push('…');
+    out
+}
+
+/// A plate of the page's colour under a label (`anchor` as the text's), sized in ems so it
+/// follows the label's font size (set on the plate by the page's CSS).
+fn plate(x: f64, y: f64, text: &str, anchor: &str) -> Html {
+    let w = width_em(text) + 0.5;
+    let left = match anchor {
+        "end" => -w + 0.25,
+        "start" => -0.25,
+        _ => -w / 2.0,
+    };
+    html! {
+        <g transform={format!("translate({x:.1} {y:.1})")} class="seq__plate" aria-hidden="true">
+            <rect x={format!("{left:.2}em")} y="-0.95em" width={format!("{w:.2}em")} height="1.25em" rx="3" />
+        </g>
+    }
+}
 
 /// A 40-hex-digit node id cut to its first 8 digits and `…`, as `redis-cli --cluster` prints
 /// ids (`2d5df5ae...`): the whole text stays in the label's tooltip.
@@ -213,7 +268,6 @@ pub fn sequence(props: &SequenceProps) -> Html {
         let lines = state_lines(t, &bands);
         Some(html! {
             <g class="seq__lane" data-lane={name.clone()}>
-                <line x1={format!("{x:.1}")} y1="36" x2={format!("{x:.1}")} y2={format!("{height:.1}")} class="seq__life" />
                 <rect x={format!("{:.1}", x - 66.0)} y="8" width="132" height="28" rx="6" class="seq__head"
                       stroke-width={colour.is_some().then_some("3")} stroke={colour} />
                 <text x={format!("{x:.1}")} y="27" text-anchor="middle" class="seq__head-text">{ name }</text>
@@ -225,7 +279,16 @@ pub fn sequence(props: &SequenceProps) -> Html {
         })
     });
 
-    // The keys under the heads, keyed by name so a key that changes node glides there.
+    // The lifelines, drawn under the arrows; their heads stay in view (below).
+    let lifelines = props.lanes.iter().enumerate().filter_map(|(i, _)| {
+        let x = lane_x(visible(i, hidden)?);
+        Some(html! {
+            <line x1={format!("{x:.1}")} y1="36" x2={format!("{x:.1}")} y2={format!("{height:.1}")} class="seq__life" />
+        })
+    });
+
+    // The keys under the heads, placed where they are; a key that changed node at this step
+    // is drawn anew and glides from where it was (a `MIGRATE`), every other stays put.
     let keys_top = 50.0 + LINE * state_room as f64;
     let mut chips: Vec<Html> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
@@ -234,16 +297,10 @@ pub fn sequence(props: &SequenceProps) -> Html {
             continue;
         };
         let node = props.lanes.get(*lane).cloned().unwrap_or_default();
-        let was_here = before
-            .keys
-            .iter()
-            .find(|(l, _)| l == lane)
-            .map(|(_, k)| k.clone())
-            .unwrap_or_default();
         if keys.is_empty() && has_keys {
             chips.push(html! {
                 <text key={format!("none-{lane}")} class="seq__key seq__key--none" text-anchor="middle"
-                      data-css={format!("transform: translate({x:.1}px, {keys_top:.1}px)")}>{ t.seq_no_keys }</text>
+                      x={format!("{x:.1}")} y={format!("{keys_top:.1}")}>{ t.seq_no_keys }</text>
             });
         }
         for (k, key) in keys.iter().take(MAX_KEY_LINES).enumerate() {
@@ -253,20 +310,45 @@ pub fn sequence(props: &SequenceProps) -> Html {
                 key.clone()
             };
             seen.push(key.clone());
-            let moved = shown > 0 && !was_here.contains(key);
             let y = keys_top + LINE * k as f64;
+            // Where the key was a step ago, if on another node's lifeline (shown there).
+            let came_from = (shown > 0)
+                .then(|| {
+                    before.keys.iter().find_map(|(l, ks)| {
+                        let row = ks.iter().position(|o| o == key)?;
+                        (l != lane).then_some((*l, row.min(MAX_KEY_LINES)))
+                    })
+                })
+                .flatten();
+            let here_before = before
+                .keys
+                .iter()
+                .any(|(l, ks)| l == lane && ks.contains(key));
+            let moved = shown > 0 && !here_before;
+            let glide = came_from.and_then(|(l, row)| {
+                let fx = lane_x(visible(l, hidden)?);
+                let fy = keys_top + LINE * row as f64;
+                Some(format!(
+                    "--seq-key-from: translate({:.1}px, {:.1}px)",
+                    fx - x,
+                    fy - y
+                ))
+            });
+            // A gliding key is a new element, so its animation starts from its old place.
+            let gliding = glide.is_some();
+            let id = if gliding { format!("{id}>{shown}") } else { id };
             chips.push(html! {
-                <text key={id} class={classes!("seq__key", moved.then_some("seq__key--moved"))} text-anchor="middle"
+                <text key={id} class={classes!("seq__key", moved.then_some("seq__key--moved"), gliding.then_some("seq__key--glide"))}
+                      text-anchor="middle" x={format!("{x:.1}")} y={format!("{y:.1}")}
                       data-testid="lane-key" data-node={node.clone()} data-key={key.clone()}
-                      aria-label={fill(t.seq_key_on, &[key, &node])}
-                      data-css={format!("transform: translate({x:.1}px, {y:.1}px)")}>{ key }</text>
+                      aria-label={fill(t.seq_key_on, &[key, &node])} data-css={glide}>{ key }</text>
             });
         }
         if keys.len() > MAX_KEY_LINES {
             let y = keys_top + LINE * MAX_KEY_LINES as f64;
             chips.push(html! {
                 <text key={format!("more-{lane}")} class="seq__key seq__key--none" text-anchor="middle"
-                      data-css={format!("transform: translate({x:.1}px, {y:.1}px)")}>{ format!("+{}", keys.len() - MAX_KEY_LINES) }</text>
+                      x={format!("{x:.1}")} y={format!("{y:.1}")}>{ format!("+{}", keys.len() - MAX_KEY_LINES) }</text>
             });
         }
     }
@@ -350,7 +432,7 @@ pub fn sequence(props: &SequenceProps) -> Html {
         let worded = a.note && !a.reply;
         let body = if props.wire && !worded { &a.wire } else { &a.label };
         let text = match prefix {
-            Some(p) => format!("{p}: {body}"),
+            Some(p) => fill(t.seq_note_from, &[p, body]),
             None => body.clone(),
         };
         let (x1, x2) = (lane_x(from), lane_x(to));
@@ -362,20 +444,27 @@ pub fn sequence(props: &SequenceProps) -> Html {
             (x2 < x1).then_some("seq__arrow--left")
         );
         let hook = current.then_some("seq-current");
+        // The current arrow is a new element at every step, so its shaft draws and its token
+        // travels again (a reused element's CSS animation has finished long ago).
+        let key = format!("{i}{}", if current { "*" } else { "" });
         let full = text.clone();
         let text = elide_ids(&text);
-        let shortened = text != full;
         if note {
             let x = x1;
-            // A note reads rightwards from its box unless that runs off the diagram.
-            let len = text.chars().count() as f64 * CHAR_W;
+            // A note reads rightwards from its box unless that runs off the diagram; it is
+            // cut to the wider side's room.
+            let (room_right, room_left) = (width - 4.0 - (x + 14.0), x - 14.0 - 4.0);
+            let text = fit(&text, room_right.max(room_left));
+            let shortened = text != full;
+            let len = width_em(&text) * (CHAR_W / 0.6);
             let over_right = x + 14.0 + len - (width - 4.0);
             let over_left = len - (x - 14.0 - 4.0);
             let left = over_right > 0.0 && over_left < over_right;
             let (tx, anchor) = if left { (x - 14.0, "end") } else { (x + 14.0, "start") };
             return html! {
-                <g class={classes!(class, "seq__note")} data-testid={hook} data-step={(i + 1).to_string()}>
+                <g {key} class={classes!(class, "seq__note")} data-testid={hook} data-step={(i + 1).to_string()}>
                     <rect x={format!("{:.1}", x - 8.0)} y={format!("{:.1}", y - 14.0)} width="16" height="20" rx="3" />
+                    { plate(tx, y, &text, anchor) }
                     // A note is the client's words, or a reply it builds (`(integer) 2`): code.
                     <text x={format!("{tx:.1}")} y={format!("{y:.1}")} text-anchor={anchor}
                           class={classes!("seq__label", is_reply(&text).then_some("mono"))}>{ text }</text>
@@ -386,10 +475,14 @@ pub fn sequence(props: &SequenceProps) -> Html {
         let dir = if x2 > x1 { 1.0 } else { -1.0 };
         let tip = x2 - dir * 6.0;
         let mid = (x1 + x2) / 2.0;
+        // Centred on the arrow, within the diagram (a long reply, as CLUSTER SLOTS's, is cut).
+        let text = fit(&text, 2.0 * mid.min(width - mid) - 8.0);
+        let shortened = text != full;
         html! {
-            <g class={class} data-testid={hook} data-step={(i + 1).to_string()}>
+            <g {key} class={class} data-testid={hook} data-step={(i + 1).to_string()}>
                 <line x1={format!("{x1:.1}")} y1={format!("{y:.1}")} x2={format!("{tip:.1}")} y2={format!("{y:.1}")} class="seq__shaft" />
                 <path d={format!("M{tip:.1},{:.1} L{x2:.1},{y:.1} L{tip:.1},{:.1} z", y - 5.0, y + 5.0)} class="seq__tip" />
+                { plate(mid, y - 8.0, &text, "middle") }
                 // An arrow carries a command or a reply: code, as redis-cli prints it.
                 <text x={format!("{mid:.1}")} y={format!("{:.1}", y - 8.0)} text-anchor="middle" class="seq__label mono">{ text }</text>
                 if shortened { <title>{ full }</title> }
@@ -404,6 +497,16 @@ pub fn sequence(props: &SequenceProps) -> Html {
     // Follow the current arrow: when a step changes and the diagram is on screen, scroll its
     // box sideways (and the page, if need be) so the arrow is in view.
     let svg_ref = use_node_ref();
+    // Inline styles through the CSSOM (the page's CSP refuses style attributes): each element's
+    // `data-css`, after every render, before anything measures the diagram, so a gliding
+    // key's first frame is already at its old place. The heads are placed for the new height.
+    {
+        let svg_ref = svg_ref.clone();
+        use_effect(move || {
+            apply_css(&svg_ref);
+            stick(&svg_ref);
+        });
+    }
     {
         let svg_ref = svg_ref.clone();
         let first = use_mut_ref(|| true);
@@ -413,12 +516,18 @@ pub fn sequence(props: &SequenceProps) -> Html {
             }
         });
     }
-    // Inline styles through the CSSOM (the page's CSP refuses style attributes): each element's
-    // `data-css`, after every render, so a key's new place starts its glide.
+    // The heads follow the page's scroll (and a resize, which rescales the diagram).
     {
         let svg_ref = svg_ref.clone();
-        use_effect(move || {
-            apply_css(&svg_ref);
+        use_effect_with((), move |_| {
+            let listeners = web_sys::window().map(|win| {
+                let on = |kind: &'static str| {
+                    let svg_ref = svg_ref.clone();
+                    gloo_events::EventListener::new(&win, kind, move |_| stick(&svg_ref))
+                };
+                [on("scroll"), on("resize")]
+            });
+            move || drop(listeners)
         });
     }
     let min_width = format!("min-width: {:.0}px", width * 0.72);
@@ -428,11 +537,64 @@ pub fn sequence(props: &SequenceProps) -> Html {
              data-drawn-height={format!("{height:.0}")}
              aria-label={t.seq_label}>
             <g class="seq__bands">{ for bands }</g>
-            { for heads }
-            <g class="seq__keys">{ for chips }</g>
+            { for lifelines }
             { for arrows }
+            // Drawn last, over the arrows it slides over when it sticks.
+            <g class="seq__heads" data-testid="seq-heads" data-head={format!("{:.1}", head - 6.0)} data-width={format!("{width:.1}")}>
+                <rect class="seq__heads-plate" x="0" y="0" width={format!("{width:.1}")} height={format!("{:.1}", head - 6.0)} />
+                { for heads }
+                <g class="seq__keys">{ for chips }</g>
+            </g>
         </svg>
     }
+}
+
+/// Keeps the heads (lane names, states, keys) in view while the diagram is on screen: slid
+/// down to just under the player's sticky controls (or the top of the window), never past the
+/// diagram's end; marked `data-seq-stuck` while they are slid.
+fn stick(svg_ref: &NodeRef) {
+    let Some(svg) = svg_ref.cast::<web_sys::Element>() else {
+        return;
+    };
+    let Ok(Some(heads)) = svg.query_selector(".seq__heads") else {
+        return;
+    };
+    let num = |name: &str| {
+        heads
+            .get_attribute(name)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    let (head, width) = (num("data-head"), num("data-width"));
+    let area = svg.get_bounding_client_rect();
+    if width <= 0.0 || area.width() <= 0.0 {
+        return;
+    }
+    let scale = area.width() / width;
+    let ceiling = controls_bottom(&svg);
+    let room = area.height() - head * scale - 40.0 * scale;
+    let slide = (ceiling - area.top()).min(room).max(0.0) / scale;
+    // Through a custom property and a rule whose selector names no `.seq` class, so a
+    // picture of the diagram (which copies the `.seq` rules) draws the heads at the top.
+    let styled: &web_sys::HtmlElement = heads.unchecked_ref();
+    let _ = styled
+        .style()
+        .set_property("--seq-slide", &format!("{slide:.1}px"));
+    if slide > 0.0 {
+        let _ = heads.set_attribute("data-seq-stuck", "");
+    } else {
+        let _ = heads.remove_attribute("data-seq-stuck");
+    }
+}
+
+/// The bottom of what sticks at the top of the window over the diagram: the player's
+/// controls (under the section bar), or 0.
+fn controls_bottom(svg: &web_sys::Element) -> f64 {
+    svg.closest(".redir__player")
+        .ok()
+        .flatten()
+        .and_then(|p| p.query_selector(".redir__controls").ok().flatten())
+        .map_or(0.0, |c| c.get_bounding_client_rect().bottom().max(0.0))
 }
 
 /// Brings the current arrow into view inside the diagram's scroll box and the window, if the
@@ -474,13 +636,14 @@ fn follow(svg_ref: &NodeRef) {
         .document()
         .and_then(|d| d.query_selector("#tour[data-place=bottom]").ok().flatten())
         .map_or(view_h, |p| p.get_bounding_client_rect().top());
-    // What sticks at the top: the section bar, then the player's own controls.
-    let ceiling = svg
-        .closest(".redir__player")
+    // What sticks at the top: the section bar, then the player's own controls, then the
+    // diagram's heads.
+    let heads = svg
+        .query_selector(".seq__heads > rect")
         .ok()
         .flatten()
-        .and_then(|p| p.query_selector(".redir__controls").ok().flatten())
-        .map_or(0.0, |c| c.get_bounding_client_rect().bottom().max(0.0));
+        .map_or(0.0, |h| h.get_bounding_client_rect().height());
+    let ceiling = controls_bottom(&svg) + heads;
     if r.bottom() > floor - 8.0 {
         win.scroll_by_with_x_and_y(0.0, r.bottom() - floor + 48.0);
     } else if r.top() < ceiling {
@@ -538,5 +701,27 @@ mod tests {
         assert_eq!(visible(2, Some(1)), Some(1));
         assert_eq!(visible(0, Some(1)), Some(0));
         assert_eq!(visible(4, None), Some(4));
+    }
+
+    #[test]
+    fn a_long_reply_is_cut_to_its_room_on_one_line() {
+        // The first lines of CLUSTER SLOTS as redis-cli 7.0.15 printed it (transcript 14).
+        let reply = "1) 1) (integer) 0\n   2) (integer) 332\n   3) 1) \"127.0.0.1\"\n      2) (integer) 7006";
+        let cut = fit(reply, 300.0);
+        assert!(
+            cut.starts_with("1) 1) (integer) 0 2) (integer) 332"),
+            "{cut}"
+        );
+        assert!(cut.ends_with('…'));
+        // At 14 px a character is 8.4 units: the cut text fits 300 units.
+        assert!(width_em(&cut) * 14.0 <= 300.0, "{cut}");
+        assert_eq!(fit("OK", 20.0), "OK");
+        assert_eq!(fit("(integer) 2", 400.0), "(integer) 2");
+        // Wide characters count as a whole em; nothing is cut inside a character.
+        assert_eq!(width_em("运维"), 2.0);
+        assert_eq!(
+            fit("运维运维运维运维运维运维运维运维", 100.0),
+            "运维运维运维…"
+        );
     }
 }
