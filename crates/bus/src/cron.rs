@@ -197,9 +197,8 @@ impl Sim {
         if wanted >= READ_AHEAD_FROM {
             // In a big cluster each pick is a cache miss: load the peers the first `wanted`
             // picks land on together (their misses overlap) before the loop makes the same
-            // picks one at a time. Only a copy of the generator advances. The flags and the
-            // reports are both ends of the record's first 48 bytes (`Peer`), which hold all
-            // the loops read.
+            // picks one at a time. Only a copy of the generator advances. What the pick reads
+            // is in the record's first 32 bytes, one cache line (`Peer` is 32-byte aligned).
             let mut peek = rng.clone();
             let mut acc = 0u64;
             for _ in 0..wanted {
@@ -207,7 +206,7 @@ impl Sim {
                 if let Some(&pick) = node.known_list.get(r)
                     && let Some(p) = node.peers.get(pick as usize)
                 {
-                    acc ^= u64::from(p.flags) ^ p.reports.len() as u64;
+                    acc ^= u64::from(p.flags);
                 }
             }
             std::hint::black_box(acc);
@@ -227,17 +226,16 @@ impl Sim {
             if p.flags & flag::PFAIL != 0 {
                 continue;
             }
-            if p.flags & (flag::HANDSHAKE | flag::NOADDR) != 0
-                || (p.link().is_none() && p.numslots == 0)
+            if p.flags & (flag::HANDSHAKE | flag::NOADDR) != 0 || (!p.has_link() && p.numslots == 0)
             {
                 freshnodes -= 1;
                 continue;
             }
-            if p.last_in_ping_gossip == counter {
+            if p.last_in_ping_gossip == counter as u32 {
                 continue;
             }
             gossip.push(Gossip::about(pick as u16, p));
-            p.last_in_ping_gossip = counter;
+            p.last_in_ping_gossip = counter as u32;
             freshnodes -= 1;
         }
         let pfail = self.nodes[fu].pfail_nodes;

@@ -522,6 +522,10 @@ impl Sim {
         let name = node.name.clone();
         self.down[nu] = false;
         self.down_count = self.down_count.saturating_sub(1);
+        // Its peers' walks skip the reconnect of a refused peer: walk every peer once.
+        for other in &mut self.nodes {
+            other.walk.dirty = true;
+        }
         self.log(n, '*', format!("Node configuration loaded, I'm {name}"));
         // serverCron's first run comes 1 ms after start and runs clusterCron at once.
         self.push(now + 1, Ev::Cron(n, generation));

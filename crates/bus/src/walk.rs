@@ -41,6 +41,11 @@ pub struct Walk {
     pub orphaned: u32,
     pub max_slaves: u32,
     pub this_slaves: u32,
+    /// The peers whose connection the last full walk found refused (killed processes), in
+    /// `known_list` order: every later walk reconnects them before the random ping, runs their
+    /// rules with the due peers and finds them refused again at its end, as the full walk
+    /// does, without walking every peer (a restart marks every node dirty).
+    pub refused: Vec<u32>,
 }
 
 impl Default for Walk {
@@ -56,6 +61,7 @@ impl Default for Walk {
             orphaned: 0,
             max_slaves: 0,
             this_slaves: 0,
+            refused: Vec::new(),
         }
     }
 }
@@ -158,6 +164,11 @@ impl Walk {
             self.sched[p] = u64::MAX;
             out.push(p as u32);
         }
+        self.sort_walk_order(out);
+    }
+
+    /// Sort peers into `known_list` order (the order the walk acts in).
+    pub fn sort_walk_order(&self, out: &mut [u32]) {
         if out.len() > 1 {
             let pos = &self.pos;
             if pos.is_empty() {
@@ -253,27 +264,22 @@ impl Sim {
             }
         }
 
-        // Connections to killed processes fail (asynchronously, after this cron).
+        // Connections to killed processes fail (asynchronously, after this cron). They are
+        // remembered rather than marking the walk dirty: the short walk handles them.
+        let mut refused = std::mem::take(&mut self.nodes[nu].walk.refused);
+        refused.clear();
         for i in 0..known_len {
             if self.down_count == 0 {
                 break;
             }
             let p = self.nodes[nu].known_list[i];
-            let pu = p as usize;
-            if p != n && self.down[pu] && self.nodes[nu].peers[pu].link().is_some() {
-                self.nodes[nu].peers[pu].set_link(None);
-                self.nodes[nu].touch();
-                let (name, port) = (self.nodes[pu].name.clone(), self.nodes[pu].port);
-                self.log(
-                    n,
-                    '-',
-                    format!(
-                        "Connection with Node {name} at 127.0.0.1:{} failed: Connection refused",
-                        u32::from(port) + 10000
-                    ),
-                );
+            if p != n && self.down[p as usize] && self.nodes[nu].peers[p as usize].link().is_some()
+            {
+                refused.push(p);
             }
         }
+        self.refuse(n, &refused);
+        self.nodes[nu].walk.refused = refused;
 
         let node = &mut self.nodes[nu];
         if !node.walk.dirty {
@@ -293,11 +299,23 @@ impl Sim {
         let nu = n as usize;
         let now = self.now;
         self.nodes[nu].pfail_nodes = self.nodes[nu].walk.pfail;
+        // clusterNodeCronHandleReconnect for the peers refused last time: still killed (a
+        // restart makes the walk full), so the new link sends nothing.
+        let refused = std::mem::take(&mut self.nodes[nu].walk.refused);
+        for &p in &refused {
+            self.nodes[nu].peers[p as usize].set_link(Some(now));
+        }
         self.random_ping(n, iteration);
         let mut due = std::mem::take(&mut self.due);
         self.nodes[nu].walk.take_due(now, &mut due);
+        if !refused.is_empty() {
+            // Their rules run every cron, in `known_list` order with the due peers.
+            due.extend_from_slice(&refused);
+            self.nodes[nu].walk.sort_walk_order(&mut due);
+            due.dedup();
+        }
         #[cfg(debug_assertions)]
-        self.check_walk(n, &due);
+        self.check_walk(n, &due, &refused);
         let mut update_state = false;
         for &p in &due {
             let flags = self.nodes[nu].peers[p as usize].flags;
@@ -309,8 +327,28 @@ impl Sim {
             node.walk.reschedule(p, &node.peers[p as usize]);
         }
         self.due = due;
+        self.refuse(n, &refused);
+        self.nodes[nu].walk.refused = refused;
         let w = &self.nodes[nu].walk;
         (w.orphaned, w.max_slaves, w.this_slaves, update_state)
+    }
+
+    /// The connections to these killed peers fail: no link, and the log line.
+    fn refuse(&mut self, n: u32, refused: &[u32]) {
+        let nu = n as usize;
+        for &p in refused {
+            let pu = p as usize;
+            self.nodes[nu].peers[pu].set_link(None);
+            let (name, port) = (self.nodes[pu].name.clone(), self.nodes[pu].port);
+            self.log(
+                n,
+                '-',
+                format!(
+                    "Connection with Node {name} at 127.0.0.1:{} failed: Connection refused",
+                    u32::from(port) + 10000
+                ),
+            );
+        }
     }
 
     /// One peer's rules in `clusterCron`: free a link that has been silent too long, the NT/2
@@ -374,7 +412,7 @@ impl Sim {
     /// peer not due is left alone by every rule, no link is down, and the counts are the ones
     /// the full walk would make.
     #[cfg(debug_assertions)]
-    pub(super) fn check_walk(&self, n: u32, due: &[u32]) {
+    pub(super) fn check_walk(&self, n: u32, due: &[u32], refused: &[u32]) {
         let node = &self.nodes[n as usize];
         let now = self.now;
         let nt = self.cfg.node_timeout;
@@ -388,9 +426,10 @@ impl Sim {
                 pfail += 1;
             }
             assert!(q.link().is_some(), "walk of {n}: no link to {p} at {now}");
-            assert!(
-                !self.down[p as usize],
-                "walk of {n}: {p} is down with a link"
+            assert_eq!(
+                self.down[p as usize],
+                refused.contains(&p),
+                "walk of {n}: {p} is down but not refused (or the reverse)"
             );
             if due.contains(&p) || q.flags & flag::HANDSHAKE != 0 {
                 continue;
