@@ -1067,6 +1067,15 @@ pub struct Messages {
     pub bn_three_run: &'static str,
     /// The tour's first stop, measured: `{0}` masters, `{1}` replicas each, `{2}` messages a second, `{3}` bytes a second (16384), `{4}` (65536), `{5}` node-timeout.
     pub bn_tour_measured: &'static str,
+    // map18: trail ends, a new cluster under the map and in the lab's last change.
+    /// The label at the start of a reshard's trail: `{0}` the master the slots came from.
+    pub trail_from: &'static str,
+    /// The label at the arrowhead: `{0}` the master the slots went to.
+    pub trail_to: &'static str,
+    /// Under the map after a new cluster replaced the old one: `{0}` what was done.
+    pub trail_new_cluster: &'static str,
+    /// After the last change's title when it made a new cluster (instead of the slots moved).
+    pub lab_new_cluster: &'static str,
 }
 }
 
@@ -1594,6 +1603,12 @@ pub const EN: Messages = Messages {
     bn_three: "2 masters with a replica each; one is killed. {0} flags it fail? after {1} ms, but marking it fail needs a majority of the masters that own slots: it reaches {2} and needs {3}. So no FAIL, no election, no promotion, and cluster_state stays fail for all {4} ms watched. With 3 masters the same crash ends with the replica promoted {5} ms after the kill.",
     bn_three_run: "Watch it with 2 masters",
     bn_tour_measured: "Measured in the cluster-bus simulator for {0} masters with {1} replicas each at cluster-node-timeout {5} ms: {2} messages a second carry {3} a second with 16384 slots, and would carry {4} with 65536.",
+
+    // map18
+    trail_from: "from {0}",
+    trail_to: "to {0}",
+    trail_new_cluster: "{0}: a new cluster, not a reshard. Its masters got their slots when it was made, so no slot and no key moved.",
+    lab_new_cluster: "a new cluster, nothing moved",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.
