@@ -194,10 +194,10 @@ fn bring_into_view(el: &web_sys::Element, first_row: u16, last_row: u16) {
     let _ = js_sys::Reflect::set(&opts, &"top".into(), &delta.into());
     let behavior = if reduced { "auto" } else { "smooth" };
     let _ = js_sys::Reflect::set(&opts, &"behavior".into(), &behavior.into());
-    if let Ok(f) = js_sys::Reflect::get(&win, &"scrollBy".into()) {
-        if let Some(f) = f.dyn_ref::<js_sys::Function>() {
-            let _ = f.call1(&win, &opts);
-        }
+    if let Ok(f) = js_sys::Reflect::get(&win, &"scrollBy".into())
+        && let Some(f) = f.dyn_ref::<js_sys::Function>()
+    {
+        let _ = f.call1(&win, &opts);
     }
 }
 
