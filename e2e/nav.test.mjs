@@ -223,3 +223,76 @@ test('the register opens under the CRC card, long keys are shortened, and the sl
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// map18: the read-out gives way to the section links, and names masters that share a port.
+
+/** Each section link: how much of it the bar shows (its box clipped by the link row's). */
+function linksShown(page) {
+  return page.evaluate(() => {
+    const row = document.querySelector('.section-nav__list').getBoundingClientRect();
+    return [...document.querySelectorAll('[data-testid=section-nav] a[data-section]')].map((a) => {
+      const r = a.getBoundingClientRect();
+      return { section: a.dataset.section, whole: r.left >= row.left - 0.5 && r.right <= row.right + 0.5 && a.scrollWidth <= a.clientWidth + 0.5 };
+    });
+  });
+}
+
+for (const lang of ['en', 'zh']) {
+  test(`a long key is cut short in the read-out and the bar's links all show whole at 1280 (${lang})`, async () => {
+    const { page, context, problems } = await openPage(env.browser, env.server.url);
+    if (lang === 'zh') {
+      await page.getByTestId('lang-select').selectOption('zh');
+      await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+    }
+    const readout = page.getByTestId('key-readout');
+    // Keys of bytes redis-cli prints as \xNN are the widest: 4 characters a byte.
+    for (const key of ['{user1}:profile', 'k'.repeat(200), '\\xff'.repeat(300), 'k'.repeat(64 * 1024)]) {
+      await page.getByTestId('key-input').fill(key);
+      await page.waitForTimeout(150);
+      const shown = await linksShown(page);
+      assert.deepEqual(shown.filter((l) => !l.whole), [], `links cut with a ${key.length}-character key`);
+      const box = await readout.boundingBox();
+      assert.ok(box.x + box.width <= 1280, `read-out inside the window: ${JSON.stringify(box)}`);
+      // The key itself is cut with an ellipsis, never the slot or the master.
+      const parts = await readout.evaluate((r) => [...r.querySelectorAll('.key-readout__slot, .key-readout__master code')]
+        .map((e) => e.scrollWidth <= e.clientWidth + 0.5 || getComputedStyle(e).display === 'inline'));
+      assert.ok(parts.every(Boolean), `slot and master drawn whole: ${parts}`);
+    }
+    // The tooltip and the accessible name carry the whole key (up to 1 KB).
+    await page.getByTestId('key-input').fill('k'.repeat(200));
+    await page.waitForFunction(() => document.querySelector('[data-testid=key-readout]').title.includes('k'.repeat(200)));
+    assert.ok((await readout.getAttribute('aria-label')).includes('k'.repeat(200)));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
+
+test('on a phone the read-out names masters that share a port by their host, and still fits', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url, { width: 390, height: 844 });
+  const readout = page.getByTestId('key-readout');
+  // The fixtures' cluster: the ports differ, so the port names the master and the key keeps the room.
+  assert.equal(await readout.locator('.key-readout__host').evaluate((h) => getComputedStyle(h).display), 'none');
+  // Three masters on 10.0.0.1-3, all on port 6379 (CLUSTER NODES as Redis 7.0.15 writes it).
+  const ids = ['a', 'b', 'c'].map((c) => c.repeat(40));
+  const ranges = ['0-5460', '5461-10922', '10923-16383'];
+  const text = ids.map((id, i) => `${id} 10.0.0.${i + 1}:6379@16379 ${i === 0 ? 'myself,' : ''}master - 0 1700000000000 ${i + 1} connected ${ranges[i]}`).join('\n') + '\n';
+  await page.locator('.lab__import summary').click();
+  await page.getByTestId('topology-input').fill(text);
+  await page.getByTestId('topology-apply').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=key-readout]').dataset.master === '10.0.0.2:6379');
+  for (const [key, host] of [['{user1}:profile', '10.0.0.2'], ['foo', '10.0.0.3'], ['hello', '10.0.0.1']]) {
+    await typeKey(page, key);
+    await page.waitForFunction((s) => document.querySelector('[data-testid=key-readout]').dataset.slot === String(s), redisSlot(key));
+    // The port is the same for all three: the host is what tells them apart.
+    const seen = await readout.locator('.key-readout__master').evaluate((m) => m.innerText);
+    assert.equal(seen.trim(), host, `the read-out names ${key}'s master`);
+    assert.equal(await readout.getAttribute('title'), `Your key ${key} is in slot ${redisSlot(key)}, served by ${host}:6379. Go to the key field.`);
+    const b = await readout.locator('.key-readout__master').boundingBox();
+    const r = await readout.boundingBox();
+    assert.ok(b.x >= r.x && b.x + b.width <= r.x + r.width + 0.5 && r.x + r.width <= 390, `the master fits: ${JSON.stringify([b, r])}`);
+  }
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -257,3 +257,28 @@ test('at phone width nothing overflows sideways', async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// map18: the register's table stays inside the CRC card's column, at 1280 and on a phone.
+for (const [width, height] of [[1280, 900], [390, 844]]) {
+  test(`the CRC register fits under its card at ${width} px`, async () => {
+    const { page, context, problems } = await openPage(env.browser, env.server.url, { width, height });
+    await typeKey(page, '{user1}:profile');
+    await page.locator('.stage__more button').click();
+    const reg = page.locator('#crc-register');
+    await reg.waitFor();
+    const got = await reg.evaluate((r) => {
+      const card = [...document.querySelectorAll('.stage')][2].getBoundingClientRect();
+      const box = r.getBoundingClientRect();
+      const table = r.querySelector('table').getBoundingClientRect();
+      // What the reader sees of the table: clipped by the register's own scroller, if any.
+      const seen = { left: Math.max(table.left, box.left), right: Math.min(table.right, box.right) };
+      return { card: [card.left, card.right], box: [box.left, box.right], seen: [seen.left, seen.right] };
+    });
+    assert.ok(got.box[0] >= got.card[0] - 0.5 && got.box[1] <= got.card[1] + 0.5, `register ${got.box} under card ${got.card}`);
+    assert.ok(got.seen[0] >= got.card[0] - 0.5 && got.seen[1] <= got.card[1] + 0.5, `table drawn ${got.seen} within card ${got.card}`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}

@@ -281,3 +281,127 @@ test('after a failover the lab says how long a real one takes', async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// map18: a new cluster is no reshard; a reshard's trails have a direction and named ends; on a
+// phone the map's changed part comes into view.
+
+/** Adds the empty 127.0.0.1:7006 and reshards 1000 slots from all masters to it. */
+async function reshardToNewMaster(page) {
+  await page.getByTestId('add-master').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 4);
+  await page.getByTestId('reshard-slots').fill('1000');
+  await page.getByTestId('reshard-from').selectOption('all');
+  await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7006' });
+  await page.getByTestId('reshard').click();
+  await page.waitForFunction(() => document.querySelector('[data-addr="127.0.0.1:7006"]')?.dataset.slots === '1000');
+}
+
+test('creating a cluster of 8 masters is a new cluster: no trail, no moved keys, and it says so', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('cluster-select').selectOption('create');
+  await page.getByTestId('n-masters').fill('8');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 8);
+  // The page's key {user1}:profile (slot 8106) was 7001's in the fixtures' cluster and is
+  // 7003's in the new one: that is not a move, nothing was carried anywhere.
+  assert.equal(await page.getByTestId('key-readout').getAttribute('data-master'), '127.0.0.1:7003');
+  const after = async () => ({
+    trails: await page.getByTestId('reshard-trail').count(),
+    moved: await page.getByTestId('moved-key').count(),
+    count: await page.getByTestId('reshard-count').count(),
+    moves: await page.getByTestId('last-change').locator('li').count(),
+  });
+  assert.deepEqual(await after(), { trails: 0, moved: 0, count: 0, moves: 0 });
+  assert.match(await page.getByTestId('new-cluster').textContent(), /--cluster create, 8 masters: a new cluster, not a reshard/);
+  assert.match(await page.getByTestId('last-change').textContent(), /a new cluster, nothing moved/);
+  assert.doesNotMatch(await page.getByTestId('last-change').textContent(), /slots moved/);
+  // Undoing it is no reshard either: back to the picker's first create (6 masters), then to
+  // the fixtures' cluster.
+  await page.getByTestId('undo').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 6);
+  assert.deepEqual(await after(), { trails: 0, moved: 0, count: 0, moves: 0 });
+  await page.getByTestId('undo').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 3);
+  assert.deepEqual(await after(), { trails: 0, moved: 0, count: 0, moves: 0 });
+  // A reshard still shows what moved.
+  await reshardToNewMaster(page);
+  assert.ok(await page.getByTestId('reshard-trail').count() > 0);
+  assert.equal(await page.getByTestId('new-cluster').count(), 0);
+  assert.match(await page.getByTestId('last-change').textContent(), /1000 slots moved/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`a reshard's trails point at the moved slots and name both ends (${colorScheme})`, async () => {
+    const { page, context, problems } = await openPage(env.browser, env.server.url);
+    await page.emulateMedia({ colorScheme });
+    await reshardToNewMaster(page);
+    const owners = await masterRows(page);
+    const ownerOf = (slot) => owners.find((r) => r.ranges.split(',').some((x) => {
+      const [a, b = a] = x.split('-').map(Number);
+      return slot >= a && slot <= b;
+    }))?.addr;
+    const trails = await page.getByTestId('reshard-trail').evaluateAll((gs) => gs.map((g) => {
+      const line = g.querySelector('line');
+      const head = line.getAttribute('marker-end')?.match(/^url\(#(.+)\)$/)?.[1];
+      const marker = head ? document.getElementById(head) : null;
+      const n = (a) => Number(line.getAttribute(a));
+      return { from: g.dataset.from, to: g.dataset.to, head: marker?.tagName === 'marker' && marker.querySelector('path') !== null,
+        start: [n('x1'), n('y1')], end: [n('x2'), n('y2')] };
+    }));
+    assert.equal(trails.length, 3);
+    for (const t of trails) {
+      assert.ok(t.head, `an arrowhead at the target end: ${JSON.stringify(t)}`);
+      assert.equal(t.to, '127.0.0.1:7006');
+      // The head sits on a slot the target owns now; the tail on one its source kept.
+      const slotAt = ([x, y]) => Math.floor(y) * 128 + Math.floor(x);
+      assert.equal(ownerOf(slotAt(t.end)), '127.0.0.1:7006', `head at slot ${slotAt(t.end)}`);
+      assert.equal(ownerOf(slotAt(t.start)), t.from, `tail at slot ${slotAt(t.start)}`);
+    }
+    // The ends are named in words, on chips that read in either scheme, inside the map.
+    const ends = await page.getByTestId('trail-ends').locator('.trail__end').evaluateAll((ls) => ls.map((l) => {
+      const s = getComputedStyle(l);
+      const r = l.getBoundingClientRect();
+      const frame = l.closest('.slot-map__frame').getBoundingClientRect();
+      return { text: l.textContent, fg: s.color, bg: s.backgroundColor, inside: r.left >= frame.left - 1 && r.right <= frame.right + 1 };
+    }));
+    assert.deepEqual([...new Set(ends.map((e) => e.text))].sort(), ['from :7000', 'from :7001', 'from :7002', 'to :7006']);
+    const lum = (c) => {
+      const [r, g, b] = c.match(/[\d.]+/g).map(Number).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    for (const e of ends) {
+      const [a, b] = [lum(e.fg), lum(e.bg)].sort((x, y) => y - x);
+      assert.ok((a + 0.05) / (b + 0.05) >= 4.5, `label ${e.text} contrast ${(a + 0.05) / (b + 0.05)}`);
+      assert.ok(e.inside, `label ${e.text} inside the map`);
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
+
+for (const reducedMotion of ['no-preference', 'reduce']) {
+  test(`on a phone, Reshard brings the map's changed rows into view under the bar (motion: ${reducedMotion})`, async () => {
+    const { page, context, problems } = await openPage(env.browser, env.server.url, { width: 390, height: 844 });
+    await page.emulateMedia({ reducedMotion });
+    await page.getByTestId('add-master').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 4);
+    await page.getByTestId('reshard-slots').fill('1000');
+    await page.getByTestId('reshard-from').selectOption('all');
+    await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7006' });
+    await page.getByTestId('reshard').scrollIntoViewIfNeeded();
+    // Where the reader is: the map is out of sight above the lab.
+    const mapBefore = await page.getByTestId('slot-map').boundingBox();
+    assert.ok(mapBefore.y + mapBefore.height < 200, `the map starts out of sight: ${JSON.stringify(mapBefore)}`);
+    await page.getByTestId('reshard').click();
+    await page.waitForFunction(() => document.querySelector('[data-addr="127.0.0.1:7006"]')?.dataset.slots === '1000');
+    // Every moved range's outline ends up between the sticky bar's real bottom and the window's.
+    await page.waitForFunction(() => {
+      const bar = document.querySelector('.wayfinder').getBoundingClientRect().bottom;
+      const rs = [...document.querySelectorAll('.trail__range')].map((r) => r.getBoundingClientRect());
+      return rs.length > 0 && rs.every((r) => r.top >= bar - 1 && r.bottom <= window.innerHeight + 1);
+    }, null, { timeout: reducedMotion === 'reduce' ? 300 : 3000 });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}

@@ -1071,6 +1071,15 @@ pub struct Messages {
     /// A hidden lifeline's message drawn as a note on the other end: `{0}` = lifeline (the
     /// operator), `{1}` = what it carried (the language's colon between them).
     pub seq_note_from: &'static str,
+    // map18: trail ends, a new cluster under the map and in the lab's last change.
+    /// The label at the start of a reshard's trail: `{0}` the master the slots came from.
+    pub trail_from: &'static str,
+    /// The label at the arrowhead: `{0}` the master the slots went to.
+    pub trail_to: &'static str,
+    /// Under the map after a new cluster replaced the old one: `{0}` what was done.
+    pub trail_new_cluster: &'static str,
+    /// After the last change's title when it made a new cluster (instead of the slots moved).
+    pub lab_new_cluster: &'static str,
 }
 }
 
@@ -1600,6 +1609,12 @@ pub const EN: Messages = Messages {
     bn_tour_measured: "Measured in the cluster-bus simulator for {0} masters with {1} replicas each at cluster-node-timeout {5} ms: {2} messages a second carry {3} a second with 16384 slots, and would carry {4} with 65536.",
     // --- seq18 branch ---
     seq_note_from: "{0}: {1}",
+
+    // map18
+    trail_from: "from {0}",
+    trail_to: "to {0}",
+    trail_new_cluster: "{0}: a new cluster, not a reshard. Its masters got their slots when it was made, so no slot and no key moved.",
+    lab_new_cluster: "a new cluster, nothing moved",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

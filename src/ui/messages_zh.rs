@@ -532,6 +532,12 @@ pub const ZH: Messages = Messages {
     bn_tour_measured: "在集群总线模拟器中测得（{0} 个主节点，各 {1} 个副本，cluster-node-timeout 为 {5} 毫秒）：每秒 {2} 条消息，16384 个槽时每秒 {3}，65536 个槽时每秒将是 {4}。",
     // --- seq18 branch ---
     seq_note_from: "{0}：{1}",
+
+    // map18
+    trail_from: "来自 {0}",
+    trail_to: "迁往 {0}",
+    trail_new_cluster: "{0}：这是一个新集群，不是重新分片。它的主节点在创建时就分到了各自的槽，没有槽、也没有键被迁移。",
+    lab_new_cluster: "新集群，没有迁移任何东西",
 };
 
 #[cfg(test)]

@@ -153,6 +153,10 @@ pub struct Change {
     pub commands: Vec<String>,
     /// Counts changes, so two equal changes in a row still animate twice.
     pub serial: u32,
+    /// True when a new cluster replaced the old one (create, import, the fixtures' cluster, or
+    /// the undo or redo of one): its masters got their slots when it was made, so no slot and no
+    /// key moved, and `moves` is empty.
+    pub replaced: bool,
 }
 
 impl Change {
@@ -160,6 +164,16 @@ impl Change {
     pub fn n_slots(&self) -> usize {
         self.moves.iter().map(|m| m.range.len()).sum()
     }
+}
+
+/// A cluster in the undo or redo history, and whether the step between it and the cluster
+/// after it replaced the whole cluster (then undoing or redoing it moves no slot either).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Earlier {
+    /// The cluster.
+    pub map: Rc<SlotMap>,
+    /// The step from it was a new cluster, not a move of slots.
+    pub replaced: bool,
 }
 
 /// The cluster and what the topology lab says about it.
@@ -176,9 +190,9 @@ pub struct ClusterState {
     /// Which colour each node id has had.
     pub book: ColourBook,
     /// Earlier clusters, most recent last.
-    pub undo: Vec<Rc<SlotMap>>,
+    pub undo: Vec<Earlier>,
     /// Clusters undone, most recent last.
-    pub redo: Vec<Rc<SlotMap>>,
+    pub redo: Vec<Earlier>,
     /// The last change, if any.
     pub change: Option<Rc<Change>>,
     /// Why the last topology action was refused (the cluster is unchanged).
@@ -231,13 +245,25 @@ impl ClusterState {
 
     /// Makes the edit's cluster current, remembering this one for undo and describing the change.
     fn commit(&mut self, edit: Edit, label: Note) {
+        self.commit_as(edit, label, false);
+    }
+
+    /// As [`Self::commit`], for a new cluster that replaces this one (nothing moves).
+    fn replace(&mut self, edit: Edit, label: Note) {
+        self.commit_as(edit, label, true);
+    }
+
+    fn commit_as(&mut self, edit: Edit, label: Note, replaced: bool) {
         let before = self.map.clone();
-        self.undo.push(before.clone());
+        self.undo.push(Earlier {
+            map: before.clone(),
+            replaced,
+        });
         if self.undo.len() > MAX_UNDO {
             self.undo.remove(0);
         }
         self.redo.clear();
-        self.show(before, Rc::new(edit.after), label, edit.commands);
+        self.show(before, Rc::new(edit.after), label, edit.commands, replaced);
     }
 
     /// Shows `after` as the cluster and `before → after` as the last change.
@@ -247,6 +273,7 @@ impl ClusterState {
         after: Rc<SlotMap>,
         label: Note,
         commands: Vec<String>,
+        replaced: bool,
     ) {
         let before_colours = self.colours.clone();
         self.book.learn(&after);
@@ -254,11 +281,17 @@ impl ClusterState {
         let serial = self.change.as_ref().map_or(0, |c| c.serial + 1);
         self.change = Some(Rc::new(Change {
             label,
-            moves: diff(&before, &after),
+            // A new cluster is not a reshard: its slots were assigned, none moved.
+            moves: if replaced {
+                Vec::new()
+            } else {
+                diff(&before, &after)
+            },
             before,
             before_colours,
             commands,
             serial,
+            replaced,
         }));
         self.map = after;
         self.topology_error = None;
@@ -457,7 +490,7 @@ impl Reducible for ClusterState {
                     after: SlotMap::fixture_cluster(),
                     commands: Vec::new(),
                 };
-                next.commit(edit, Note::Fixture);
+                next.replace(edit, Note::Fixture);
             }
             ClusterAction::CreateCluster(text) => match text.trim().parse::<usize>() {
                 Ok(n) if (1..=MAX_MASTERS).contains(&n) => match lab::create(n) {
@@ -465,7 +498,7 @@ impl Reducible for ClusterState {
                         next.cluster = ClusterChoice::Created(n);
                         next.cluster_error = None;
                         next.book = ColourBook::default();
-                        next.commit(edit, Note::Created(n));
+                        next.replace(edit, Note::Created(n));
                     }
                     Err(_) => next.cluster_error = Some(text),
                 },
@@ -519,7 +552,7 @@ impl Reducible for ClusterState {
                         after: imported.map,
                         commands: Vec::new(),
                     };
-                    next.commit(edit, Note::Imported(imported.format));
+                    next.replace(edit, Note::Imported(imported.format));
                     if !warnings.is_empty() {
                         next.notice = Some(Note::ImportWarnings(warnings));
                     }
@@ -529,15 +562,21 @@ impl Reducible for ClusterState {
             ClusterAction::Undo => {
                 if let Some(prev) = next.undo.pop() {
                     let current = next.map.clone();
-                    next.redo.push(current.clone());
-                    next.show(current, prev, Note::Undone, Vec::new());
+                    next.redo.push(Earlier {
+                        map: current.clone(),
+                        replaced: prev.replaced,
+                    });
+                    next.show(current, prev.map, Note::Undone, Vec::new(), prev.replaced);
                 }
             }
             ClusterAction::Redo => {
                 if let Some(again) = next.redo.pop() {
                     let current = next.map.clone();
-                    next.undo.push(current.clone());
-                    next.show(current, again, Note::Redone, Vec::new());
+                    next.undo.push(Earlier {
+                        map: current.clone(),
+                        replaced: again.replaced,
+                    });
+                    next.show(current, again.map, Note::Redone, Vec::new(), again.replaced);
                 }
             }
         }
@@ -656,6 +695,38 @@ mod tests {
         assert_eq!(*s.map, SlotMap::fixture_cluster());
         // Colours follow node ids: 7001 keeps its colour throughout.
         assert_eq!(s.colours[1], run(&[]).colours[1]);
+    }
+
+    #[test]
+    fn a_new_cluster_moves_nothing_and_neither_does_undoing_it() {
+        // The fixtures' cluster gives 7002 slot 8106; a created one of 8 gives it to the fourth
+        // master. That is a new cluster, not slots moved from 7002 to 7003.
+        let s = run(&[ClusterAction::CreateCluster("8".into())]);
+        let c = s.change.as_ref().unwrap();
+        assert!(c.replaced);
+        assert!(c.moves.is_empty());
+        assert_eq!(c.n_slots(), 0);
+        let s = s.reduce(ClusterAction::Undo);
+        assert!(s.change.as_ref().unwrap().replaced);
+        assert_eq!(*s.map, SlotMap::fixture_cluster());
+        let s = s.reduce(ClusterAction::Redo);
+        assert!(s.change.as_ref().unwrap().replaced);
+        assert_eq!(s.map.n_masters(), 8);
+        // A reshard after it does move slots, and so does its undo.
+        let s = s.reduce(ClusterAction::Reshard {
+            from: vec![0],
+            target: 1,
+            n_slots: "10".into(),
+        });
+        let c = s.change.as_ref().unwrap();
+        assert!(!c.replaced);
+        assert_eq!(c.n_slots(), 10);
+        let s = s.reduce(ClusterAction::Undo);
+        let c = s.change.as_ref().unwrap();
+        assert!(!c.replaced);
+        assert_eq!(c.n_slots(), 10);
+        let s = s.reduce(ClusterAction::UseFixtureCluster);
+        assert!(s.change.as_ref().unwrap().replaced);
     }
 
     #[test]

@@ -282,7 +282,10 @@ pub fn last_change(props: &LastChangeProps) -> Html {
     };
     html! {
         <div class="lab__change" data-testid="last-change">
-            <h4 class="lab__subtitle">{ c.label.text(t) }{ " · " }{ fill(t.lab_moved, &[&c.n_slots()]) }</h4>
+            <h4 class="lab__subtitle">{ c.label.text(t) }{ " · " }{
+                // map18: a new cluster moved nothing; it is not "0 slots moved" of a reshard.
+                if c.replaced { t.lab_new_cluster.to_string() } else { fill(t.lab_moved, &[&c.n_slots()]) }
+            }</h4>
             if !c.moves.is_empty() {
                 <ul class="lab__moves">{ for lines }</ul>
                 if more > 0 { <p class="lab__more">{ fill(t.lab_more_moves, &[&more]) }</p> }
