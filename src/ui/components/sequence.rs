@@ -165,6 +165,17 @@ fn fit(text: &str, room: f64) -> String {
         }
         out.push(c);
     }
+    // Not inside a word or a number, where a space is near: a cut word reads as another
+    // ("all key…"), a cut number as a wrong one.
+    let cut = out.len();
+    let inside = out.chars().last().is_some_and(char::is_alphanumeric)
+        && one[cut..].chars().next().is_some_and(char::is_alphanumeric);
+    if let Some(space) = out
+        .rfind(' ')
+        .filter(|&sp| inside && cut - sp <= 16 && sp > 0)
+    {
+        out.truncate(space);
+    }
     out.truncate(out.trim_end().len());
     out.push('…');
     out
@@ -468,7 +479,7 @@ pub fn sequence(props: &SequenceProps) -> Html {
                     // A note is the client's words, or a reply it builds (`(integer) 2`): code.
                     <text x={format!("{tx:.1}")} y={format!("{y:.1}")} text-anchor={anchor}
                           class={classes!("seq__label", is_reply(&text).then_some("mono"))}>{ text }</text>
-                    if shortened { <title>{ full }</title> }
+                    if shortened { <title class={classes!(is_reply(&full).then_some("mono"))}>{ full }</title> }
                 </g>
             };
         }
@@ -485,7 +496,7 @@ pub fn sequence(props: &SequenceProps) -> Html {
                 { plate(mid, y - 8.0, &text, "middle") }
                 // An arrow carries a command or a reply: code, as redis-cli prints it.
                 <text x={format!("{mid:.1}")} y={format!("{:.1}", y - 8.0)} text-anchor="middle" class="seq__label mono">{ text }</text>
-                if shortened { <title>{ full }</title> }
+                if shortened { <title class="mono">{ full }</title> }
                 if current {
                     <circle class="seq__token" cx={format!("{x1:.1}")} cy={format!("{y:.1}")} r="5"
                             data-css={format!("--dx: {:.1}px", x2 - x1)} />
@@ -723,5 +734,12 @@ mod tests {
             fit("运维运维运维运维运维运维运维运维", 100.0),
             "运维运维运维…"
         );
+        // A cut falls at a word's end when one is near: a cut word reads as another.
+        let cut = fit(
+            "RedisClusterException: MGET - all keys must map to the same key slot",
+            260.0,
+        );
+        assert!(cut.ends_with(" all…") || !cut.contains(" key…"), "{cut}");
+        assert!(!cut.trim_end_matches('…').ends_with(' '), "{cut}");
     }
 }
