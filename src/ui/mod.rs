@@ -24,5 +24,6 @@ pub mod sections;
 pub mod share;
 pub mod state;
 pub mod styled;
+pub mod viewport;
 
 pub use app::App;

@@ -160,16 +160,8 @@ fn bring_into_view(el: &web_sys::Element, first_row: u16, last_row: u16) {
     if doc.get_element_by_id("tour").is_some() {
         return;
     }
-    let view_h = win
-        .inner_height()
-        .ok()
-        .and_then(|v| v.as_f64())
-        .unwrap_or(0.0);
-    let bar = doc
-        .query_selector(".wayfinder")
-        .ok()
-        .flatten()
-        .map_or(0.0, |b| b.get_bounding_client_rect().bottom().max(0.0));
+    let view_h = crate::ui::viewport::height(&win);
+    let bar = crate::ui::viewport::bar_bottom(&doc);
     let r = el.get_bounding_client_rect();
     let rows = f64::from(COLS);
     let top = r.top() + f64::from(first_row) / rows * r.height();

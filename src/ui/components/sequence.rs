@@ -618,11 +618,7 @@ fn follow(svg_ref: &NodeRef) {
     let Ok(Some(cur)) = svg.query_selector("[data-testid=seq-current] > :first-child") else {
         return;
     };
-    let view_h = win
-        .inner_height()
-        .ok()
-        .and_then(|v| v.as_f64())
-        .unwrap_or(0.0);
+    let view_h = crate::ui::viewport::height(&win);
     let area = svg.get_bounding_client_rect();
     if area.bottom() < 0.0 || area.top() > view_h {
         return;

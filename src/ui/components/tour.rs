@@ -867,11 +867,7 @@ const TOP_GAP: f64 = 12.0;
 /// Where the window's free area starts: under the sticky section bar (its height differs on
 /// a phone, where it has two rows, and between languages).
 fn top_room(doc: &web_sys::Document) -> f64 {
-    doc.query_selector(".wayfinder")
-        .ok()
-        .flatten()
-        .map_or(0.0, |bar| bar.get_bounding_client_rect().bottom().max(0.0))
-        + TOP_GAP
+    crate::ui::viewport::bar_bottom(doc) + TOP_GAP
 }
 
 /// Scrolls the target (if `scroll`) so its top sits under the window's top bar, then puts the
@@ -888,11 +884,7 @@ fn place(target: &str, scroll: bool) {
     ) else {
         return;
     };
-    let view_h = win
-        .inner_height()
-        .ok()
-        .and_then(|v| v.as_f64())
-        .unwrap_or(0.0);
+    let view_h = crate::ui::viewport::height(&win);
     // Inside the redirections player, its controls stick under the bar too.
     let controls = el
         .closest(".redir__player")
