@@ -1080,6 +1080,10 @@ pub struct Messages {
     pub trail_new_cluster: &'static str,
     /// After the last change's title when it made a new cluster (instead of the slots moved).
     pub lab_new_cluster: &'static str,
+    // first-screen module (crates/first)
+    /// Shown by the prerendered page while the first-screen module answers a key typed before
+    /// the app has started: the values are the key's, the sentences follow with the app.
+    pub pipeline_early: &'static str,
 }
 }
 
@@ -1615,6 +1619,7 @@ pub const EN: Messages = Messages {
     trail_to: "to {0}",
     trail_new_cluster: "{0}: a new cluster, not a reshard. Its masters got their slots when it was made, so no slot and no key moved.",
     lab_new_cluster: "a new cluster, nothing moved",
+    pipeline_early: "These are your key's bytes, slot and master. The sentences that explain each step appear when the page has finished loading.",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -538,6 +538,8 @@ pub const ZH: Messages = Messages {
     trail_to: "迁往 {0}",
     trail_new_cluster: "{0}：这是一个新集群，不是重新分片。它的主节点在创建时就分到了各自的槽，没有槽、也没有键被迁移。",
     lab_new_cluster: "新集群，没有迁移任何东西",
+    // first-screen module (crates/first)
+    pipeline_early: "这里已是你的键的字节、槽和主节点；解释每一步的句子会在页面加载完成后出现。",
 };
 
 #[cfg(test)]

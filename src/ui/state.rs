@@ -9,7 +9,6 @@ use crate::core::cluster::failover::FailoverOutcome;
 use crate::core::cluster::lab::{self, DrainError, Edit, WeightError};
 use crate::core::cluster::topology::{diff, OwnerChange};
 use crate::core::cluster::{import, rebalance};
-use crate::core::key::escape::{parse_key, EscapeError};
 use crate::core::{explain, Explanation, SlotMap, N_SLOTS};
 use crate::persist::Cluster;
 use crate::ui::localize::Note;
@@ -26,47 +25,7 @@ pub const DEFAULT_KEY: &str = "{user1}:profile";
 /// The largest cluster the picker builds (`redis-cli --cluster create` has no limit, the page does).
 pub const MAX_MASTERS: usize = 1000;
 
-/// The longest key the page explains, in bytes. Redis takes keys up to 512 MB, but showing a
-/// longer one would freeze the tab; 1 MiB is sixteen times the longest fixture key.
-pub const MAX_KEY_BYTES: usize = 1 << 20;
-
-/// Why the text in the key field is not explained.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum KeyProblem {
-    /// It is not valid redis-cli escape syntax.
-    Escape(EscapeError),
-    /// It is longer than [`MAX_KEY_BYTES`] (`bytes` is a lower bound when not parsed at all).
-    TooLong {
-        /// How many bytes the key has (or at least has).
-        bytes: usize,
-    },
-}
-
-impl KeyProblem {
-    /// The column the problem points at, if any.
-    pub fn column(&self) -> Option<usize> {
-        match self {
-            KeyProblem::Escape(e) => Some(e.column()),
-            KeyProblem::TooLong { .. } => None,
-        }
-    }
-}
-
-/// Reads the key field: its bytes, or why the page will not explain it.
-pub fn read_key(input: &str) -> Result<Vec<u8>, KeyProblem> {
-    // Each byte takes at most four characters (\xNN), so longer text cannot be a short key:
-    // refuse it before parsing, so a 10 MB paste costs nothing.
-    if input.len() > 4 * MAX_KEY_BYTES + 2 {
-        return Err(KeyProblem::TooLong {
-            bytes: input.len() / 4,
-        });
-    }
-    let bytes = parse_key(input).map_err(KeyProblem::Escape)?;
-    if bytes.len() > MAX_KEY_BYTES {
-        return Err(KeyProblem::TooLong { bytes: bytes.len() });
-    }
-    Ok(bytes)
-}
+pub use crate::core::key::field::{read_key, KeyProblem, MAX_KEY_BYTES};
 
 /// The key field: exactly what it holds, the last key that parsed, and why the text is not
 /// explained if it is not.

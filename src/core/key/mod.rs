@@ -4,7 +4,9 @@
 
 pub mod args;
 pub mod client_rules;
+pub mod display;
 pub mod escape;
+pub mod field;
 pub mod slot;
 
 pub use slotscope_kernel::{crc16, hashtag};

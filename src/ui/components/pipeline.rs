@@ -3,7 +3,10 @@
 //! shortened in each card (its start, "…", its end) with a button that shows it all.
 
 use crate::core::key::crc16::register_steps;
-use crate::core::key::escape::{format_key, push_formatted};
+use crate::core::key::display::{
+    bit_groups, hex16, hex_list, marked, shortened, verify, LONG_BYTES,
+};
+use crate::core::key::escape::format_key;
 use crate::core::key::slot::SLOT_MASK;
 use crate::core::{Explanation, SlotMap, TagRule};
 use crate::ui::components::client_rules::ClientRules;
@@ -13,18 +16,6 @@ use gloo_timers::callback::Timeout;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Display characters of a key shown in a card before it is cut short with "…".
-const SHOWN_CHARS: usize = 64;
-/// Bytes of a key (or its hashed part) above which a card shows it shortened.
-const LONG_BYTES: usize = 64;
-/// Display characters kept from the start and from the end of a shortened value.
-const HEAD_CHARS: usize = 36;
-/// See [`HEAD_CHARS`].
-const TAIL_CHARS: usize = 12;
-/// Bytes of a key listed in hex.
-const SHOWN_HEX_BYTES: usize = 24;
-/// Longest key (in bytes) for which the page prints the redis-cli command that checks it.
-const VERIFY_MAX_BYTES: usize = 200;
 /// Rows of the CRC register table.
 const SHOWN_REGISTER_ROWS: usize = 256;
 /// Quiet time (ms) after the last keystroke before the result is announced, so typing a word
@@ -42,27 +33,6 @@ pub struct PipelineProps {
     pub colours: Rc<Vec<String>>,
     /// True while the key field holds text that does not parse: the cards are dimmed.
     pub stale: bool,
-}
-
-/// Cuts a display string to `max` characters, marking the cut.
-fn clip(s: String, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &s[..at]),
-        None => s,
-    }
-}
-
-/// A long value as its first [`HEAD_CHARS`] and last [`TAIL_CHARS`] display characters,
-/// formatting only the bytes those need (a display character is at most four bytes' worth).
-fn shortened(bytes: &[u8]) -> String {
-    let mut head = String::new();
-    push_formatted(&mut head, &bytes[..bytes.len().min(HEAD_CHARS)]);
-    let head: String = head.chars().take(HEAD_CHARS).collect();
-    let mut tail = String::new();
-    push_formatted(&mut tail, &bytes[bytes.len().saturating_sub(TAIL_CHARS)..]);
-    let skip = tail.chars().count().saturating_sub(TAIL_CHARS);
-    let tail: String = tail.chars().skip(skip).collect();
-    format!("{head}…{tail}")
 }
 
 /// Which bytes a [`Value`] shows.
@@ -129,32 +99,9 @@ pub fn rule_sentence(t: &Messages, rule: TagRule) -> String {
     }
 }
 
-/// `0xDFAA` style.
-pub fn hex16(v: u16) -> String {
-    format!("0x{v:04X}")
-}
-
 /// The key with its hashed part marked, each side clipped so a 64 KB key stays readable.
 fn highlighted_key(e: &Explanation) -> Html {
-    let side = |bytes: &[u8], from_end: bool| {
-        let mut s = String::new();
-        if bytes.len() > SHOWN_CHARS && from_end {
-            s.push('…');
-            push_formatted(&mut s, &bytes[bytes.len() - SHOWN_CHARS / 4..]);
-            s
-        } else {
-            push_formatted(&mut s, &bytes[..bytes.len().min(SHOWN_CHARS)]);
-            clip(s, SHOWN_CHARS / 4)
-        }
-    };
-    let before = side(&e.key[..e.span.start], true);
-    let hashed = e.hashed();
-    let inner = if hashed.len() > LONG_BYTES {
-        shortened(hashed)
-    } else {
-        format_key(hashed)
-    };
-    let after = side(&e.key[e.span.end..], false);
+    let [before, inner, after] = marked(e);
     html! {
         <code class="stage__key">{ before }<mark>{ inner }</mark>{ after }</code>
     }
@@ -162,11 +109,10 @@ fn highlighted_key(e: &Explanation) -> Html {
 
 /// The low 14 bits of the CRC kept, the top two struck, in groups of four.
 fn bits(crc: u16) -> Html {
-    let s = format!("{crc:016b}");
+    let (dropped, kept) = bit_groups(crc);
     html! {
         <code class="bits" aria-label={format!("{crc:016b}")}>
-            <s class="bits__dropped">{ &s[..2] }</s>
-            { &s[2..4] }{ " " }{ &s[4..8] }{ " " }{ &s[8..12] }{ " " }{ &s[12..] }
+            <s class="bits__dropped">{ dropped }</s>{ kept }
         </code>
     }
 }
@@ -214,13 +160,6 @@ pub fn pipeline(props: &PipelineProps) -> Html {
     let e = &props.explained;
     let map = &props.map;
     let n_bytes = e.key.len();
-    let mut hex: Vec<String> = e.key[..n_bytes.min(SHOWN_HEX_BYTES)]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    if n_bytes > SHOWN_HEX_BYTES {
-        hex.push("…".into());
-    }
     let owner = map.owner(e.slot);
     let master_html = match owner {
         Some(m) => {
@@ -275,11 +214,25 @@ pub fn pipeline(props: &PipelineProps) -> Html {
             move || drop(timeout)
         });
     }
+    // Prerendered only: the first-screen module (`crates/first`, `static/first.js`) answers a
+    // key typed before the app has started from these runs of slots and their masters'
+    // addresses ("0-5460 127.0.0.1:7000;…"), and shows the note while it does.
+    let prerendered = cfg!(feature = "ssr");
+    let owners = prerendered.then(|| {
+        map.runs()
+            .filter_map(|r| Some(format!("{} {}", r.range, map.masters().get(r.owner?)?.addr)))
+            .collect::<Vec<_>>()
+            .join(";")
+    });
     html! {
         <section class={classes!("pipeline", props.stale.then_some("pipeline--stale"))}
-                 aria-label={t.pipeline_label} aria-busy={props.stale.to_string()}>
+                 aria-label={t.pipeline_label} aria-busy={props.stale.to_string()}
+                 data-owners={owners}>
             <p class="visually-hidden" aria-live="polite" aria-atomic="true"
                data-testid="pipeline-summary">{ (*announced).clone() }</p>
+            if prerendered {
+                <p class="pipeline__early-note" data-testid="pipeline-early" hidden=true>{ t.pipeline_early }</p>
+            }
             if props.stale {
                 <p class="pipeline__stale-note">{ t.stale_note }</p>
             }
@@ -289,7 +242,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                     <Value explained={props.explained.clone()} part={Part::Key}
                            class={classes!("stage__value", "stage__value--key", "mono")} testid="key-bytes" />
                     <p class="stage__meta mono">{ fill(t.bytes_count, &[&n_bytes]) }
-                        if n_bytes > 0 { { " · " }{ hex.join(" ") } }</p>
+                        if n_bytes > 0 { { " · " }{ hex_list(&e.key) } }</p>
                     <p class="stage__rule">{ t.bytes_rule }</p>
                 </li>
                 <li class={classes!("stage", e.rule.is_tag().then_some("stage--tag"))}>
@@ -327,11 +280,11 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                     { master_html }
                 </li>
             </ol>
-            if n_bytes <= VERIFY_MAX_BYTES {
+            if let Some((command, reply)) = verify(e) {
                 <p class="pipeline__verify">
                     { t.verify }{ " " }
-                    <code data-testid="verify-command">{ format!("CLUSTER KEYSLOT \"{}\"", format_key(&e.key)) }</code>
-                    { " → " }<code>{ format!("(integer) {}", e.slot) }</code>
+                    <code data-testid="verify-command">{ command }</code>
+                    { " → " }<code>{ reply }</code>
                 </p>
             }
             <ClientRules explained={props.explained.clone()} map={props.map.clone()} colours={props.colours.clone()} />
