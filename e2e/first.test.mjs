@@ -198,3 +198,17 @@ test('the module is small beside the app, named by its content, and its script i
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the sections below the first screen come folded in a template and join the page after the first paint', async () => {
+  const html = await (await fetch(env.server.url)).text();
+  const folded = html.match(/<template id="below">([\s\S]*?)<\/template><\/main>/);
+  assert.ok(folded, 'dist/index.html folds the sections below the key');
+  assert.deepEqual([...folded[1].matchAll(/<section id="([a-z]+)"/g)].map((m) => m[1]).slice(0, 2), ['map', 'planner']);
+  const { context, page, problems } = await open();
+  await page.waitForFunction(() => !document.getElementById('below') && document.getElementById('why'));
+  assert.equal(await page.evaluate(() => window.__started), false, 'before the app');
+  const ids = await page.evaluate(() => [...document.querySelectorAll('[data-prerendered] > main > *')].map((s) => s.id));
+  assert.deepEqual(ids, ['key', 'map', 'planner', 'tags', 'redirections', 'bus', 'why']);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -10,6 +10,10 @@
 //! default key, so they are hidden and a note (prerendered, in the page's words) says they
 //! follow with the app. The app then mounts in the copy's place and answers the same key
 //! (src/ui/prerender.rs keeps what was typed).
+//!
+//! It also puts the sections below the first screen into the page right after the first paint:
+//! scripts/prerender.py delivers them in `<template id="below">`, so that paint lays out the
+//! first screen alone.
 
 const MODULE = '__FIRST_WASM__';
 const SEP = '\u001f';
@@ -137,3 +141,13 @@ Promise.all([module, parsed()])
   })
   // Without the module the page is as before: the app answers when it starts.
   .catch(() => {});
+
+/** Puts the prerendered sections below the first screen into the page (a no-op once the app has mounted). */
+function unfold() {
+  const below = document.getElementById('below');
+  if (below instanceof HTMLTemplateElement) below.replaceWith(below.content);
+}
+// After the first paint: a rAF callback runs just before a paint, a task it queues after it.
+const afterPaint = () => requestAnimationFrame(() => setTimeout(unfold));
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', afterPaint, { once: true });
+else afterPaint();
