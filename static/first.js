@@ -64,6 +64,7 @@ function start(exports) {
     const n = exports.first_answer();
     const f = decoder.decode(new Uint8Array(exports.memory.buffer, exports.first_output(), n)).split(SEP);
     pipeline.classList.add('pipeline--early');
+    pipeline.closest('[data-prerendered]')?.setAttribute('data-early', '');
     if (note) note.hidden = false;
     const owner = f[0] === 'key' ? ownerOf(Number(f[7])) : null;
     // Not a key the page explains, or the empty key: the cards keep the last answer, dimmed,
