@@ -11,7 +11,8 @@
 //!  - app started: Trunk's `TrunkApplicationStarted` (the wasm has run `main`);
 //!  - key field there: when the key field first exists (prerendered, or mounted by the app);
 //!    a key is typed into it at once (before the app has started, when it is prerendered);
-//!  - pipeline answering: that key's own slot shown by the pipeline, after the next paint;
+//!  - pipeline answering: that key's own slot shown by the pipeline, after the next paint
+//!    (before the app has started, by the first-screen module: crates/first, static/first.js);
 //!  - bytes transferred (CDP `encodedDataLength`, headers included) and per file.
 import { createServer } from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
@@ -126,7 +127,7 @@ export async function measureLoad(opts = {}) {
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpu });
       await page.addInitScript(probe, { key, want });
       await page.goto(url, { waitUntil: 'commit' });
-      await page.waitForFunction(() => window.__load?.answered != null && window.__load.fcp != null, null,
+      await page.waitForFunction(() => window.__load?.answered != null && window.__load.fcp != null && window.__load.started != null, null,
         { timeout: 60_000, polling: 100 });
       const t = await page.evaluate(() => ({
         ...window.__load,
