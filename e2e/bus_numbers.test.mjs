@@ -235,6 +235,37 @@ test('the tour\'s "why 16384" stop quotes the simulator\'s measured traffic', as
   await context.close();
 });
 
+test('the tour measures a cluster beyond 30 nodes a slice at a time, and says plainly when one is too big to measure', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('cluster-select').selectOption('create');
+  await page.getByTestId('n-masters').fill('60');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 60);
+  const nodes = await page.locator('[data-testid=node-row]').count();
+  await page.getByTestId('tour-start').click();
+  await page.getByTestId('tour').waitFor();
+  // Measured between frames: the page keeps answering (the Next button responds) meanwhile.
+  await page.waitForFunction(() => /^Measured in the cluster-bus simulator for 60 masters/.test(
+    document.querySelector('[data-testid=tour-measured]')?.textContent ?? ''), null, { timeout: 60_000 });
+  const text = await page.getByTestId('tour-measured').textContent();
+  const m = text.match(/for 60 masters with (\d+) replicas each at cluster-node-timeout 15000 ms: ([\d.]+) messages a second carry ([\d.]+ [KMG]?B) a second with 16384 slots, and would carry ([\d.]+ [KMG]?B) with 65536/);
+  assert.ok(m, text);
+  assert.equal(60 * (1 + Number(m[1])), nodes, 'the cluster on the page');
+  // Every node pings at least one peer a second (clusterCron's random pick).
+  assert.ok(Number(m[2]) >= 2 * nodes, `${m[2]} messages a second`);
+  const per = bytes(m[3]) / Number(m[2]);
+  assert.ok(Math.abs(bytes(m[4]) / bytes(m[3]) - (per + 6144) / per) < 0.1, 'each message 6144 bytes bigger with 65536 slots');
+  await page.locator('.tour__close').click();
+  await page.getByTestId('n-masters').fill('1000');
+  await page.getByTestId('tour-start').click();
+  await page.getByTestId('tour').waitFor();
+  const big = 1000 * (1 + Number(m[1]));
+  await page.waitForFunction((big) => document.querySelector('[data-testid=tour-measured]')?.textContent
+    === `Not measured: simulating ${big} nodes would take longer than a reader waits here, so the page measures clusters of up to 300 nodes. The arithmetic above holds at any size.`,
+  big, { timeout: 30_000 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('on a phone the bus section with its numbers stays inside the screen', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url, { width: 390, height: 800 });
   await page.getByTestId('bus-scenario-select').selectOption('partition');

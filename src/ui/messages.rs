@@ -1084,6 +1084,10 @@ pub struct Messages {
     /// Shown by the prerendered page while the first-screen module answers a key typed before
     /// the app has started: the values are the key's, the sentences follow with the app.
     pub pipeline_early: &'static str,
+    /// The tour's first stop while the simulator measures a big cluster: `{0}` nodes.
+    pub bn_tour_measuring: &'static str,
+    /// The tour's first stop for a cluster beyond the simulator's reach here: `{0}` nodes, `{1}` the most it measures.
+    pub bn_tour_too_big: &'static str,
 }
 }
 
@@ -1620,6 +1624,8 @@ pub const EN: Messages = Messages {
     trail_new_cluster: "{0}: a new cluster, not a reshard. Its masters got their slots when it was made, so no slot and no key moved.",
     lab_new_cluster: "a new cluster, nothing moved",
     pipeline_early: "These are your key's bytes, slot and master. The sentences that explain each step appear when the page has finished loading.",
+    bn_tour_measuring: "Measuring the heartbeat traffic of these {0} nodes in the cluster-bus simulator…",
+    bn_tour_too_big: "Not measured: simulating {0} nodes would take longer than a reader waits here, so the page measures clusters of up to {1} nodes. The arithmetic above holds at any size.",
 };
 
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.

@@ -540,6 +540,8 @@ pub const ZH: Messages = Messages {
     lab_new_cluster: "新集群，没有迁移任何东西",
     // first-screen module (crates/first)
     pipeline_early: "这里已是你的键的字节、槽和主节点；解释每一步的句子会在页面加载完成后出现。",
+    bn_tour_measuring: "正在集群总线模拟器中测量这 {0} 个节点的心跳流量……",
+    bn_tour_too_big: "未测量：模拟 {0} 个节点所需的时间超出了读者在这里愿意等待的时间，因此本页只测量最多 {1} 个节点的集群。上面的算术对任何规模都成立。",
 };
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! `../shared/fixtures`.
 
 use crate::core::SlotMap;
+use crate::ui::components::bus::numbers::{use_tour_traffic, TourTraffic, TOUR_MAX_NODES};
 use crate::ui::lang::Lang;
 use crate::ui::messages::fill;
 use crate::ui::player::{Player, PlayerAction, ScenarioIndex};
@@ -680,20 +681,24 @@ pub fn tour(props: &TourProps) -> Html {
     } else {
         t.start.to_string()
     };
-    // numbers: the first stop also quotes the bus simulator's measured traffic.
-    let measured = (*open && at == 0)
-        .then(|| {
-            let masters = props.map.masters();
-            let r = masters.first().map_or(0, |m| m.replicas.len());
-            let uniform = masters.iter().all(|m| m.replicas.len() == r);
-            let tr = crate::ui::components::bus::numbers::tour_traffic(
-                masters.len(),
-                r,
-                u64::from(*timeout_ms),
-            )
-            .filter(|_| uniform)?;
-            let m = lang.messages();
-            Some(fill(
+    // numbers: the first stop also quotes the bus simulator's measured traffic (a big cluster
+    // measured a slice per task; above the simulator's reach, the stop says so).
+    let (n_masters, replicas) = {
+        let masters = props.map.masters();
+        let r = masters.first().map_or(0, |m| m.replicas.len());
+        let uniform = masters.iter().all(|m| m.replicas.len() == r);
+        (masters.len(), uniform.then_some(r))
+    };
+    let traffic = use_tour_traffic(
+        *open && at == 0,
+        n_masters,
+        replicas,
+        u64::from(*timeout_ms),
+    );
+    let measured = {
+        let m = lang.messages();
+        match traffic {
+            TourTraffic::Measured(tr) => Some(fill(
                 m.bn_tour_measured,
                 &[
                     &tr.masters,
@@ -703,9 +708,14 @@ pub fn tour(props: &TourProps) -> Html {
                     &rate(tr.bytes_per_s_65536),
                     &tr.node_timeout,
                 ],
-            ))
-        })
-        .flatten();
+            )),
+            TourTraffic::Measuring { nodes } => Some(fill(m.bn_tour_measuring, &[&nodes])),
+            TourTraffic::TooBig { nodes } => {
+                Some(fill(m.bn_tour_too_big, &[&nodes, &TOUR_MAX_NODES]))
+            }
+            TourTraffic::None => None,
+        }
+    };
     let panel = (*open).then(|| {
         panel_view(
             t,

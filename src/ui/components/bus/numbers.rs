@@ -60,8 +60,12 @@ pub struct TwoMasters {
     pub three_promoted_ms: Option<u64>,
 }
 
-/// Above these the tour's first stop quotes no measurement (it would take too long).
-pub const TOUR_MAX_NODES: usize = 30;
+/// Up to this many nodes the tour's first stop measures at once, in the render (a few ms).
+pub const TOUR_AT_ONCE_NODES: usize = 30;
+/// Above these the tour's first stop quotes no measurement, and says so: the simulation would
+/// take longer than a reader waits (300 nodes take about 2 s of slices; 1000 masters 29 s
+/// natively). The numbers panel's largest cluster is the same size.
+pub const TOUR_MAX_NODES: usize = 300;
 /// The largest node timeout the tour measures at (the warm-up is `2 × NT`).
 pub const TOUR_MAX_NT: u64 = 60_000;
 
@@ -72,23 +76,135 @@ thread_local! {
     static TOUR_CACHE: std::cell::RefCell<TourCache> = const { std::cell::RefCell::new(None) };
 }
 
+/// What the tour's first stop can quote for a cluster.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TourTraffic {
+    /// Measured.
+    Measured(Traffic),
+    /// Being measured, a slice per task: `nodes` in all.
+    Measuring {
+        /// Nodes simulated.
+        nodes: usize,
+    },
+    /// Too big to measure here (more than [`TOUR_MAX_NODES`]).
+    TooBig {
+        /// Nodes in the cluster.
+        nodes: usize,
+    },
+    /// Nothing to quote: no master, replicas that differ between masters, or a node timeout
+    /// outside 100..=[`TOUR_MAX_NT`].
+    None,
+}
+
+/// The cached measurement for `key`, if it is the last one made.
+fn tour_cached(key: (usize, usize, u64)) -> Option<Traffic> {
+    TOUR_CACHE.with(|c| {
+        c.borrow()
+            .as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, t)| t.clone())
+    })
+}
+
 /// The heartbeat traffic of `masters` masters with `replicas` replicas each at `nt`, as the
-/// tour's first stop quotes it (the last answer kept); `None` for a cluster too big to measure
-/// at once.
+/// tour's first stop quotes it (the last answer kept), measured at once; `None` for a cluster
+/// of more than [`TOUR_AT_ONCE_NODES`] (see [`use_tour_traffic`]) or outside the ranges.
 pub fn tour_traffic(masters: usize, replicas: usize, nt: u64) -> Option<Traffic> {
     let nodes = masters.saturating_mul(replicas.saturating_add(1));
-    if masters == 0 || nodes > TOUR_MAX_NODES || !(100..=TOUR_MAX_NT).contains(&nt) {
+    if masters == 0 || nodes > TOUR_AT_ONCE_NODES || !(100..=TOUR_MAX_NT).contains(&nt) {
         return None;
     }
     let key = (masters, replicas, nt);
-    TOUR_CACHE.with(|c| {
-        if let Some((_, t)) = c.borrow().as_ref().filter(|(k, _)| *k == key) {
-            return Some(t.clone());
+    if let Some(t) = tour_cached(key) {
+        return Some(t);
+    }
+    let t = heartbeat_traffic(masters, replicas, nt, 1, TRAFFIC_MS);
+    TOUR_CACHE.with(|c| *c.borrow_mut() = Some((key, t.clone())));
+    Some(t)
+}
+
+/// A measurement for the tour running a slice per task, until done or dropped.
+struct TourJob {
+    run: std::cell::RefCell<TrafficRun>,
+    timeout: std::cell::RefCell<Option<Timeout>>,
+}
+
+/// Runs one slice of `job`; schedules the next, or hands the traffic to `done`.
+fn tour_slice(job: std::rc::Rc<TourJob>, key: (usize, usize, u64), done: UseStateHandle<u64>) {
+    let start = now_ms();
+    let finished = loop {
+        if let Some(t) = job.run.borrow_mut().advance_steps(TRAFFIC_STEPS) {
+            break Some(t);
         }
-        let t = heartbeat_traffic(masters, replicas, nt, 1, TRAFFIC_MS);
-        *c.borrow_mut() = Some((key, t.clone()));
-        Some(t)
-    })
+        if now_ms() - start >= SLICE_MS {
+            break None;
+        }
+    };
+    match finished {
+        Some(t) => {
+            TOUR_CACHE.with(|c| *c.borrow_mut() = Some((key, t)));
+            // A new number re-renders the tour, which now finds the measurement cached.
+            done.set(*done + 1);
+        }
+        None => {
+            let next = std::rc::Rc::clone(&job);
+            let timeout = Timeout::new(0, move || tour_slice(next, key, done));
+            *job.timeout.borrow_mut() = Some(timeout);
+        }
+    }
+}
+
+/// The tour's first stop's measurement of `masters` masters with `replicas` replicas each at
+/// `nt` (`replicas` is `None` when masters have different numbers of replicas): at once up to
+/// [`TOUR_AT_ONCE_NODES`], a slice per task up to [`TOUR_MAX_NODES`] while `active`, never
+/// above. Leaving the stop or changing the cluster drops a measurement under way.
+#[hook]
+pub fn use_tour_traffic(
+    active: bool,
+    masters: usize,
+    replicas: Option<usize>,
+    nt: u64,
+) -> TourTraffic {
+    let finished = use_state(|| 0u64);
+    let measurable = replicas.filter(|_| masters > 0 && (100..=TOUR_MAX_NT).contains(&nt));
+    let r = measurable.unwrap_or(0);
+    let nodes = masters.saturating_mul(r.saturating_add(1));
+    let key = (masters, r, nt);
+    let sliced =
+        measurable.is_some() && active && nodes > TOUR_AT_ONCE_NODES && nodes <= TOUR_MAX_NODES;
+    {
+        let finished = finished.clone();
+        use_effect_with((sliced, masters, r, nt), move |&(sliced, ..)| {
+            let job = (sliced && tour_cached(key).is_none()).then(|| {
+                let job = std::rc::Rc::new(TourJob {
+                    run: std::cell::RefCell::new(TrafficRun::new(masters, r, nt, 1, TRAFFIC_MS)),
+                    timeout: std::cell::RefCell::new(None),
+                });
+                let first = std::rc::Rc::clone(&job);
+                *job.timeout.borrow_mut() =
+                    Some(Timeout::new(0, move || tour_slice(first, key, finished)));
+                job
+            });
+            // Dropping the pending timeout stops the job.
+            move || {
+                if let Some(job) = job {
+                    job.timeout.borrow_mut().take();
+                }
+            }
+        });
+    }
+    if measurable.is_none() {
+        return TourTraffic::None;
+    }
+    if !active {
+        TourTraffic::None
+    } else if nodes > TOUR_MAX_NODES {
+        TourTraffic::TooBig { nodes }
+    } else if let Some(t) = tour_traffic(masters, r, nt).or_else(|| tour_cached(key)) {
+        TourTraffic::Measured(t)
+    } else {
+        TourTraffic::Measuring { nodes }
+    }
 }
 
 /// What the panel has measured so far, and the work under way.
