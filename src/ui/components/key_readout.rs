@@ -77,7 +77,10 @@ pub fn naming<'a>(all: impl IntoIterator<Item = &'a str> + Clone, addr: &str) ->
 /// True when another of `all` has the same port as `addr`: then the port alone does not say
 /// which master it is, and its host must be shown (e.g. 10.0.0.1:6379 and 10.0.0.2:6379).
 pub fn port_shared<'a>(all: impl IntoIterator<Item = &'a str>, addr: &str) -> bool {
-    let port = |a: &str| a.rsplit_once(':').map(|(_, p)| p.to_owned());
+    // Borrowed, not copied: the reshard trail asks this of 2,000 addresses at 1000 masters.
+    fn port(a: &str) -> Option<&str> {
+        a.rsplit_once(':').map(|(_, p)| p)
+    }
     let mine = port(addr);
     all.into_iter().any(|a| a != addr && port(a) == mine)
 }

@@ -17,19 +17,26 @@ pub const AT_ONCE: usize = 64;
 #[hook]
 fn use_ready(map: &Rc<SlotMap>, n: usize) -> bool {
     // The cluster whose whole list was last rendered: a change that keeps every node's address
-    // (a reshard, a rebalance) keeps the list whole, with nothing to rebuild.
-    let ready = use_state(|| None::<Rc<SlotMap>>);
-    let is_ready = n <= AT_ONCE || ready.as_ref().is_some_and(|r| same_nodes(r, map));
-    {
-        let ready = ready.clone();
-        use_effect_with((map.clone(), is_ready), move |(map, is_ready)| {
-            let timeout = (!*is_ready).then(|| {
-                let map = map.clone();
-                gloo_timers::callback::Timeout::new(0, move || ready.set(Some(map)))
-            });
-            move || drop(timeout)
-        });
+    // (a reshard, a rebalance) keeps the list whole, with nothing to rebuild. A small list is
+    // whole too, so it is recorded as well: 1000 masters, then 6, then 1000 again is a new
+    // list that waits its task (it used to be built at once, as if unchanged: the second switch
+    // to 1000 masters cost twice the first, issue 17).
+    let whole = use_mut_ref(|| None::<Rc<SlotMap>>);
+    let redraw = use_force_update();
+    let is_ready = n <= AT_ONCE || whole.borrow().as_ref().is_some_and(|r| same_nodes(r, map));
+    if is_ready && !whole.borrow().as_ref().is_some_and(|r| Rc::ptr_eq(r, map)) {
+        *whole.borrow_mut() = Some(map.clone());
     }
+    use_effect_with((map.clone(), is_ready), move |(map, is_ready)| {
+        let timeout = (!*is_ready).then(|| {
+            let map = map.clone();
+            gloo_timers::callback::Timeout::new(0, move || {
+                *whole.borrow_mut() = Some(map);
+                redraw.force_update();
+            })
+        });
+        move || drop(timeout)
+    });
     is_ready
 }
 

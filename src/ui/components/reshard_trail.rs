@@ -398,15 +398,26 @@ pub fn reshard_count(props: &ReshardCountProps) -> Html {
         return Html::default();
     };
     let keys = moved_keys(change, &props.map, props.marked);
+    // Sorted and without repeats; masters looked up by id once, not once per move (a
+    // reshard from all of 1000 masters is 1000 moves, issue 17).
     let sources: Vec<String> = {
-        let mut s: Vec<String> = change
+        let by_id: std::collections::HashMap<&str, &str> = change
+            .before
+            .masters()
+            .iter()
+            .map(|m| (m.id.as_str(), m.addr.as_str()))
+            .collect();
+        let s: std::collections::BTreeSet<&str> = change
             .moves
             .iter()
-            .map(|m| addr_of(&change.before, m.from.as_ref()))
+            .map(|m| {
+                m.from
+                    .as_ref()
+                    .and_then(|id| by_id.get(id.as_str()).copied())
+                    .unwrap_or("-")
+            })
             .collect();
-        s.sort();
-        s.dedup();
-        s
+        s.into_iter().map(str::to_owned).collect()
     };
     html! {
         <div class="trail__caption" data-testid="reshard-count" data-moved={(*shown).to_string()} data-total={total.to_string()}>
