@@ -6,7 +6,9 @@ use super::node::{CantFailover, Node, Saved};
 use super::output::{BusEvent, EventKind, LogLine, Opinion};
 use super::queue::Queue;
 use super::rng::Rng;
-use super::types::{flag, Config, Msg, MsgType, Peer, Process, MAX_NODES, NO_NODE, SLOTS};
+use super::types::{
+    flag, Config, Msg, MsgType, Peer, Process, SlotBits, MAX_NODES, NO_NODE, SLOTS,
+};
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -60,6 +62,10 @@ pub struct Sim {
     tables: Vec<Rc<Vec<u32>>>,
     /// Scratch: the peers due in the cron being run (`walk.rs`).
     pub(super) due: Vec<u32>,
+    /// The last `myslots` bitmap built for each owner, shared by every node whose claim for
+    /// that owner is equal (a master and its replicas), so a receiver's check of a claim it
+    /// has seen is a pointer compare, not a 2 KB compare.
+    claims: Vec<Option<Rc<SlotBits>>>,
 }
 
 impl Sim {
@@ -84,6 +90,7 @@ impl Sim {
             empty_table: Rc::new(vec![NO_NODE; SLOTS]),
             tables: Vec::new(),
             due: Vec::new(),
+            claims: Vec::new(),
         }
     }
 
@@ -614,7 +621,28 @@ impl Sim {
         } else {
             from
         };
-        let myslots = n.claim(master_or_me);
+        let myslots = if n.claim_fresh(master_or_me) {
+            n.claim(master_or_me)
+        } else {
+            // Built anew: share the bitmap another node last built for this owner if equal.
+            let bits = n.claim(master_or_me);
+            let o = master_or_me as usize;
+            if self.claims.len() <= o {
+                self.claims.resize(o + 1, None);
+            }
+            match &self.claims[o] {
+                Some(shared) if **shared == *bits => {
+                    let shared = shared.clone();
+                    n.set_claim(master_or_me, shared.clone());
+                    shared
+                }
+                _ => {
+                    self.claims[o] = Some(bits.clone());
+                    bits
+                }
+            }
+        };
+        let n = &self.nodes[from as usize];
         let me = n.me();
         let config_epoch = if n.is_slave() {
             n.my_master()
