@@ -4,6 +4,8 @@
 //!
 //! - `sim.rs` — the engine: clock, event queue, network (latency, loss, partitions),
 //!   processes (run, SIGSTOP, SIGKILL, restart from the saved `nodes.conf`), writes.
+//! - `queue.rs` — the event queue: a timing wheel over milliseconds beside a heap for far
+//!   events, popping by time then push order.
 //! - `cron.rs` — `clusterCron`, `clusterBeforeSleep`, `clusterUpdateState`, `clusterSendPing`.
 //! - `packet.rs` — `clusterProcessPacket` and the gossip section, FAIL marking and clearing.
 //! - `failover.rs` — elections, votes, manual failover, migration, `clusterUpdateSlotsConfigWith`.
@@ -35,6 +37,7 @@ pub mod measure;
 mod node;
 mod output;
 mod packet;
+mod queue;
 mod reshard;
 mod rng;
 pub mod scenario;

@@ -221,6 +221,16 @@ impl Node {
         bits
     }
 
+    /// Whether `claim(n)` would answer from its cache.
+    pub(super) fn claim_fresh(&self, n: u32) -> bool {
+        matches!(&self.claim_cache, Some((v, who, _)) if *v == self.slots_version && *who == n)
+    }
+
+    /// Replace the cached claim for `n` by an equal bitmap (shared with other nodes).
+    pub(super) fn set_claim(&mut self, n: u32, bits: Rc<SlotBits>) {
+        self.claim_cache = Some((self.slots_version, n, bits));
+    }
+
     /// Whether `claimed` is exactly the set of slots `n` owns in this view: the counts, then
     /// each claimed slot's owner (no bitmap built).
     pub fn claims_match(&self, n: u32, claimed: &SlotBits) -> bool {

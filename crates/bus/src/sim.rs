@@ -4,10 +4,12 @@
 
 use super::node::{CantFailover, Node, Saved};
 use super::output::{BusEvent, EventKind, LogLine, Opinion};
+use super::queue::Queue;
 use super::rng::Rng;
-use super::types::{flag, Config, Msg, MsgType, Peer, Process, MAX_NODES, NO_NODE, SLOTS};
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use super::types::{
+    flag, Config, Msg, MsgType, Peer, Process, SlotBits, MAX_NODES, NO_NODE, SLOTS,
+};
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 /// What is scheduled.
@@ -20,28 +22,6 @@ enum Ev {
     Deliver(Box<Msg>),
 }
 
-struct Item {
-    t: u64,
-    seq: u64,
-    ev: Ev,
-}
-impl PartialEq for Item {
-    fn eq(&self, o: &Self) -> bool {
-        self.t == o.t && self.seq == o.seq
-    }
-}
-impl Eq for Item {}
-impl PartialOrd for Item {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Item {
-    fn cmp(&self, o: &Self) -> Ordering {
-        (o.t, o.seq).cmp(&(self.t, self.seq))
-    }
-}
-
 /// A simulated Redis Cluster bus. Deterministic: the same seed and the same calls give the
 /// same logs, events and answers.
 pub struct Sim {
@@ -52,8 +32,8 @@ pub struct Sim {
     pub(super) rng: Rng,
     /// Nodes.
     pub nodes: Vec<Node>,
-    queue: BinaryHeap<Item>,
-    seq: u64,
+    /// What is scheduled, by time then in the order it was scheduled.
+    queue: Queue<Ev>,
     /// Partition group of each node: messages cross only within a group.
     group: Vec<u32>,
     latency: HashMap<(u32, u32), u64>,
@@ -82,6 +62,10 @@ pub struct Sim {
     tables: Vec<Rc<Vec<u32>>>,
     /// Scratch: the peers due in the cron being run (`walk.rs`).
     pub(super) due: Vec<u32>,
+    /// The last `myslots` bitmap built for each owner, shared by every node whose claim for
+    /// that owner is equal (a master and its replicas), so a receiver's check of a claim it
+    /// has seen is a pointer compare, not a 2 KB compare.
+    claims: Vec<Option<Rc<SlotBits>>>,
 }
 
 impl Sim {
@@ -92,8 +76,7 @@ impl Sim {
             now: 0,
             rng: Rng::new(seed),
             nodes: Vec::new(),
-            queue: BinaryHeap::new(),
-            seq: 0,
+            queue: Queue::new(),
             group: Vec::new(),
             latency: HashMap::new(),
             cuts: std::collections::HashSet::new(),
@@ -107,6 +90,7 @@ impl Sim {
             empty_table: Rc::new(vec![NO_NODE; SLOTS]),
             tables: Vec::new(),
             due: Vec::new(),
+            claims: Vec::new(),
         }
     }
 
@@ -198,21 +182,13 @@ impl Sim {
     }
 
     fn push(&mut self, t: u64, ev: Ev) {
-        self.seq += 1;
-        self.queue.push(Item {
-            t,
-            seq: self.seq,
-            ev,
-        });
+        self.queue.push(t, ev);
     }
 
     /// Process every event up to and including `t`, then set the clock to `t`.
     pub fn run_until(&mut self, t: u64) {
-        while let Some(top) = self.queue.peek() {
-            if top.t > t {
-                break;
-            }
-            self.step();
+        while let Some((at, ev)) = self.queue.pop_until(t) {
+            self.run_event(at, ev);
         }
         self.now = self.now.max(t);
     }
@@ -221,14 +197,12 @@ impl Sim {
     /// same run as `run_until(t)`, cut into pieces a page can do between frames).
     pub fn run_until_steps(&mut self, t: u64, steps: usize) -> bool {
         for _ in 0..steps {
-            match self.queue.peek() {
-                Some(top) if top.t <= t => {
-                    self.step();
-                }
-                _ => break,
+            match self.queue.pop_until(t) {
+                Some((at, ev)) => self.run_event(at, ev),
+                None => break,
             }
         }
-        if self.queue.peek().is_some_and(|top| top.t <= t) {
+        if self.queue.peek_time().is_some_and(|at| at <= t) {
             return false;
         }
         self.now = self.now.max(t);
@@ -243,18 +217,23 @@ impl Sim {
 
     /// Process the next event; its time, or `None` when nothing is scheduled.
     pub fn step(&mut self) -> Option<u64> {
-        let item = self.queue.pop()?;
-        self.now = self.now.max(item.t);
-        let who = match &item.ev {
+        let (t, ev) = self.queue.pop()?;
+        self.run_event(t, ev);
+        Some(self.now)
+    }
+
+    /// Run one event taken from the queue at its time `t`.
+    fn run_event(&mut self, t: u64, ev: Ev) {
+        self.now = self.now.max(t);
+        let who = match &ev {
             Ev::Cron(n, _) | Ev::Wake(n) => *n,
             Ev::Deliver(m) => m.to,
         };
         let version = self.nodes.get(who as usize).map(|x| x.slots_version);
-        self.dispatch(item);
+        self.dispatch(t, ev);
         if self.nodes.get(who as usize).map(|x| x.slots_version) != version {
             self.intern_slots(who);
         }
-        Some(self.now)
     }
 
     /// After `n`'s slot table changed: share an equal table another node already holds
@@ -278,13 +257,13 @@ impl Sim {
         self.tables.push(node.slot_owner.clone());
     }
 
-    fn dispatch(&mut self, item: Item) {
-        match item.ev {
+    fn dispatch(&mut self, t: u64, ev: Ev) {
+        match ev {
             Ev::Cron(n, generation) => {
                 if self.nodes[n as usize].cron_gen != generation {
                     return;
                 }
-                let next = item.t + 100;
+                let next = t + 100;
                 self.push(next, Ev::Cron(n, generation));
                 if self.nodes[n as usize].process == Process::Running {
                     self.cluster_cron(n);
@@ -642,7 +621,28 @@ impl Sim {
         } else {
             from
         };
-        let myslots = n.claim(master_or_me);
+        let myslots = if n.claim_fresh(master_or_me) {
+            n.claim(master_or_me)
+        } else {
+            // Built anew: share the bitmap another node last built for this owner if equal.
+            let bits = n.claim(master_or_me);
+            let o = master_or_me as usize;
+            if self.claims.len() <= o {
+                self.claims.resize(o + 1, None);
+            }
+            match &self.claims[o] {
+                Some(shared) if **shared == *bits => {
+                    let shared = shared.clone();
+                    n.set_claim(master_or_me, shared.clone());
+                    shared
+                }
+                _ => {
+                    self.claims[o] = Some(bits.clone());
+                    bits
+                }
+            }
+        };
+        let n = &self.nodes[from as usize];
         let me = n.me();
         let config_epoch = if n.is_slave() {
             n.my_master()
