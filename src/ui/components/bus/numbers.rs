@@ -129,8 +129,8 @@ struct TourJob {
     timeout: std::cell::RefCell<Option<Timeout>>,
 }
 
-/// Runs one slice of `job`; schedules the next, or hands the traffic to `done`.
-fn tour_slice(job: std::rc::Rc<TourJob>, key: (usize, usize, u64), done: UseStateHandle<u64>) {
+/// Runs one slice of `job`; schedules the next, or caches the traffic and re-renders the tour.
+fn tour_slice(job: std::rc::Rc<TourJob>, key: (usize, usize, u64), rerender: UseForceUpdateHandle) {
     let start = now_ms();
     let finished = loop {
         if let Some(t) = job.run.borrow_mut().advance_steps(TRAFFIC_STEPS) {
@@ -143,12 +143,12 @@ fn tour_slice(job: std::rc::Rc<TourJob>, key: (usize, usize, u64), done: UseStat
     match finished {
         Some(t) => {
             TOUR_CACHE.with(|c| *c.borrow_mut() = Some((key, t)));
-            // A new number re-renders the tour, which now finds the measurement cached.
-            done.set(*done + 1);
+            // The tour's next render finds the measurement cached.
+            rerender.force_update();
         }
         None => {
             let next = std::rc::Rc::clone(&job);
-            let timeout = Timeout::new(0, move || tour_slice(next, key, done));
+            let timeout = Timeout::new(0, move || tour_slice(next, key, rerender));
             *job.timeout.borrow_mut() = Some(timeout);
         }
     }
@@ -165,7 +165,7 @@ pub fn use_tour_traffic(
     replicas: Option<usize>,
     nt: u64,
 ) -> TourTraffic {
-    let finished = use_state(|| 0u64);
+    let rerender = use_force_update();
     let measurable = replicas.filter(|_| masters > 0 && (100..=TOUR_MAX_NT).contains(&nt));
     let r = measurable.unwrap_or(0);
     let nodes = masters.saturating_mul(r.saturating_add(1));
@@ -173,7 +173,7 @@ pub fn use_tour_traffic(
     let sliced =
         measurable.is_some() && active && nodes > TOUR_AT_ONCE_NODES && nodes <= TOUR_MAX_NODES;
     {
-        let finished = finished.clone();
+        let rerender = rerender.clone();
         use_effect_with((sliced, masters, r, nt), move |&(sliced, ..)| {
             let job = (sliced && tour_cached(key).is_none()).then(|| {
                 let job = std::rc::Rc::new(TourJob {
@@ -182,7 +182,7 @@ pub fn use_tour_traffic(
                 });
                 let first = std::rc::Rc::clone(&job);
                 *job.timeout.borrow_mut() =
-                    Some(Timeout::new(0, move || tour_slice(first, key, finished)));
+                    Some(Timeout::new(0, move || tour_slice(first, key, rerender)));
                 job
             });
             // Dropping the pending timeout stops the job.
@@ -193,10 +193,7 @@ pub fn use_tour_traffic(
             }
         });
     }
-    if measurable.is_none() {
-        return TourTraffic::None;
-    }
-    if !active {
+    if measurable.is_none() || !active {
         TourTraffic::None
     } else if nodes > TOUR_MAX_NODES {
         TourTraffic::TooBig { nodes }
