@@ -56,17 +56,41 @@ fn pos(i: usize, n: usize) -> (f64, f64) {
     (R * a.cos(), R * a.sin())
 }
 
-/// The glyph of a message type (its shape) and its CSS class.
-fn shape(m: MsgType) -> &'static str {
+/// The shape of a message type: an SVG path around (0, 0), about 11 units across, and whether
+/// it is drawn as an outline. Paths, not glyphs: a glyph is text, and SVG text is laid out
+/// and shaped (with font fallback for ◆ ⬢ ★) each time a message appears, which at 20× took
+/// most of a frame.
+fn shape(m: MsgType) -> (&'static str, bool) {
     match m {
-        MsgType::Ping => "●",
-        MsgType::Pong => "○",
-        MsgType::Meet => "◆",
-        MsgType::Fail => "▲",
-        MsgType::FailoverAuthRequest => "■",
-        MsgType::FailoverAuthAck => "✔",
-        MsgType::Update => "⬢",
-        MsgType::MfStart => "★",
+        // ● and ○
+        MsgType::Ping => ("M0 -4.5A4.5 4.5 0 1 0 0 4.5A4.5 4.5 0 1 0 0 -4.5Z", false),
+        MsgType::Pong => ("M0 -4A4 4 0 1 0 0 4A4 4 0 1 0 0 -4Z", true),
+        // ◆
+        MsgType::Meet => ("M0 -5.5L5.5 0L0 5.5L-5.5 0Z", false),
+        // ▲
+        MsgType::Fail => ("M0 -5.5L5.5 4.5L-5.5 4.5Z", false),
+        // ■
+        MsgType::FailoverAuthRequest => ("M-4.5 -4.5H4.5V4.5H-4.5Z", false),
+        // ✔
+        MsgType::FailoverAuthAck => ("M-4.5 0.5L-1.5 3.5L4.5 -3.5", true),
+        // ⬢
+        MsgType::Update => (
+            "M0 -5.2L4.5 -2.6L4.5 2.6L0 5.2L-4.5 2.6L-4.5 -2.6Z",
+            false,
+        ),
+        // ★
+        MsgType::MfStart => (
+            "M0 -5.8L1.4 -1.9L5.5 -1.8L2.3 0.7L3.4 4.7L0 2.4L-3.4 4.7L-2.3 0.7L-5.5 -1.8L-1.4 -1.9Z",
+            false,
+        ),
+    }
+}
+
+/// A message type's shape as a path element (class `bus__msg-shape`).
+fn shape_path(m: MsgType) -> Html {
+    let (d, outline) = shape(m);
+    html! {
+        <path class={classes!("bus__msg-shape", outline.then_some("bus__msg-shape--outline"))} d={d} />
     }
 }
 
@@ -122,7 +146,7 @@ pub fn bus_shapes(props: &BusShapesProps) -> Html {
             { for [MsgType::Ping, MsgType::Pong, MsgType::Meet, MsgType::Fail, MsgType::FailoverAuthRequest,
                    MsgType::FailoverAuthAck, MsgType::Update, MsgType::MfStart].into_iter().map(|m| html! {
                 <span class={classes!("bus__shape", format!("bus__msg--{}", msg_label(m)))}>
-                    <span class="bus__msg-shape" aria-hidden="true">{ shape(m) }</span>{ " " }<span class="mono">{ msg_label(m) }</span>
+                    <svg class="bus__shape-icon" viewBox="-7 -7 14 14" aria-hidden="true">{ shape_path(m) }</svg>{ " " }<span class="mono">{ msg_label(m) }</span>
                 </span>
             }) }
             if let Some(note) = note {
@@ -188,7 +212,7 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
                 <g key={first + k} class={classes!("bus__msg", format!("bus__msg--{label}"), arrives.is_none().then_some("bus__msg--lost"))}
                    data-testid="bus-message" data-type={label}
                    transform={format!("translate({x:.1} {y:.1})")}>
-                    <text class="bus__msg-shape" text-anchor="middle" dy="0.35em">{ shape(msg) }</text>
+                    { shape_path(msg) }
                     if !quiet {
                         <text class="bus__msg-label" x="9" dy="-0.4em">{ label }</text>
                     }
