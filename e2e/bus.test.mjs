@@ -307,3 +307,43 @@ test('at a speed the simulator cannot keep up with, the player says the pace it 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a big cluster is built a piece at a time: the page keeps answering, shows how far it is, and Stop keeps the run shown', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const nodes = () => page.locator('[data-testid=bus-node]').count();
+  assert.equal(await nodes(), 6);
+  await page.locator('.bus__settings summary').click();
+  // 1000 nodes at the recordings' node timeout (2000 ms): every node pings all 999 others each
+  // second, so the two warm-ups and the first recording take this machine minutes.
+  await page.getByTestId('bus-masters').fill('500');
+  await page.getByTestId('bus-replicas').fill('1');
+  await page.getByTestId('bus-node-timeout').fill('2000');
+  await page.getByTestId('bus-apply').click();
+  const status = page.getByTestId('bus-building');
+  await status.waitFor();
+  assert.match(await status.textContent(), /^Simulating 1000 nodes: [\d.]+ of [\d.]+ simulated seconds/);
+  const done0 = Number(await status.getAttribute('data-done'));
+  const total = Number(await status.getAttribute('data-total'));
+  assert.ok(total >= 10_000, `two 5 s warm-ups and the run: ${total} ms`);
+  // The page answers meanwhile: a key typed above is answered (fixtures/keyslot.tsv records
+  // CLUSTER KEYSLOT foo as 12182), and the build moves on.
+  await page.getByTestId('key-input').fill('foo');
+  await page.waitForFunction(() => document.querySelector('[data-testid=slot]')?.textContent === '12182');
+  await page.waitForFunction((d) => Number(document.querySelector('[data-testid=bus-building]')?.dataset.done) > d, done0);
+  // The run shown is still the old one, and Stop keeps it.
+  assert.equal(await nodes(), 6);
+  await page.getByTestId('bus-building-stop').click();
+  await status.waitFor({ state: 'detached' });
+  await page.waitForTimeout(300);
+  assert.equal(await nodes(), 6);
+  assert.equal(await status.count(), 0);
+  // A cluster that builds in a few pieces ends as the run shown.
+  await page.getByTestId('bus-masters').fill('100');
+  await page.getByTestId('bus-replicas').fill('1');
+  await page.getByTestId('bus-node-timeout').fill('15000');
+  await page.getByTestId('bus-apply').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 200, null, { timeout: 120_000 });
+  assert.equal(await status.count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -14,6 +14,7 @@
 //! - `numbers.rs` — the numbers panel: traffic, time to failover, 2 masters (branch `numbers`).
 //! - `story.rs` — the writes and which were lost, a MEET's spread (branch `numbers`).
 
+pub mod building;
 pub mod circle;
 pub mod inspector;
 pub mod knobs;
@@ -30,6 +31,7 @@ use crate::persist::BusState;
 use crate::ui::bus_words::use_bus_words;
 use crate::ui::messages::fill;
 use crate::ui::state::ClusterAction;
+use building::Building;
 use model::Run;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -86,6 +88,8 @@ pub enum BusMsg {
     Knobs(Knobs),
     /// Free play from a spec with its own actions (the numbers panel's 2-masters case).
     Open(ScenarioSpec),
+    /// Drop the run being built (the one shown stays).
+    StopBuilding,
 }
 
 /// Props of [`BusSection`].
@@ -173,6 +177,11 @@ fn link_of(slug: &str, run: &Run, t: u64) -> Option<BusState> {
     })
 }
 
+/// Simulated ms as seconds with one decimal.
+fn seconds(ms: u64) -> String {
+    format!("{:.1}", ms as f64 / 1000.0)
+}
+
 fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
@@ -185,6 +194,175 @@ struct Latest {
     speed: usize,
     slug: String,
     free: Knobs,
+    /// Builds started (each build's number).
+    builds: u64,
+}
+
+/// Wall ms of each piece of a build after the first (the page answers between pieces).
+const BUILD_SLICE_MS: f64 = 12.0;
+/// Wall ms of a build's first piece, in the event's own task: a small cluster is built in it,
+/// and the section changes in that task as it always did.
+const BUILD_FIRST_MS: f64 = 40.0;
+
+/// A run being built and what the section does with it once it is.
+struct Pending {
+    build: Building,
+    then: Then,
+    id: u64,
+}
+
+/// What follows a build.
+enum Then {
+    /// A ready-made scenario (its slug) opens.
+    Scenario(String),
+    /// Free play with new knobs.
+    Knobs(Knobs),
+    /// Free play from a spec of the numbers panel (the section comes into view).
+    Open(Knobs),
+    /// An action was done at the instant shown (on a ready-made scenario: it becomes free play).
+    Act { from_scenario: bool },
+}
+
+/// A build under way as the section shows it: nodes, simulated ms done and to do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Progress {
+    nodes: usize,
+    done: u64,
+    total: u64,
+}
+
+/// The section's state as the message callback and a build's pieces change it.
+#[derive(Clone)]
+struct Ctx {
+    run: Rc<RefCell<Run>>,
+    version: UseStateHandle<u64>,
+    t: UseStateHandle<u64>,
+    t_ref: Rc<RefCell<u64>>,
+    playing: UseStateHandle<bool>,
+    observer: UseStateHandle<u32>,
+    slug: UseStateHandle<String>,
+    free: UseStateHandle<Knobs>,
+    trouble: UseStateHandle<Option<LinkTrouble>>,
+    latest: Rc<RefCell<Latest>>,
+    pending: Rc<RefCell<Option<Pending>>>,
+    progress: UseStateHandle<Option<Progress>>,
+}
+
+impl Ctx {
+    /// Shows absolute instant `to` (clamped to the recording).
+    fn goto(&self, to: u64) {
+        let to = {
+            let mut r = self.run.borrow_mut();
+            let to = to.clamp(r.start, r.end);
+            r.seek(to);
+            to
+        };
+        *self.t_ref.borrow_mut() = to;
+        self.t.set(to);
+    }
+
+    /// The run was replaced or acted on.
+    fn bump(&self) {
+        let mut l = self.latest.borrow_mut();
+        l.version += 1;
+        self.version.set(l.version);
+    }
+
+    fn set_slug(&self, s: String) {
+        self.latest.borrow_mut().slug = s.clone();
+        self.slug.set(s);
+    }
+
+    fn set_free(&self, k: Knobs) {
+        self.latest.borrow_mut().free = k.clone();
+        self.free.set(k);
+    }
+
+    /// Builds `b` (in place of any build under way), then does `then`.
+    fn build(&self, b: Building, then: Then) {
+        let id = {
+            let mut l = self.latest.borrow_mut();
+            l.builds += 1;
+            l.builds
+        };
+        *self.pending.borrow_mut() = Some(Pending { build: b, then, id });
+        self.piece(id, BUILD_FIRST_MS);
+    }
+
+    /// One piece of build `id` (nothing if it was dropped or replaced); the next in a task
+    /// of its own.
+    fn piece(&self, id: u64, budget: f64) {
+        let built = {
+            let mut pending = self.pending.borrow_mut();
+            let Some(p) = pending.as_mut().filter(|p| p.id == id) else {
+                return;
+            };
+            if p.build.work(&now_ms, budget) {
+                pending.take()
+            } else {
+                let (done, total) = p.build.progress();
+                self.progress.set(Some(Progress {
+                    nodes: p.build.nodes(),
+                    done,
+                    total,
+                }));
+                None
+            }
+        };
+        let Some(p) = built else {
+            let ctx = self.clone();
+            let next = Closure::once_into_js(move || ctx.piece(id, BUILD_SLICE_MS));
+            if let Some(w) = web_sys::window() {
+                let _ = w
+                    .set_timeout_with_callback_and_timeout_and_arguments_0(next.unchecked_ref(), 0);
+            }
+            return;
+        };
+        self.progress.set(None);
+        if let Some(run) = p.build.take() {
+            self.finish(run, p.then);
+        }
+    }
+
+    fn stop_building(&self) {
+        self.pending.borrow_mut().take();
+        self.progress.set(None);
+    }
+
+    /// The built run replaces the one shown.
+    fn finish(&self, new: Run, then: Then) {
+        let (start, at) = (new.start, new.at);
+        *self.run.borrow_mut() = new;
+        match then {
+            Then::Act { from_scenario } => {
+                if from_scenario {
+                    // Acting turns a scenario into free play from its own knobs.
+                    let k = self.run.borrow().knobs.clone();
+                    self.set_free(k);
+                    self.set_slug(scenarios::FREE.to_string());
+                }
+                self.bump();
+                self.goto(at);
+                return;
+            }
+            Then::Scenario(ref s) => self.set_slug(s.clone()),
+            Then::Knobs(ref k) | Then::Open(ref k) => {
+                self.set_free(k.clone());
+                self.set_slug(scenarios::FREE.to_string());
+            }
+        }
+        self.trouble.set(None);
+        self.observer.set(0);
+        self.bump();
+        self.goto(start);
+        if matches!(then, Then::Open(_))
+            && let Some(el) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id("bus"))
+        {
+            el.scroll_into_view();
+        }
+    }
 }
 
 /// The animation-frame callback, kept where it can schedule itself again.
@@ -354,7 +532,10 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
         speed: DEFAULT_SPEED,
         slug: String::new(),
         free: Knobs::default(),
+        builds: 0,
     });
+    let pending = use_mut_ref(|| None::<Pending>);
+    let progress = use_state_eq(|| None::<Progress>);
     {
         let mut l = latest.borrow_mut();
         l.version = *version;
@@ -367,43 +548,26 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
         }
     }
     let on_msg = {
-        let (run, version, t, t_ref, playing, speed, observer) = (
-            run.clone(),
-            version.clone(),
-            t.clone(),
-            t_ref.clone(),
-            playing.clone(),
-            speed.clone(),
-            observer.clone(),
-        );
-        let (slug, free, trouble, latest) =
-            (slug.clone(), free.clone(), trouble.clone(), latest.clone());
+        let ctx = Ctx {
+            run: run.clone(),
+            version: version.clone(),
+            t: t.clone(),
+            t_ref: t_ref.clone(),
+            playing: playing.clone(),
+            observer: observer.clone(),
+            slug: slug.clone(),
+            free: free.clone(),
+            trouble: trouble.clone(),
+            latest: latest.clone(),
+            pending: pending.clone(),
+            progress: progress.clone(),
+        };
+        let speed = speed.clone();
         use_memo((), move |_| {
             Callback::from(move |m: BusMsg| {
-                let goto = |to: u64| {
-                    let to = {
-                        let mut r = run.borrow_mut();
-                        let to = to.clamp(r.start, r.end);
-                        r.seek(to);
-                        to
-                    };
-                    *t_ref.borrow_mut() = to;
-                    t.set(to);
-                };
-                let bump = || {
-                    let mut l = latest.borrow_mut();
-                    l.version += 1;
-                    version.set(l.version);
-                };
-                let set_slug = |s: String| {
-                    latest.borrow_mut().slug = s.clone();
-                    slug.set(s);
-                };
-                let set_free = |k: Knobs| {
-                    latest.borrow_mut().free = k.clone();
-                    free.set(k);
-                };
-                let cur = *t_ref.borrow();
+                let ctx = &ctx;
+                let (run, playing, latest) = (&ctx.run, &ctx.playing, &ctx.latest);
+                let cur = *ctx.t_ref.borrow();
                 match m {
                     BusMsg::Play => {
                         let at_end = {
@@ -412,30 +576,30 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                         };
                         if at_end {
                             let s = run.borrow().start;
-                            goto(s);
+                            ctx.goto(s);
                         }
                         playing.set(true)
                     }
                     BusMsg::Pause => playing.set(false),
                     BusMsg::Seek(to) => {
                         playing.set(false);
-                        goto(to)
+                        ctx.goto(to)
                     }
                     BusMsg::Next => {
                         playing.set(false);
                         let to = run.borrow().next_event_time(cur);
-                        goto(to)
+                        ctx.goto(to)
                     }
                     BusMsg::Prev => {
                         playing.set(false);
                         let to = run.borrow().prev_event_time(cur);
-                        goto(to)
+                        ctx.goto(to)
                     }
                     BusMsg::NextNotable => {
                         playing.set(false);
                         let to = run.borrow().next_notable(cur);
                         if let Some(to) = to {
-                            goto(to)
+                            ctx.goto(to)
                         }
                     }
                     BusMsg::Speed(d) => {
@@ -447,25 +611,19 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                         };
                         speed.set(s)
                     }
-                    BusMsg::Observe(n) => observer.set(n),
+                    BusMsg::Observe(n) => ctx.observer.set(n),
                     BusMsg::Act(act) => {
                         playing.set(false);
-                        {
-                            let mut r = run.borrow_mut();
+                        let b = {
+                            let r = run.borrow();
                             let len = scenarios::length(&r.spec()).min(30_000);
-                            r.act(act, len);
-                        }
-                        let acting_on_scenario = {
+                            Building::acting(&r, act, len)
+                        };
+                        let from_scenario = {
                             let l = latest.borrow();
                             l.slug != scenarios::FREE && !l.slug.is_empty()
                         };
-                        if acting_on_scenario {
-                            // Acting turns a scenario into free play from its own knobs.
-                            set_free(run.borrow().knobs.clone());
-                            set_slug(scenarios::FREE.to_string());
-                        }
-                        bump();
-                        goto(cur);
+                        ctx.build(b, Then::Act { from_scenario });
                     }
                     BusMsg::Scenario(s) => {
                         let spec = {
@@ -475,46 +633,19 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                         let Some(spec) = spec else {
                             return;
                         };
-                        let new = scenarios::build(&spec);
                         playing.set(false);
-                        let start = new.start;
-                        *run.borrow_mut() = new;
-                        set_slug(s);
-                        trouble.set(None);
-                        observer.set(0);
-                        bump();
-                        goto(start);
+                        ctx.build(scenarios::building(&spec), Then::Scenario(s));
                     }
                     BusMsg::Open(spec) => {
                         playing.set(false);
-                        let new = scenarios::build(&spec);
-                        let start = new.start;
-                        *run.borrow_mut() = new;
-                        set_free(spec.knobs.clone());
-                        set_slug(scenarios::FREE.to_string());
-                        trouble.set(None);
-                        observer.set(0);
-                        bump();
-                        goto(start);
-                        if let Some(el) = web_sys::window()
-                            .and_then(|w| w.document())
-                            .and_then(|d| d.get_element_by_id("bus"))
-                        {
-                            el.scroll_into_view();
-                        }
+                        ctx.build(scenarios::building(&spec), Then::Open(spec.knobs.clone()));
                     }
                     BusMsg::Knobs(k) => {
                         playing.set(false);
-                        let new = scenarios::build(&ScenarioSpec::new(k.clone(), 0));
-                        let start = new.start;
-                        *run.borrow_mut() = new;
-                        set_free(k);
-                        set_slug(scenarios::FREE.to_string());
-                        trouble.set(None);
-                        observer.set(0);
-                        bump();
-                        goto(start);
+                        let spec = ScenarioSpec::new(k.clone(), 0);
+                        ctx.build(scenarios::building(&spec), Then::Knobs(k));
                     }
+                    BusMsg::StopBuilding => ctx.stop_building(),
                 }
             })
         })
@@ -552,6 +683,15 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                 <p class="lab__error" role="alert" data-testid="bus-link-error">{ text }</p>
             }
             <knobs::BusKnobs slug={(*slug).clone()} free={(*free).clone()} on_msg={on_msg.clone()} />
+            if let Some(p) = *progress {
+                <p class="bus__building" role="status" data-testid="bus-building"
+                   data-done={p.done.to_string()} data-total={p.total.to_string()}>
+                    <span>{ fill(w.building, &[&p.nodes, &seconds(p.done), &seconds(p.total)]) }</span>
+                    <progress max={p.total.to_string()} value={p.done.to_string()} aria-hidden="true"></progress>
+                    <button type="button" class="button button--quiet" data-testid="bus-building-stop"
+                            onclick={on_msg.reform(|_| BusMsg::StopBuilding)}>{ w.building_stop }</button>
+                </p>
+            }
             <player::BusPlayer run={handle.clone()} t={*t} step={step} playing={*playing}
                                speed={*speed} pace={*pace} notable={notable} on_msg={on_msg.clone()} />
             <story::BusStory run={handle.clone()} t={t_story} />

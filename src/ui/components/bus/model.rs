@@ -46,11 +46,19 @@ pub fn replicas_per_master(k: &Knobs) -> usize {
 /// The knobs' cluster as `Knobs::create` builds it (the same calls), except that messages
 /// are recorded only on a small cluster (a 1000-node warm-up would record millions).
 fn create(k: &Knobs) -> Sim {
+    let mut sim = create_cold(k);
+    sim.run_for(WARMUP_MS);
+    sim
+}
+
+/// [`create`] before its warm-up: the same cluster, its clock at the start of the
+/// `WARMUP_MS` that [`create`] runs (`building.rs` runs them a slice at a time).
+pub(super) fn create_cold(k: &Knobs) -> Sim {
     let mut cfg = k.config();
     cfg.record_messages = k.nodes() <= DRAW_MESSAGES_UP_TO;
     let masters = usize::from(k.masters.clamp(1, MAX_NODES as u16));
     let replica_of: Vec<usize> = k.replica_of.iter().map(|x| usize::from(*x)).collect();
-    Sim::create(cfg, k.seed, masters, &replica_of, k.base_port, WARMUP_MS)
+    Sim::create(cfg, k.seed, masters, &replica_of, k.base_port, 0)
 }
 
 /// A `CLUSTER FAILOVER` and what the node answered.
@@ -296,17 +304,24 @@ fn refusal(sim: &Sim, i: usize) -> Option<&LogLine> {
 impl Run {
     /// A run of `spec`, recorded `length` ms past its start (it grows while it plays).
     pub fn new(spec: &ScenarioSpec, length: u64) -> Run {
+        let mut run = Run::from_sims(spec, create(&spec.knobs), create(&spec.knobs));
+        run.extend_to(run.start.saturating_add(length.min(MAX_RUN_MS)));
+        run.tell();
+        run
+    }
+
+    /// A run of `spec` at its start, from two simulators that [`create`] made of its knobs
+    /// (the recording and the cursor), nothing recorded yet.
+    pub(super) fn from_sims(spec: &ScenarioSpec, full: Sim, mut cursor: Sim) -> Run {
         let knobs = spec.knobs.clone();
         let mut script = spec.script.clone();
         script.sort_by_key(|s| s.0);
-        let full = create(&knobs);
-        let mut cursor = create(&knobs);
         cursor.cfg.record_messages = false;
         cursor.events.clear();
         cursor.logs.clear();
         let start = full.now;
         let (ev0, log0) = (full.events.len(), full.logs.len());
-        let mut run = Run {
+        Run {
             knobs,
             script,
             start,
@@ -320,14 +335,11 @@ impl Run {
             at: start,
             live: false,
             story: None,
-        };
-        run.extend_to(start.saturating_add(length.min(MAX_RUN_MS)));
-        run.tell();
-        run
+        }
     }
 
     /// Tells the story of what is recorded so far (small clusters only).
-    fn tell(&mut self) {
+    pub(super) fn tell(&mut self) {
         self.story = (self.knobs.nodes() <= STORY_UP_TO && self.end > self.start).then(|| {
             let horizon = self.end - self.start;
             Story::tell(&self.spec(), self.start, horizon, self.events())

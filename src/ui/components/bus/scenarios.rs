@@ -38,3 +38,8 @@ pub fn spec_of(slug: &str, free: &Knobs) -> Option<ScenarioSpec> {
 pub fn build(spec: &ScenarioSpec) -> Run {
     Run::new(spec, length(spec))
 }
+
+/// The run of a spec, to build a piece at a time.
+pub fn building(spec: &ScenarioSpec) -> super::building::Building {
+    super::building::Building::new(spec, length(spec))
+}

@@ -1,0 +1,298 @@
+//! A run built a slice at a time (no yew): the two simulators' warm-up and the first
+//! recording, cut into pieces the section does between frames, so that a big cluster never
+//! holds the page. 1000 nodes at a 2000 ms node timeout ping every peer each second, and
+//! building them took minutes in one task; the section now shows how far it is and can drop it.
+//!
+//! The pieces are the same calls as [`Run::new`] and [`Run::act`] make in one piece, in the
+//! same order (the warm-up through `Sim::run_until_steps`, the recording through
+//! `Run::extend_to`), so the run is the one they make (tested below).
+
+use super::model::{create_cold, Run, MAX_RUN_MS};
+use crate::core::bus::scenario::{Action, ScenarioSpec, WARMUP_MS};
+use crate::core::bus::Sim;
+
+/// Events run between two looks at the clock during the warm-up.
+const STEPS: usize = 256;
+/// Simulated ms recorded in the first piece, before the cost per ms is known.
+const PROBE_MS: u64 = 10;
+
+/// Where a build is.
+enum Stage {
+    /// The recording simulator warms up to `until`.
+    Full { sim: Sim, until: u64 },
+    /// The cursor warms up to `until` (the recording's is done).
+    Cursor { full: Sim, sim: Sim, until: u64 },
+    /// Recording to `to` (absolute).
+    Record { run: Run, to: u64 },
+    /// Built.
+    Done(Run),
+    /// Taken (only while moving from one stage to the next).
+    Gone,
+}
+
+/// A run being built.
+pub struct Building {
+    spec: ScenarioSpec,
+    /// Record this many ms past the start (a new run), or to an absolute end (an action).
+    length: u64,
+    /// An action's run: recorded to this absolute end, then shown at this instant.
+    reach: Option<(u64, u64)>,
+    stage: Stage,
+    /// Wall ms and simulated ms the recording took so far (to size its pieces).
+    cost: (f64, f64),
+    /// Nodes of the cluster.
+    nodes: usize,
+}
+
+impl Building {
+    /// A new run of `spec`, recorded `length` ms past its start ([`Run::new`]).
+    pub fn new(spec: &ScenarioSpec, length: u64) -> Building {
+        let sim = create_cold(&spec.knobs);
+        let until = sim.now.saturating_add(WARMUP_MS);
+        Building {
+            spec: spec.clone(),
+            length: length.min(MAX_RUN_MS),
+            reach: None,
+            nodes: sim.nodes.len(),
+            stage: Stage::Full { sim, until },
+            cost: (0.0, 0.0),
+        }
+    }
+
+    /// `run` with `act` done at its instant shown ([`Run::act`]): the script's later actions
+    /// dropped, recorded again to `length` ms past the instant (or as far as it was).
+    pub fn acting(run: &Run, act: Action, length: u64) -> Building {
+        let t = run.at;
+        let at = t.saturating_sub(run.start);
+        let mut spec = run.spec();
+        spec.script.retain(|s| s.0 <= at);
+        spec.script.push((at, act));
+        let end = t.saturating_add(length).max(run.end);
+        let mut b = Building::new(&spec, 0);
+        b.reach = Some((end, t));
+        b
+    }
+
+    /// Nodes of the cluster being built.
+    pub fn nodes(&self) -> usize {
+        self.nodes
+    }
+
+    /// Simulated ms done and to do in all: both warm-ups, then the recording.
+    pub fn progress(&self) -> (u64, u64) {
+        let record = match &self.stage {
+            Stage::Record { run, to } => to.saturating_sub(run.start),
+            _ => match self.reach {
+                // The run starts where the warm-up ends, WARMUP_MS after the cold clock.
+                Some((end, _)) => end.saturating_sub(self.start_guess()),
+                None => self.length,
+            },
+        };
+        let total = 2 * WARMUP_MS + record;
+        let left = |sim: &Sim, until: u64| until.saturating_sub(sim.now).min(WARMUP_MS);
+        let done = match &self.stage {
+            Stage::Full { sim, until } => WARMUP_MS - left(sim, *until),
+            Stage::Cursor { sim, until, .. } => 2 * WARMUP_MS - left(sim, *until),
+            Stage::Record { run, to } => {
+                2 * WARMUP_MS + record - to.saturating_sub(run.end).min(record)
+            }
+            Stage::Done(_) | Stage::Gone => total,
+        };
+        (done, total)
+    }
+
+    /// Where the run will start (the warm-up's end), before it has.
+    fn start_guess(&self) -> u64 {
+        match &self.stage {
+            Stage::Full { until, .. } | Stage::Cursor { until, .. } => *until,
+            Stage::Record { run, .. } | Stage::Done(run) => run.start,
+            Stage::Gone => 0,
+        }
+    }
+
+    /// Builds until done or until `now()` (wall ms) is `budget` ms past its first reading:
+    /// `true` once the run is built. With an infinite budget, in one piece.
+    pub fn work(&mut self, now: &dyn Fn() -> f64, budget: f64) -> bool {
+        let began = now();
+        let out_of_time = || now() - began >= budget;
+        loop {
+            self.stage = match std::mem::replace(&mut self.stage, Stage::Gone) {
+                Stage::Full { mut sim, until } => {
+                    if !warm(&mut sim, until, &out_of_time) {
+                        self.stage = Stage::Full { sim, until };
+                        return false;
+                    }
+                    let cursor = create_cold(&self.spec.knobs);
+                    let until = cursor.now.saturating_add(WARMUP_MS);
+                    Stage::Cursor {
+                        full: sim,
+                        sim: cursor,
+                        until,
+                    }
+                }
+                Stage::Cursor {
+                    full,
+                    mut sim,
+                    until,
+                } => {
+                    if !warm(&mut sim, until, &out_of_time) {
+                        self.stage = Stage::Cursor { full, sim, until };
+                        return false;
+                    }
+                    let run = Run::from_sims(&self.spec, full, sim);
+                    let to = match self.reach {
+                        // `Run::act` makes a run of length 0 (told at once, which tells
+                        // nothing), then records to the end.
+                        Some((end, _)) => end.min(run.start.saturating_add(MAX_RUN_MS)),
+                        None => run.start.saturating_add(self.length),
+                    };
+                    Stage::Record { run, to }
+                }
+                Stage::Record { mut run, to } => {
+                    while run.end < to {
+                        let (wall, sim) = self.cost;
+                        let room = if budget.is_infinite() {
+                            to - run.end
+                        } else if wall > 0.0 && sim > 0.0 {
+                            let left = (budget - (now() - began)).max(1.0);
+                            ((left * sim / wall) as u64).max(1)
+                        } else {
+                            PROBE_MS
+                        };
+                        let before = (now(), run.end);
+                        run.extend_to(run.end.saturating_add(room).min(to));
+                        if run.end == before.1 {
+                            // Not recordable further (the cap): done.
+                            break;
+                        }
+                        self.cost.0 += now() - before.0;
+                        self.cost.1 += (run.end - before.1) as f64;
+                        if run.end < to && out_of_time() {
+                            self.stage = Stage::Record { run, to };
+                            return false;
+                        }
+                    }
+                    run.tell();
+                    if let Some((_, at)) = self.reach {
+                        run.seek(at);
+                    }
+                    Stage::Done(run)
+                }
+                done @ Stage::Done(_) => {
+                    self.stage = done;
+                    return true;
+                }
+                Stage::Gone => return true,
+            };
+        }
+    }
+
+    /// The run, once [`Building::work`] has said it is built.
+    pub fn take(self) -> Option<Run> {
+        match self.stage {
+            Stage::Done(run) => Some(run),
+            _ => None,
+        }
+    }
+}
+
+/// Runs `sim`'s warm-up towards `until` until `out_of_time`: `true` once there.
+fn warm(sim: &mut Sim, until: u64, out_of_time: &dyn Fn() -> bool) -> bool {
+    loop {
+        if sim.run_until_steps(until, STEPS) {
+            return true;
+        }
+        if out_of_time() {
+            return false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::bus::scenario::{Knobs, ScenarioId};
+    use std::cell::Cell;
+
+    /// Builds with a clock that moves 1 ms at each reading and a 3 ms budget: many pieces.
+    fn in_pieces(mut b: Building) -> (Run, usize) {
+        let clock = Cell::new(0.0);
+        let now = || {
+            clock.set(clock.get() + 1.0);
+            clock.get()
+        };
+        let mut pieces = 1;
+        let mut last = b.progress();
+        while !b.work(&now, 3.0) {
+            let p = b.progress();
+            assert!(p.0 >= last.0 && p.0 <= p.1, "progress {p:?} after {last:?}");
+            last = p;
+            pieces += 1;
+        }
+        assert_eq!(b.progress().0, b.progress().1);
+        (b.take().expect("built"), pieces)
+    }
+
+    /// The same run: its clock, records, notable events, story, and the cluster as every
+    /// node answers at several instants (the cursor replays the same calls).
+    fn same(mut a: Run, mut b: Run) {
+        assert_eq!((a.start, a.end, a.at), (b.start, b.end, b.at));
+        assert_eq!(a.full().events.len(), b.full().events.len());
+        assert_eq!(a.full().logs.len(), b.full().logs.len());
+        assert!(a
+            .full()
+            .logs
+            .iter()
+            .zip(&b.full().logs)
+            .all(|(x, y)| x.t == y.t && x.text == y.text));
+        assert_eq!(a.notable, b.notable);
+        assert_eq!(a.story.is_some(), b.story.is_some());
+        if let (Some(x), Some(y)) = (&a.story, &b.story) {
+            assert_eq!(x.notes.len(), y.notes.len());
+            assert_eq!(x.until, y.until);
+        }
+        let n = a.cursor().nodes.len() as u32;
+        assert_eq!(a.cursor().cluster_nodes(0), b.cursor().cluster_nodes(0));
+        let span = a.end - a.start;
+        for k in [0, 3, 7, 10] {
+            let t = a.start + span * k / 10;
+            a.seek(t);
+            b.seek(t);
+            for node in [0, n / 2, n - 1] {
+                assert_eq!(
+                    a.cursor().cluster_nodes(node),
+                    b.cursor().cluster_nodes(node),
+                    "t {t}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_run_built_in_pieces_is_the_run_built_at_once() {
+        for spec in [
+            ScenarioId::MasterCrash.spec(1),
+            ScenarioId::Partition.spec(3),
+        ] {
+            let (built, pieces) = in_pieces(Building::new(&spec, spec.until_ms));
+            assert!(pieces > 10, "{pieces} pieces");
+            same(Run::new(&spec, spec.until_ms), built);
+        }
+        // A cluster past the size where messages are recorded.
+        let spec = ScenarioSpec::new(Knobs::uniform(20, 1, 2000, 7), 0);
+        let (built, _) = in_pieces(Building::new(&spec, 3000));
+        same(Run::new(&spec, 3000), built);
+    }
+
+    #[test]
+    fn an_action_built_in_pieces_is_the_action_done_at_once() {
+        let spec = ScenarioId::MasterCrash.spec(1);
+        let mut run = Run::new(&spec, spec.until_ms);
+        run.seek(run.start + 4000);
+        let act = Action::Crash(3);
+        let (built, pieces) = in_pieces(Building::acting(&run, act, 6000));
+        assert!(pieces > 10, "{pieces} pieces");
+        run.act(act, 6000);
+        same(run, built);
+    }
+}
