@@ -643,6 +643,8 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                     BusMsg::Knobs(k) => {
                         playing.set(false);
                         let spec = ScenarioSpec::new(k.clone(), 0);
+                        // The form shows what was asked for while it builds (and after Stop).
+                        ctx.set_free(k.clone());
                         ctx.build(scenarios::building(&spec), Then::Knobs(k));
                     }
                     BusMsg::StopBuilding => ctx.stop_building(),
