@@ -663,9 +663,18 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
         .logs
         .get(r.log0..)
         .map_or(0, |l| l.partition_point(|x| x.t <= *t));
-    // Above 30 nodes the inspector (CLUSTER NODES of up to 1000 nodes) follows the clock in
-    // half-second strides.
-    let t_view = if n_nodes > 30 { *t / 500 * 500 } else { *t };
+    // While playing, the inspector (`CLUSTER NODES` and `CLUSTER INFO`, up to 1000 lines)
+    // follows the clock in strides of about 50 ms of wall time (500 above 30 nodes): at 20×
+    // it re-rendered and laid out its texts every frame, faster than anyone reads them.
+    // Standing still, it answers at the instant itself.
+    let t_view = if *playing {
+        let rate = SPEEDS.get(*speed).copied().unwrap_or(1.0).max(1.0);
+        let wall = if n_nodes > 30 { 500.0 } else { 50.0 };
+        let stride = ((wall * rate) as u64).max(1);
+        *t / stride * stride
+    } else {
+        *t
+    };
     // The parts that change only with an event get the instant as far as it matters to them
     // (the narration its notable event, the story its last moment), so their props compare
     // equal between events and yew skips them.
