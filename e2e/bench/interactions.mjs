@@ -1,6 +1,7 @@
 //! Only the interaction figures of `bench.mjs` (INP beside the plain page, and the heavy
 //! interactions), for comparing builds quickly: `node bench/interactions.mjs` from `e2e/`,
-//! `SLOTSCOPE_DIST=… node bench/interactions.mjs` for another build. Asserts nothing.
+//! `SLOTSCOPE_DIST=… node bench/interactions.mjs` for another build; `--inp` for the INP figures
+//! alone, `--heavy` for the heavy interactions alone. Asserts nothing.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveDist, launch, here } from '../harness.mjs';
@@ -13,8 +14,9 @@ const server = await serveDist({
 const browser = await launch();
 try {
   console.log('Chromium', browser.version());
-  printInp(await measureInp(browser, server.url, `${server.url}__bench/plain.html`));
-  printHeavy(await measureHeavy(browser, server.url));
+  const only = process.argv.slice(2);
+  if (!only.includes('--heavy')) printInp(await measureInp(browser, server.url, `${server.url}__bench/plain.html`));
+  if (!only.includes('--inp')) printHeavy(await measureHeavy(browser, server.url));
 } finally {
   await browser.close();
   await server.close();

@@ -185,17 +185,20 @@ pub fn last_brace_pair_slot(key: &[u8]) -> u16 {
 /// The slot under [`ClientRule::Utf16CodeUnits`], or `None` when `key` is not valid UTF-8.
 pub fn utf16_code_unit_slot(key: &[u8]) -> Option<u16> {
     let text = std::str::from_utf8(key).ok()?;
-    let units: Vec<u16> = text.encode_utf16().collect();
-    let tag = units.iter().position(|&u| u == 0x7B).and_then(|open| {
-        let rest = units.get(open + 1..)?;
-        let close = rest.iter().position(|&u| u == 0x7D)?;
+    // A brace is one byte in UTF-8 and one code unit in UTF-16, and no other character's
+    // units or bytes equal it, so the tag rule finds the same braces in the text as in its
+    // units; only the hashed part is turned into units.
+    let tag = text.find('{').and_then(|open| {
+        let rest = text.get(open + 1..)?;
+        let close = rest.find('}')?;
         rest.get(..close).filter(|t| !t.is_empty())
     });
-    let low: Vec<u8> = tag
-        .unwrap_or(&units)
-        .iter()
-        .map(|&u| u.to_le_bytes()[0])
-        .collect();
+    let hashed = tag.unwrap_or(text);
+    // ASCII: each unit's low byte is the byte itself.
+    if hashed.is_ascii() {
+        return Some(crc16(hashed.as_bytes()) & SLOT_MASK);
+    }
+    let low: Vec<u8> = hashed.encode_utf16().map(|u| u.to_le_bytes()[0]).collect();
     Some(crc16(&low) & SLOT_MASK)
 }
 
@@ -280,5 +283,56 @@ mod tests {
         assert_eq!(cluster_key_slot(b"{}}"), 0);
         assert_eq!(last_brace_pair_slot(b"{a}{b}"), key_slot(b"b"));
         assert_eq!(utf16_code_unit_slot(b"\xff"), None);
+    }
+
+    /// The rule as first written, on the key's UTF-16 code units (the units collected, the
+    /// braces found among them): the scan on bytes must agree with it on every key.
+    fn utf16_on_units(key: &[u8]) -> Option<u16> {
+        let units: Vec<u16> = std::str::from_utf8(key).ok()?.encode_utf16().collect();
+        let tag = units.iter().position(|&u| u == 0x7B).and_then(|open| {
+            let rest = units.get(open + 1..)?;
+            let close = rest.iter().position(|&u| u == 0x7D)?;
+            rest.get(..close).filter(|t| !t.is_empty())
+        });
+        let low: Vec<u8> = tag
+            .unwrap_or(&units)
+            .iter()
+            .map(|&u| u.to_le_bytes()[0])
+            .collect();
+        Some(crc16(&low) & SLOT_MASK)
+    }
+
+    #[test]
+    fn utf16_units_found_in_the_bytes_agree_with_the_units() {
+        let pieces: [&[u8]; 9] = [
+            b"{",
+            b"}",
+            b"a",
+            "\u{e9}".as_bytes(),
+            "\u{7528}".as_bytes(),
+            "\u{1f600}".as_bytes(),
+            b"\xff",
+            b"",
+            b"{}",
+        ];
+        // Every key of up to four pieces (6,561 + shorter), valid UTF-8 or not.
+        let mut keys: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            let longer: Vec<Vec<u8>> = keys
+                .iter()
+                .flat_map(|k| pieces.iter().map(move |p| [k.as_slice(), p].concat()))
+                .collect();
+            keys.extend(longer);
+            keys.sort();
+            keys.dedup();
+        }
+        for key in &keys {
+            assert_eq!(utf16_code_unit_slot(key), utf16_on_units(key), "{key:?}");
+        }
+        // `用` is U+7528: its low byte 0x28 is hashed where Redis hashes its three UTF-8 bytes.
+        assert_eq!(
+            utf16_code_unit_slot("用".as_bytes()),
+            Some(crc16(&[0x28]) & SLOT_MASK)
+        );
     }
 }

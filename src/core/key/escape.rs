@@ -87,6 +87,16 @@ impl EscapeError {
 /// assert_eq!(parse_key(r"\x4").unwrap_err().column(), 1);
 /// ```
 pub fn parse_key(input: &str) -> Result<Vec<u8>, EscapeError> {
+    // No escape and no opening quote: every character stands for its own UTF-8 bytes, so the
+    // key is the text's bytes (a 64 KB paste is copied, not read a character at a time).
+    if !input.starts_with('"') && !input.contains('\\') {
+        return Ok(input.as_bytes().to_vec());
+    }
+    parse_escaped(input)
+}
+
+/// [`parse_key`] a character at a time, escapes and quotes read.
+fn parse_escaped(input: &str) -> Result<Vec<u8>, EscapeError> {
     let mut out = Vec::with_capacity(input.len());
     let mut chars = input.chars().enumerate().peekable();
     let quoted = input.starts_with('"');
@@ -225,6 +235,25 @@ pub fn from_hex(hex: &str) -> Result<Vec<u8>, EscapeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_without_escapes_is_its_own_bytes() {
+        for text in [
+            "",
+            "foo",
+            "{user1}:profile",
+            "a\"b",
+            "用户:1001",
+            "x{}{y}",
+            "é\u{1f600}'",
+        ] {
+            assert_eq!(parse_key(text), parse_escaped(text), "{text}");
+            assert_eq!(parse_key(text).as_deref(), Ok(text.as_bytes()));
+        }
+        // An opening quote or a backslash is read as before.
+        assert_eq!(parse_key(r#""a b""#).as_deref(), Ok(&b"a b"[..]));
+        assert_eq!(parse_key(r"a\x41").as_deref(), Ok(&b"aA"[..]));
+    }
 
     #[test]
     fn escapes_are_read() {

@@ -56,13 +56,36 @@ pub fn describe(t: &Messages, problem: &KeyProblem) -> String {
 #[function_component(KeyInput)]
 pub fn key_input(props: &KeyInputProps) -> Html {
     let t = use_messages();
+    // The field's text is the browser's own, not Yew's (issue 17): Yew reads a controlled
+    // input's value back from the page at every render to compare it, which for a 64 KB key
+    // was a second 64 KB copy per keystroke. `known` is what the field holds as far as this
+    // component knows (what it reported on `input`, or set); after each render the field is
+    // set only where the text differs from it: an example, the tour, a refused paste put back.
+    let field = use_node_ref();
+    let known = use_mut_ref(|| None::<AttrValue>);
+    {
+        let (field, known, value) = (field.clone(), known.clone(), props.value.clone());
+        use_effect(move || {
+            let mut known = known.borrow_mut();
+            if known.as_ref() != Some(&value) {
+                if let Some(input) = field.cast::<HtmlInputElement>() {
+                    input.set_value(&value);
+                }
+                *known = Some(value);
+            }
+        });
+    }
     let oninput = {
-        let on_input = props.on_input.clone();
+        let (on_input, known) = (props.on_input.clone(), known.clone());
         Callback::from(move |e: InputEvent| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            on_input.emit(input.value());
+            let text = input.value();
+            *known.borrow_mut() = Some(AttrValue::from(text.clone()));
+            on_input.emit(text);
         })
     };
+    // Prerendered, the field carries its text as HTML; live, the effect above sets it.
+    let value = cfg!(feature = "ssr").then(|| props.value.clone());
     let error = props.error.as_ref().map(|err| {
         // Point at the column inside the text, clipped around it so a long key stays one line.
         let pointer = err.column().map(|column| {
@@ -87,7 +110,7 @@ pub fn key_input(props: &KeyInputProps) -> Html {
             <label class="key-input__label" for="key-field">{ t.key_label }</label>
             <input id="key-field" class={classes!("key-input__field", props.error.is_some().then_some("is-invalid"))}
                 type="text" data-testid="key-input"
-                value={props.value.clone()} {oninput}
+                ref={field} {value} {oninput}
                 spellcheck="false" autocomplete="off" autocapitalize="off"
                 aria-invalid={props.error.is_some().to_string()}
                 aria-describedby={if props.error.is_some() { "key-error key-help" } else { "key-help" }} />
