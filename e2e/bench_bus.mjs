@@ -17,7 +17,7 @@ import { serveDist, launch } from './harness.mjs';
 // N → [warm-up simulated ms, timed simulated ms]: past NT/2 = 7.5 s every link has been pinged.
 // `--warm=MS` / `--timed=MS` override both for every size run (e.g. `1000 --warm=16000
 // --timed=4000` times 1000 nodes in full steady state, where each node hears ~35 messages a
-// second, instead of the lighter stretch right after the NT/2 burst).
+// second, instead of the lighter stretch right after the NT/2 burst). `--reps=K`: see below.
 const PLAN = { 6: [16000, 3600000], 100: [16000, 600000], 1000: [8000, 4000] };
 const flag = (name) => {
   const a = process.argv.find((x) => x.startsWith(`--${name}=`));
@@ -27,6 +27,7 @@ for (const n of Object.keys(PLAN)) {
   PLAN[n] = [flag('warm') ?? PLAN[n][0], flag('timed') ?? PLAN[n][1]];
 }
 const cold = process.argv.includes('--cold');
+const reps = Math.max(1, flag('reps') ?? 1);
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--')).map(Number).filter((n) => PLAN[n]);
 const sizes = only.length ? only : [6, 100, 1000];
 
@@ -60,21 +61,32 @@ try {
       };
     }, { n, warm, timed: timedMs });
     // The first run grows the wasm memory (and Chromium commits its pages); the second and
-    // third reuse it, so their difference is the simulator's own work.
+    // third reuse it, so their difference is the simulator's own work. `--reps=K` repeats
+    // that pair K times in the same page and prints each and the median per CPU s (on a busy
+    // machine one pair's difference can be off by seconds either way).
     await run(0);
-    const c0 = await cpu();
-    await run(0);
-    const c1 = await cpu();
-    const out = await run(timed);
-    const c2 = await cpu();
-    const timedCpu = (c2 - c1) - (c1 - c0);
-    console.log(
-      `bus N=${String(n).padStart(4)} in Chromium: ${out.rate.toFixed(1).padStart(9)} simulated s per wall s, `
-      + `${(out.sim / 1000 / Math.max(timedCpu, 0.001)).toFixed(1).padStart(9)} per CPU s `
-      + `(${out.sim / 1000} s simulated in ${(out.wall / 1000).toFixed(2)} s, ${timedCpu.toFixed(2)} CPU s; `
-      + `${out.msgs.toFixed(0)} msgs per simulated s); `
-      + `wasm memory ${mb(out.wasm)} MB, JS heap ${mb(out.heap)} MB`,
-    );
+    const rates = [];
+    for (let rep = 0; rep < reps; rep++) {
+      const c0 = await cpu();
+      await run(0);
+      const c1 = await cpu();
+      const out = await run(timed);
+      const c2 = await cpu();
+      const timedCpu = (c2 - c1) - (c1 - c0);
+      const perCpu = out.sim / 1000 / Math.max(timedCpu, 0.001);
+      rates.push(perCpu);
+      console.log(
+        `bus N=${String(n).padStart(4)} in Chromium: ${out.rate.toFixed(1).padStart(9)} simulated s per wall s, `
+        + `${perCpu.toFixed(1).padStart(9)} per CPU s `
+        + `(${out.sim / 1000} s simulated in ${(out.wall / 1000).toFixed(2)} s, ${timedCpu.toFixed(2)} CPU s; `
+        + `${out.msgs.toFixed(0)} msgs per simulated s); `
+        + `wasm memory ${mb(out.wasm)} MB, JS heap ${mb(out.heap)} MB`,
+      );
+    }
+    if (reps > 1) {
+      rates.sort((a, b) => a - b);
+      console.log(`bus N=${String(n).padStart(4)} in Chromium: median ${rates[rates.length >> 1].toFixed(1)} per CPU s over ${reps} pairs`);
+    }
     await page.close();
   }
 } finally {
