@@ -197,6 +197,17 @@ impl Sim {
         // picked record). All clear between messages.
         let marks = &mut self.gossip_marks;
         let len = node.known_list.len() as u64;
+        // In a created cluster the r-th known node is node r: the pick skips a read of
+        // `known_list` (a cache miss of its own in a big cluster, before the peer's).
+        let identity = node.walk.known_is_identity(node.known_list.len());
+        let pick_at = |r: usize| -> Option<u32> {
+            if identity {
+                debug_assert_eq!(node.known_list.get(r), Some(&(r as u32)));
+                Some(r as u32)
+            } else {
+                node.known_list.get(r).copied()
+            }
+        };
         if wanted >= READ_AHEAD_FROM {
             // In a big cluster each pick is a cache miss: load the peers the first `wanted`
             // picks land on together (their misses overlap) before the loop makes the same
@@ -206,7 +217,7 @@ impl Sim {
             let mut acc = 0u64;
             for _ in 0..wanted {
                 let r = peek.below(len) as usize;
-                if let Some(&pick) = node.known_list.get(r)
+                if let Some(pick) = pick_at(r)
                     && let Some(p) = node.peers.get(pick as usize)
                 {
                     acc ^= u64::from(p.flags);
@@ -217,7 +228,7 @@ impl Sim {
         while freshnodes > 0 && (gossip.len() as i64) < wanted && maxiter > 0 {
             maxiter -= 1;
             let r = rng.below(len) as usize;
-            let Some(&pick) = node.known_list.get(r) else {
+            let Some(pick) = pick_at(r) else {
                 continue;
             };
             if pick == from {

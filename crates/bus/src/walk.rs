@@ -143,6 +143,12 @@ impl Walk {
         self.heap = BinaryHeap::from(keys);
     }
 
+    /// Whether `known_list` (now `known` long) is `0, 1, 2, …` (a created cluster's): true
+    /// when the last rebuild found it so at this length (the list only ever grows).
+    pub fn known_is_identity(&self, known: usize) -> bool {
+        known > 0 && self.known == known && self.pos.is_empty()
+    }
+
     /// Whether the cache still describes this node (same timeout, same peers, not dirty).
     pub fn valid(&self, known: usize, nt: u64) -> bool {
         !self.dirty && self.known == known && self.nt == nt
