@@ -304,7 +304,7 @@ impl Sim {
             let mut acc = 0u64;
             for g in &msg.gossip {
                 if let Some(p) = peers.get(g.node as usize) {
-                    acc ^= u64::from(p.flags) ^ u64::from(p.pong_received());
+                    acc ^= u64::from(p.flags) ^ p.pong_received();
                 }
             }
             std::hint::black_box(acc);

@@ -219,7 +219,7 @@ impl Msg {
 /// sits behind one pointer and reads through `Deref` as if it were here (`p.config_epoch`).
 /// The times are exact: past `u32::MAX - 1` ms (49 days) the record stores `FAR` and the
 /// full value sits in the cold part.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 #[repr(C)]
 pub struct Peer {
     /// `CLUSTER_NODE_*` flags (`types::flag`).
@@ -288,21 +288,6 @@ impl Default for PeerCold {
             claim_version: 0,
             claim_bits: None,
             rare: None,
-        }
-    }
-}
-
-impl Default for Peer {
-    fn default() -> Self {
-        Peer {
-            flags: 0,
-            numslots: 0,
-            known: false,
-            has_link: false,
-            has_reports: false,
-            ping_sent: 0,
-            pong_received: 0,
-            cold: Box::default(),
         }
     }
 }
