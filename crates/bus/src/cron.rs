@@ -77,14 +77,14 @@ impl Sim {
                 let r = self.random(known_len as u64) as usize;
                 let pick = self.nodes[nu].known_list[r];
                 let p = &self.nodes[nu].peers[pick as usize];
-                if p.link().is_none() || p.ping_sent != 0 {
+                if p.link().is_none() || p.ping_sent() != 0 {
                     continue;
                 }
                 if p.flags & (flag::MYSELF | flag::HANDSHAKE) != 0 {
                     continue;
                 }
-                if best.is_none_or(|(_, t)| t > p.pong_received) {
-                    best = Some((pick, p.pong_received));
+                if best.is_none_or(|(_, t)| t > p.pong_received()) {
+                    best = Some((pick, p.pong_received()));
                 }
             }
             if let Some((pick, _)) = best {
@@ -171,7 +171,6 @@ impl Sim {
     pub(super) fn send_ping(&mut self, from: u32, to: u32, kind: MsgType, reply: bool) {
         let fu = from as usize;
         self.nodes[fu].pings_sent_counter += 1;
-        let counter = self.nodes[fu].pings_sent_counter;
         let known = self.nodes[fu].known_list.len() as i64;
         let mut freshnodes = known - 2;
         let mut wanted = (known / 10).max(3);
@@ -179,7 +178,7 @@ impl Sim {
             wanted = freshnodes;
         }
         if !reply && kind == MsgType::Ping {
-            self.nodes[fu].peers[to as usize].ping_sent = self.now;
+            self.nodes[fu].peers[to as usize].set_ping_sent(self.now);
             // Its link may be freed NT/2 later, at the earliest.
             let t = self
                 .now
@@ -192,18 +191,33 @@ impl Sim {
         let mut maxiter = wanted * 3;
         let mut gossip: Vec<Gossip> = Vec::with_capacity(wanted.max(0) as usize);
         let rng = &mut self.rng;
-        let node = &mut self.nodes[fu];
+        let node = &self.nodes[fu];
+        // Which nodes this message already gossips about (Redis marks each node with the
+        // message's counter, `last_in_ping_gossip`: the same test, without a write to each
+        // picked record). All clear between messages.
+        let marks = &mut self.gossip_marks;
         let len = node.known_list.len() as u64;
+        // In a created cluster the r-th known node is node r: the pick skips a read of
+        // `known_list` (a cache miss of its own in a big cluster, before the peer's).
+        let identity = node.walk.known_is_identity(node.known_list.len());
+        let pick_at = |r: usize| -> Option<u32> {
+            if identity {
+                debug_assert_eq!(node.known_list.get(r), Some(&(r as u32)));
+                Some(r as u32)
+            } else {
+                node.known_list.get(r).copied()
+            }
+        };
         if wanted >= READ_AHEAD_FROM {
             // In a big cluster each pick is a cache miss: load the peers the first `wanted`
             // picks land on together (their misses overlap) before the loop makes the same
             // picks one at a time. Only a copy of the generator advances. What the pick reads
-            // is in the record's first 32 bytes, one cache line (`Peer` is 32-byte aligned).
+            // is in the record's hot part (`Peer`).
             let mut peek = rng.clone();
             let mut acc = 0u64;
             for _ in 0..wanted {
                 let r = peek.below(len) as usize;
-                if let Some(&pick) = node.known_list.get(r)
+                if let Some(pick) = pick_at(r)
                     && let Some(p) = node.peers.get(pick as usize)
                 {
                     acc ^= u64::from(p.flags);
@@ -214,13 +228,13 @@ impl Sim {
         while freshnodes > 0 && (gossip.len() as i64) < wanted && maxiter > 0 {
             maxiter -= 1;
             let r = rng.below(len) as usize;
-            let Some(&pick) = node.known_list.get(r) else {
+            let Some(pick) = pick_at(r) else {
                 continue;
             };
             if pick == from {
                 continue;
             }
-            let Some(p) = node.peers.get_mut(pick as usize) else {
+            let Some(p) = node.peers.get(pick as usize) else {
                 continue;
             };
             if p.flags & flag::PFAIL != 0 {
@@ -231,12 +245,21 @@ impl Sim {
                 freshnodes -= 1;
                 continue;
             }
-            if p.last_in_ping_gossip == counter as u32 {
+            let (word, bit) = (pick as usize / 64, 1u64 << (pick % 64));
+            let Some(mark) = marks.get_mut(word) else {
+                continue;
+            };
+            if *mark & bit != 0 {
                 continue;
             }
             gossip.push(Gossip::about(pick as u16, p));
-            p.last_in_ping_gossip = counter as u32;
+            *mark |= bit;
             freshnodes -= 1;
+        }
+        for g in &gossip {
+            if let Some(mark) = marks.get_mut(usize::from(g.node) / 64) {
+                *mark = 0;
+            }
         }
         let pfail = self.nodes[fu].pfail_nodes;
         if pfail > 0 {

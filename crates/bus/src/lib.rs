@@ -52,7 +52,7 @@ pub use output::{timestamp, BusEvent, EventKind, LogLine, Opinion};
 pub use reshard::SetSlotRefusal;
 pub use sim::Sim;
 pub use types::{
-    flag, Config, List, Msg, MsgType, Peer, Process, SlotBits, MAX_NODES, NO_NODE, SLOTS,
+    flag, Config, List, Msg, MsgType, Peer, PeerCold, Process, SlotBits, MAX_NODES, NO_NODE, SLOTS,
 };
 pub use types::{FAIL_BYTES, GOSSIP_BYTES, HEADER_BYTES, UPDATE_BYTES};
 
@@ -117,7 +117,7 @@ impl Sim {
                 q.known = true;
                 q.config_epoch = p as u64 + 1;
                 q.set_link(if p == v { None } else { Some(now) });
-                q.pong_received = now;
+                q.set_pong_received(now);
                 q.data_received = now;
                 q.flags = if p == v { flag::MYSELF } else { 0 };
                 if p < masters {

@@ -96,7 +96,7 @@ pub struct Node {
     pub master_seen: u64,
     /// `clusterCron`'s iteration counter (the random ping every 10th).
     pub iteration: u64,
-    /// `cluster_pings_sent` (marks gossip entries already in this message).
+    /// `cluster_pings_sent`: messages with gossip sent.
     pub pings_sent_counter: u64,
     /// `clusterUpdateState`'s first call (the writable delay of a master).
     pub first_call_time: u64,
@@ -300,6 +300,7 @@ impl Node {
             }
         }
         p.reports.push((sender, now));
+        p.reports_changed();
         true
     }
 
@@ -309,15 +310,18 @@ impl Node {
         let p = &mut self.peers[n as usize];
         let before = p.reports.len();
         p.reports.retain(|r| r.0 != sender);
+        p.reports_changed();
         before != p.reports.len()
     }
 
     /// `clusterNodeCleanupFailureReports`: reports older than 2 × NT are dropped.
     pub fn cleanup_reports(&mut self, n: u32, nt: u64, now: u64) {
         let maxtime = nt * 2;
-        self.peers[n as usize]
-            .reports
-            .retain(|r| now.saturating_sub(r.1) <= maxtime);
+        let p = &mut self.peers[n as usize];
+        if p.has_reports() {
+            p.reports.retain(|r| now.saturating_sub(r.1) <= maxtime);
+            p.reports_changed();
+        }
     }
 
     /// `clusterNodeFailureReportsCount` (after the cleanup).

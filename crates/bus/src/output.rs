@@ -246,17 +246,17 @@ impl Sim {
                 }
                 _ => out.push_str(" -"),
             }
-            let ping = if q.ping_sent == 0 {
+            let ping = if q.ping_sent() == 0 {
                 0
             } else {
-                base + q.ping_sent
+                base + q.ping_sent()
             };
             let pong = if p == n {
                 (base + self.now) / 1000 * 1000
-            } else if q.pong_received == 0 {
+            } else if q.pong_received() == 0 {
                 0
             } else {
-                base + q.pong_received
+                base + q.pong_received()
             };
             let epoch = match q.master() {
                 Some(m) if q.is_slave() => node.peers[m as usize].config_epoch,

@@ -172,8 +172,8 @@ impl Sim {
             let nt = self.cfg.node_timeout;
             let node = &mut self.nodes[nu];
             let p = &mut node.peers[su];
-            p.pong_received = now;
-            p.ping_sent = 0;
+            p.set_pong_received(now);
+            p.set_ping_sent(0);
             // The NT/2 ping is due again NT/2 after this pong.
             node.walk
                 .due_at(s, now.saturating_add(nt / 2).saturating_add(1));
@@ -304,7 +304,7 @@ impl Sim {
             let mut acc = 0u64;
             for g in &msg.gossip {
                 if let Some(p) = peers.get(g.node as usize) {
-                    acc ^= u64::from(p.flags) ^ p.reports.len() as u64;
+                    acc ^= u64::from(p.flags) ^ p.pong_received();
                 }
             }
             std::hint::black_box(acc);
@@ -321,6 +321,10 @@ impl Sim {
                 }
                 continue;
             }
+            debug_assert_eq!(
+                self.nodes[nu].peers[xu].has_reports(),
+                !self.nodes[nu].peers[xu].reports.is_empty()
+            );
             let bad = g.flags & (flag::FAIL | flag::PFAIL) != 0;
             if !bad {
                 // The common case, without a report to add: drop the sender's report if it
@@ -328,15 +332,15 @@ impl Sim {
                 let node = &mut self.nodes[nu];
                 let back = sender_is_master
                     && x != n
-                    && !node.peers[xu].reports.is_empty()
+                    && node.peers[xu].has_reports()
                     && node.del_failure_report(x, s, nt, now);
-                if node.peers[xu].ping_sent == 0
-                    && (node.peers[xu].reports.is_empty() || node.failure_reports(x, nt, now) == 0)
+                if node.peers[xu].ping_sent() == 0
+                    && (!node.peers[xu].has_reports() || node.failure_reports(x, nt, now) == 0)
                 {
                     let pong = u64::from(g.pong_received_s) * 1000;
                     let p = &mut node.peers[xu];
-                    if pong <= now + 500 && pong > p.pong_received {
-                        p.pong_received = pong;
+                    if pong <= now + 500 && pong > p.pong_received() {
+                        p.set_pong_received(pong);
                     }
                 }
                 if back {

@@ -66,6 +66,9 @@ pub struct Sim {
     /// that owner is equal (a master and its replicas), so a receiver's check of a claim it
     /// has seen is a pointer compare, not a 2 KB compare.
     claims: Vec<Option<Rc<SlotBits>>>,
+    /// Scratch: one bit per node, set while the gossip section being built holds it
+    /// (`send_ping`); all clear between messages.
+    pub(super) gossip_marks: Vec<u64>,
 }
 
 impl Sim {
@@ -91,6 +94,7 @@ impl Sim {
             tables: Vec::new(),
             due: Vec::new(),
             claims: Vec::new(),
+            gossip_marks: vec![0; MAX_NODES.div_ceil(64)],
         }
     }
 
@@ -477,10 +481,11 @@ impl Sim {
         for p in &mut node.peers {
             // clusterLoadConfig: a saved non-zero ping/pong time becomes "now".
             p.set_link(None);
-            p.ping_sent = if p.ping_sent != 0 { now } else { 0 };
-            p.pong_received = if p.pong_received != 0 { now } else { 0 };
+            p.set_ping_sent(if p.ping_sent() != 0 { now } else { 0 });
+            p.set_pong_received(if p.pong_received() != 0 { now } else { 0 });
             p.data_received = 0;
             p.reports.clear();
+            p.reports_changed();
             p.set_claim_seen(None);
         }
         node.pid = pid;

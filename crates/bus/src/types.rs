@@ -140,8 +140,8 @@ impl Gossip {
         Gossip {
             node,
             flags: peer.flags & !flag::MYSELF,
-            ping_sent_s: Gossip::secs(peer.ping_sent),
-            pong_received_s: Gossip::secs(peer.pong_received),
+            ping_sent_s: Gossip::secs(peer.ping_sent()),
+            pong_received_s: Gossip::secs(peer.pong_received()),
         }
     }
 
@@ -209,43 +209,48 @@ impl Msg {
 
 /// What one node knows of one node (itself included): Redis's `clusterNode`.
 ///
-/// `repr(C, align(32))` with the fields every gossip entry built and every gossip entry read
-/// touch first (flags, `known`, `numslots`, whether there is a link, `ping_sent`,
-/// `pong_received`, `last_in_ping_gossip`; then the reports): a gossip pick reads the first 28
-/// bytes, which the alignment keeps in one cache line (the 104-byte records of before
-/// straddled two lines 5 times in 8), and in wasm the reports end the first 32 bytes too
-/// (see `READ_AHEAD_FROM`). Narrow: a slot count in 16 bits, the master as a 16-bit index,
-/// no link as a reserved time, the two lists one pointer each (`List`), and the times only a
-/// failing or orphaned master ever gets (`fail_time`, `voted_time`, `orphaned_time`) behind
-/// one pointer that is null while they are all 0. A 1000-node cluster's million views take
-/// 96 MB in wasm (128 natively).
-#[derive(Clone, Debug)]
-#[repr(C, align(32))]
+/// Split in two by how often it is read. This record holds what every gossip entry built and
+/// every gossip entry read touches (flags, `numslots`, whether it is known, linked and has
+/// failure reports, `ping_sent` and `pong_received` as 32-bit milliseconds): 20 bytes in
+/// wasm (24 natively), laid out in `Node::peers` one after the other, so a 1000-node
+/// cluster's million views keep their hot part in 20 MB, which a CPU's last-level cache can
+/// hold, instead of touching one 64-byte line of a 96-byte record per gossip entry. The rest
+/// (`PeerCold`: reports, replicas, epochs, offsets, link time, cached claim, the rare times)
+/// sits behind one pointer and reads through `Deref` as if it were here (`p.config_epoch`).
+/// The times are exact: past `u32::MAX - 1` ms (49 days) the record stores `FAR` and the
+/// full value sits in the cold part.
+#[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct Peer {
     /// `CLUSTER_NODE_*` flags (`types::flag`).
     pub flags: u16,
     /// `numslots`: slots it owns in the observer's table (at most 16384).
     pub numslots: u16,
-    /// `slaveof` (`Peer::master`): its master's index, `NO_MASTER` for none.
-    master: u16,
     /// This node is in the observer's table (the dict holds it).
     pub known: bool,
-    /// Whether there is an outbound link (`link != NO_LINK`, kept by `set_link`): the
-    /// gossip pick reads it without leaving the record's first 32 bytes.
+    /// Whether there is an outbound link (`link().is_some()`, kept by `set_link`).
     has_link: bool,
-    /// `ping_sent`: when the unanswered PING went out (0: none in flight).
-    pub ping_sent: u64,
-    /// `pong_received`: the last PONG (or a fresher time from gossip).
-    pub pong_received: u64,
-    /// `last_in_ping_gossip`: the low 32 bits of the ping counter of the last message that
-    /// gossiped it (only compared with the counter of the message being built).
-    pub last_in_ping_gossip: u32,
+    /// Whether `reports` is non-empty (kept by the report functions of `Node`).
+    has_reports: bool,
+    /// `ping_sent` in ms, or `FAR` (the full time is `rare[3]`).
+    ping_sent: u32,
+    /// `pong_received` in ms, or `FAR` (the full time is `rare[4]`).
+    pong_received: u32,
+    /// Everything the gossip does not read.
+    cold: Box<PeerCold>,
+}
+
+/// The part of a `Peer` the gossip does not read (reached through `Deref`).
+#[derive(Clone, Debug)]
+pub struct PeerCold {
     /// Failure reports: (reporting master, time).
     pub reports: List<(u32, u64)>,
-    /// The outbound link's creation time (`Peer::link`), `NO_LINK` when there is no link.
-    link: u64,
     /// `slaves`: its replicas, for a master.
     pub slaves: List<u32>,
+    /// `slaveof` (`Peer::master`): its master's index, `NO_MASTER` for none.
+    master: u16,
+    /// The outbound link's creation time (`Peer::link`), `NO_LINK` when there is no link.
+    link: u64,
     /// `data_received`: the last packet of any kind.
     pub data_received: u64,
     /// The sender's config epoch (its master's, for a replica).
@@ -256,38 +261,47 @@ pub struct Peer {
     claim_version: u64,
     /// The last slot bitmap this node claimed that matched our table.
     claim_bits: Option<Rc<SlotBits>>,
-    /// `fail_time`, `voted_time`, `orphaned_time`; `None` while all three are 0.
-    rare: Option<Box<[u64; 3]>>,
+    /// `fail_time`, `voted_time`, `orphaned_time`, and `ping_sent` / `pong_received` when
+    /// they do not fit in 32 bits; `None` while all five are 0.
+    rare: Option<Box<[u64; 5]>>,
 }
 
 /// `Peer::master`'s stored value for no master (node indexes are below `MAX_NODES`).
 const NO_MASTER: u16 = u16::MAX;
 /// `Peer::link`'s stored value for no link (a link's creation time is never this).
 const NO_LINK: u64 = u64::MAX;
+/// A 32-bit time that did not fit: the full one is in `PeerCold::rare`.
+const FAR: u32 = u32::MAX;
 const _: () = assert!(MAX_NODES < NO_MASTER as usize);
 const _: () = assert!(SLOTS <= u16::MAX as usize);
 
-impl Default for Peer {
+impl Default for PeerCold {
     fn default() -> Self {
-        Peer {
-            flags: 0,
-            numslots: 0,
-            master: NO_MASTER,
-            known: false,
-            ping_sent: 0,
-            pong_received: 0,
-            has_link: false,
-            link: NO_LINK,
-            data_received: 0,
-            last_in_ping_gossip: 0,
+        PeerCold {
             reports: List::default(),
             slaves: List::default(),
+            master: NO_MASTER,
+            link: NO_LINK,
+            data_received: 0,
             config_epoch: 0,
             repl_offset: 0,
             claim_version: 0,
             claim_bits: None,
             rare: None,
         }
+    }
+}
+
+impl std::ops::Deref for Peer {
+    type Target = PeerCold;
+    fn deref(&self) -> &PeerCold {
+        &self.cold
+    }
+}
+
+impl std::ops::DerefMut for Peer {
+    fn deref_mut(&mut self) -> &mut PeerCold {
+        &mut self.cold
     }
 }
 
@@ -364,9 +378,9 @@ impl<T: std::fmt::Debug> std::fmt::Debug for List<T> {
 }
 
 #[cfg(target_pointer_width = "32")]
-const _: () = assert!(std::mem::size_of::<Peer>() == 96);
+const _: () = assert!(std::mem::size_of::<Peer>() == 20);
 #[cfg(target_pointer_width = "64")]
-const _: () = assert!(std::mem::size_of::<Peer>() == 128);
+const _: () = assert!(std::mem::size_of::<Peer>() == 24);
 
 impl Peer {
     /// A newly known node with these flags and nothing else.
@@ -379,61 +393,113 @@ impl Peer {
     }
     /// `slaveof`: its master, for a replica.
     pub fn master(&self) -> Option<u32> {
-        (self.master != NO_MASTER).then_some(u32::from(self.master))
+        (self.cold.master != NO_MASTER).then_some(u32::from(self.cold.master))
     }
     /// Set `slaveof` (`None`, or an index past `MAX_NODES`, for none).
     pub fn set_master(&mut self, m: Option<u32>) {
-        self.master = m
+        self.cold.master = m
             .and_then(|m| u16::try_from(m).ok())
             .filter(|m| (*m as usize) < MAX_NODES)
             .unwrap_or(NO_MASTER);
     }
     /// The outbound link's creation time, when there is a link.
     pub fn link(&self) -> Option<u64> {
-        (self.link != NO_LINK).then_some(self.link)
+        (self.cold.link != NO_LINK).then_some(self.cold.link)
     }
     /// Set (or drop, with `None`) the outbound link.
     pub fn set_link(&mut self, ctime: Option<u64>) {
-        self.link = ctime.map_or(NO_LINK, |t| t.min(NO_LINK - 1));
+        self.cold.link = ctime.map_or(NO_LINK, |t| t.min(NO_LINK - 1));
         self.has_link = ctime.is_some();
     }
-    /// Whether there is an outbound link (`link().is_some()`, read from the first 32 bytes).
+    /// Whether there is an outbound link (`link().is_some()`, read from the hot part).
     #[inline]
     pub fn has_link(&self) -> bool {
         self.has_link
     }
+    /// Whether it has failure reports (`!reports.is_empty()`, read from the hot part).
+    #[inline]
+    pub fn has_reports(&self) -> bool {
+        self.has_reports
+    }
+    /// After a change of `reports`: the hot part's copy of whether there are any.
+    pub fn reports_changed(&mut self) {
+        self.has_reports = !self.cold.reports.is_empty();
+    }
+    /// `ping_sent`: when the unanswered PING went out (0: none in flight).
+    #[inline]
+    pub fn ping_sent(&self) -> u64 {
+        if self.ping_sent != FAR {
+            u64::from(self.ping_sent)
+        } else {
+            self.rare(3)
+        }
+    }
+    /// Set `ping_sent`.
+    #[inline]
+    pub fn set_ping_sent(&mut self, t: u64) {
+        match u32::try_from(t) {
+            Ok(t) if t != FAR => self.ping_sent = t,
+            _ => {
+                self.ping_sent = FAR;
+                self.set_rare(3, t);
+            }
+        }
+    }
+    /// `pong_received`: the last PONG (or a fresher time from gossip).
+    #[inline]
+    pub fn pong_received(&self) -> u64 {
+        if self.pong_received != FAR {
+            u64::from(self.pong_received)
+        } else {
+            self.rare(4)
+        }
+    }
+    /// Set `pong_received`.
+    #[inline]
+    pub fn set_pong_received(&mut self, t: u64) {
+        match u32::try_from(t) {
+            Ok(t) if t != FAR => self.pong_received = t,
+            _ => {
+                self.pong_received = FAR;
+                self.set_rare(4, t);
+            }
+        }
+    }
     /// The last slot bitmap this node claimed that matched our table, with the table version.
     pub fn claim_seen(&self) -> Option<(&Rc<SlotBits>, u64)> {
-        self.claim_bits.as_ref().map(|b| (b, self.claim_version))
+        self.cold
+            .claim_bits
+            .as_ref()
+            .map(|b| (b, self.cold.claim_version))
     }
     /// Remember (or forget) a claim that matched our table at `version`.
     pub fn set_claim_seen(&mut self, seen: Option<(Rc<SlotBits>, u64)>) {
         match seen {
             Some((bits, version)) => {
-                self.claim_bits = Some(bits);
-                self.claim_version = version;
+                self.cold.claim_bits = Some(bits);
+                self.cold.claim_version = version;
             }
             None => {
-                self.claim_bits = None;
-                self.claim_version = 0;
+                self.cold.claim_bits = None;
+                self.cold.claim_version = 0;
             }
         }
     }
     fn rare(&self, i: usize) -> u64 {
-        self.rare.as_ref().map_or(0, |r| r[i])
+        self.cold.rare.as_ref().map_or(0, |r| r[i])
     }
     fn set_rare(&mut self, i: usize, t: u64) {
-        match &mut self.rare {
+        match &mut self.cold.rare {
             Some(r) => {
                 r[i] = t;
-                if **r == [0; 3] {
-                    self.rare = None;
+                if **r == [0; 5] {
+                    self.cold.rare = None;
                 }
             }
             None if t != 0 => {
-                let mut r = [0; 3];
+                let mut r = [0; 5];
                 r[i] = t;
-                self.rare = Some(Box::new(r));
+                self.cold.rare = Some(Box::new(r));
             }
             None => {}
         }

@@ -73,20 +73,20 @@ pub fn deadline(q: &Peer, nt: u64) -> u64 {
         return u64::MAX;
     }
     let Some(ctime) = q.link() else { return 0 };
-    if q.ping_sent == 0 {
+    if q.ping_sent() == 0 {
         // The NT/2 ping: now − pong_received > NT/2.
-        return q.pong_received.saturating_add(nt / 2).saturating_add(1);
+        return q.pong_received().saturating_add(nt / 2).saturating_add(1);
     }
     // The link is freed when it is older than NT and both the ping and the last data are
     // older than NT/2.
     let free = ctime
         .saturating_add(nt)
-        .max(q.ping_sent.saturating_add(nt / 2))
+        .max(q.ping_sent().saturating_add(nt / 2))
         .max(q.data_received.saturating_add(nt / 2))
         .saturating_add(1);
     // PFAIL once both are older than NT.
     let pfail = if q.flags & (flag::PFAIL | flag::FAIL) == 0 {
-        q.ping_sent
+        q.ping_sent()
             .max(q.data_received)
             .saturating_add(nt)
             .saturating_add(1)
@@ -141,6 +141,12 @@ impl Walk {
             }
         }
         self.heap = BinaryHeap::from(keys);
+    }
+
+    /// Whether `known_list` (now `known` long) is `0, 1, 2, …` (a created cluster's): true
+    /// when the last rebuild found it so at this length (the list only ever grows).
+    pub fn known_is_identity(&self, known: usize) -> bool {
+        known > 0 && self.known == known && self.pos.is_empty()
     }
 
     /// Whether the cache still describes this node (same timeout, same peers, not dirty).
@@ -220,12 +226,12 @@ impl Sim {
                 let target_up = !self.down[p as usize];
                 if target_up && self.reachable(n, p) {
                     // clusterLinkConnectHandler: the first packet keeps an older ping_sent.
-                    let old = self.nodes[nu].peers[p as usize].ping_sent;
+                    let old = self.nodes[nu].peers[p as usize].ping_sent();
                     let meet = self.nodes[nu].peers[p as usize].flags & flag::MEET != 0;
                     let kind = if meet { MsgType::Meet } else { MsgType::Ping };
                     self.send_ping(n, p, kind, false);
                     if old != 0 {
-                        self.nodes[nu].peers[p as usize].ping_sent = old;
+                        self.nodes[nu].peers[p as usize].set_ping_sent(old);
                     }
                     self.nodes[nu].peers[p as usize].flags &= !flag::MEET;
                 }
@@ -362,9 +368,9 @@ impl Sim {
             let q = &self.nodes[nu].peers[pu];
             (
                 q.flags,
-                q.ping_sent,
+                q.ping_sent(),
                 q.data_received,
-                q.pong_received,
+                q.pong_received(),
                 q.link(),
             )
         };
@@ -434,14 +440,14 @@ impl Sim {
             if due.contains(&p) || q.flags & flag::HANDSHAKE != 0 {
                 continue;
             }
-            let ping_delay = now.saturating_sub(q.ping_sent);
+            let ping_delay = now.saturating_sub(q.ping_sent());
             let data_delay = now.saturating_sub(q.data_received);
             let free = q.link().is_some_and(|c| now.saturating_sub(c) > nt)
-                && q.ping_sent != 0
+                && q.ping_sent() != 0
                 && ping_delay > nt / 2
                 && data_delay > nt / 2;
-            let ping = q.ping_sent == 0 && now.saturating_sub(q.pong_received) > nt / 2;
-            let pf = q.ping_sent != 0
+            let ping = q.ping_sent() == 0 && now.saturating_sub(q.pong_received()) > nt / 2;
+            let pf = q.ping_sent() != 0
                 && ping_delay.min(data_delay) > nt
                 && q.flags & (flag::PFAIL | flag::FAIL) == 0;
             assert!(

@@ -438,7 +438,7 @@ impl Builder {
                     Opinion::Pfail => Some(Note::Pfail {
                         observer,
                         subject,
-                        silent_ms: sim.now.saturating_sub(peer.ping_sent),
+                        silent_ms: sim.now.saturating_sub(peer.ping_sent()),
                         node_timeout: nt,
                     }),
                     Opinion::Fail => {
