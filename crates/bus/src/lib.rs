@@ -92,6 +92,38 @@ impl Sim {
         base_port: u16,
         warmup_ms: u64,
     ) -> Sim {
+        let mut c = Creating::new(cfg, seed, masters, replica_of, base_port);
+        while !c.step(usize::MAX) {}
+        let mut sim = c.into_sim();
+        sim.run_for(warmup_ms);
+        sim
+    }
+}
+
+/// [`Sim::create`] a few nodes at a time, its clock not run (a page creates 1000 nodes, a
+/// million peer records, between frames): the same calls in the same order.
+pub struct Creating {
+    sim: Sim,
+    masters: usize,
+    replica_of: Vec<usize>,
+    base_port: u16,
+    total: usize,
+    ranges: Vec<(usize, usize)>,
+    /// Nodes added so far.
+    added: usize,
+    /// Nodes set up so far (once all are added).
+    set_up: usize,
+}
+
+impl Creating {
+    /// Ready to create the cluster [`Sim::create`] describes.
+    pub fn new(
+        cfg: Config,
+        seed: u64,
+        masters: usize,
+        replica_of: &[usize],
+        base_port: u16,
+    ) -> Creating {
         let mut sim = Sim::new(cfg, seed);
         let masters = masters.min(MAX_NODES);
         // A replica of a master that does not exist is dropped, as are nodes past the cap.
@@ -101,50 +133,90 @@ impl Sim {
             .filter(|m| *m < masters)
             .take(MAX_NODES - masters)
             .collect();
-        let replica_of = &replica_of[..];
         let total = masters + replica_of.len();
         sim.expect_nodes = total;
-        for i in 0..total {
-            sim.add_node(base_port.saturating_add(i as u16));
+        Creating {
+            sim,
+            masters,
+            replica_of,
+            base_port,
+            total,
+            ranges: create_ranges(masters),
+            added: 0,
+            set_up: 0,
         }
-        let ranges = create_ranges(masters);
-        let now = sim.now;
-        for v in 0..total {
-            let node = &mut sim.nodes[v];
-            node.known_list = (0..total as u32).collect();
-            for p in 0..total {
-                let q = &mut node.peers[p];
-                q.known = true;
-                q.config_epoch = p as u64 + 1;
-                q.set_link(if p == v { None } else { Some(now) });
-                q.set_pong_received(now);
-                q.data_received = now;
-                q.flags = if p == v { flag::MYSELF } else { 0 };
-                if p < masters {
-                    q.flags |= flag::MASTER;
-                } else {
-                    q.flags |= flag::SLAVE;
-                    q.set_master(replica_of.get(p - masters).map(|m| *m as u32));
-                }
-            }
-            for p in masters..total {
-                if let Some(m) = replica_of.get(p - masters) {
-                    node.add_slave(*m as u32, p as u32);
-                }
-            }
-            for (m, (a, b)) in ranges.iter().enumerate() {
-                for j in *a..=*b {
-                    node.set_slot(j, m as u32);
-                }
-            }
-            node.current_epoch = total as u64;
-            node.state_ok = true;
-            node.size = masters as u32;
-            node.first_call_time = 1;
-            // Every node's table is the same: share one.
-            sim.intern_slots(v as u32);
+    }
+
+    /// Nodes the cluster will have.
+    pub fn nodes(&self) -> usize {
+        self.total
+    }
+
+    /// The clock (creating does not move it).
+    pub fn now(&self) -> u64 {
+        self.sim.now
+    }
+
+    /// Adds or sets up as many as `n` more nodes: `true` once every node is there.
+    pub fn step(&mut self, n: usize) -> bool {
+        let mut left = n.max(1);
+        while left > 0 && self.added < self.total {
+            self.sim
+                .add_node(self.base_port.saturating_add(self.added as u16));
+            self.added += 1;
+            left -= 1;
         }
-        sim.run_for(warmup_ms);
-        sim
+        while left > 0 && self.set_up < self.total {
+            self.set_up_node(self.set_up);
+            self.set_up += 1;
+            left -= 1;
+        }
+        self.set_up == self.total
+    }
+
+    /// Node `v`'s view: every node known and linked, the slots in `create_ranges` order.
+    fn set_up_node(&mut self, v: usize) {
+        let (masters, total) = (self.masters, self.total);
+        let replica_of = &self.replica_of[..];
+        let now = self.sim.now;
+        let node = &mut self.sim.nodes[v];
+        node.known_list = (0..total as u32).collect();
+        for p in 0..total {
+            let q = &mut node.peers[p];
+            q.known = true;
+            q.config_epoch = p as u64 + 1;
+            q.set_link(if p == v { None } else { Some(now) });
+            q.set_pong_received(now);
+            q.data_received = now;
+            q.flags = if p == v { flag::MYSELF } else { 0 };
+            if p < masters {
+                q.flags |= flag::MASTER;
+            } else {
+                q.flags |= flag::SLAVE;
+                q.set_master(replica_of.get(p - masters).map(|m| *m as u32));
+            }
+        }
+        for p in masters..total {
+            if let Some(m) = replica_of.get(p - masters) {
+                node.add_slave(*m as u32, p as u32);
+            }
+        }
+        for (m, (a, b)) in self.ranges.iter().enumerate() {
+            for j in *a..=*b {
+                node.set_slot(j, m as u32);
+            }
+        }
+        node.current_epoch = total as u64;
+        node.state_ok = true;
+        node.size = masters as u32;
+        node.first_call_time = 1;
+        // Every node's table is the same: share one.
+        self.sim.intern_slots(v as u32);
+    }
+
+    /// The created cluster (every node there once [`Creating::step`] said so), its clock
+    /// not run.
+    pub fn into_sim(self) -> Sim {
+        self.sim
     }
 }

@@ -7,19 +7,25 @@
 //! same order (the warm-up through `Sim::run_until_steps`, the recording through
 //! `Run::extend_to`), so the run is the one they make (tested below).
 
-use super::model::{create_cold, Run, MAX_RUN_MS};
+use super::model::{cold, creating, Run, MAX_RUN_MS};
 use crate::core::bus::scenario::{Action, ScenarioSpec, WARMUP_MS};
-use crate::core::bus::Sim;
+use crate::core::bus::{Creating, Sim};
 
 /// Events run between two looks at the clock during the warm-up.
 const STEPS: usize = 256;
+/// Nodes created between two looks at the clock (1000 nodes: about 0.4 ms each natively).
+const NODES: usize = 4;
 /// Simulated ms recorded in the first piece, before the cost per ms is known.
 const PROBE_MS: u64 = 10;
 
 /// Where a build is.
 enum Stage {
+    /// The recording simulator's nodes are created.
+    CreateFull(Box<Creating>),
     /// The recording simulator warms up to `until`.
     Full { sim: Sim, until: u64 },
+    /// The cursor's nodes are created (the recording is warm).
+    CreateCursor { full: Sim, c: Box<Creating> },
     /// The cursor warms up to `until` (the recording's is done).
     Cursor { full: Sim, sim: Sim, until: u64 },
     /// Recording to `to` (absolute).
@@ -47,14 +53,13 @@ pub struct Building {
 impl Building {
     /// A new run of `spec`, recorded `length` ms past its start ([`Run::new`]).
     pub fn new(spec: &ScenarioSpec, length: u64) -> Building {
-        let sim = create_cold(&spec.knobs);
-        let until = sim.now.saturating_add(WARMUP_MS);
+        let c = creating(&spec.knobs);
         Building {
             spec: spec.clone(),
             length: length.min(MAX_RUN_MS),
             reach: None,
-            nodes: sim.nodes.len(),
-            stage: Stage::Full { sim, until },
+            nodes: c.nodes(),
+            stage: Stage::CreateFull(Box::new(c)),
             cost: (0.0, 0.0),
         }
     }
@@ -91,6 +96,8 @@ impl Building {
         let total = 2 * WARMUP_MS + record;
         let left = |sim: &Sim, until: u64| until.saturating_sub(sim.now).min(WARMUP_MS);
         let done = match &self.stage {
+            Stage::CreateFull(_) => 0,
+            Stage::CreateCursor { .. } => WARMUP_MS,
             Stage::Full { sim, until } => WARMUP_MS - left(sim, *until),
             Stage::Cursor { sim, until, .. } => 2 * WARMUP_MS - left(sim, *until),
             Stage::Record { run, to } => {
@@ -104,6 +111,9 @@ impl Building {
     /// Where the run will start (the warm-up's end), before it has.
     fn start_guess(&self) -> u64 {
         match &self.stage {
+            // Creating does not move the clock, and the warm-up starts from where it stands.
+            Stage::CreateFull(c) => c.now().saturating_add(WARMUP_MS),
+            Stage::CreateCursor { full, .. } => full.now,
             Stage::Full { until, .. } | Stage::Cursor { until, .. } => *until,
             Stage::Record { run, .. } | Stage::Done(run) => run.start,
             Stage::Gone => 0,
@@ -117,15 +127,34 @@ impl Building {
         let out_of_time = || now() - began >= budget;
         loop {
             self.stage = match std::mem::replace(&mut self.stage, Stage::Gone) {
+                Stage::CreateFull(mut c) => {
+                    if !create(&mut c, &out_of_time) {
+                        self.stage = Stage::CreateFull(c);
+                        return false;
+                    }
+                    let sim = cold(*c);
+                    let until = sim.now.saturating_add(WARMUP_MS);
+                    Stage::Full { sim, until }
+                }
                 Stage::Full { mut sim, until } => {
                     if !warm(&mut sim, until, &out_of_time) {
                         self.stage = Stage::Full { sim, until };
                         return false;
                     }
-                    let cursor = create_cold(&self.spec.knobs);
+                    Stage::CreateCursor {
+                        full: sim,
+                        c: Box::new(creating(&self.spec.knobs)),
+                    }
+                }
+                Stage::CreateCursor { full, mut c } => {
+                    if !create(&mut c, &out_of_time) {
+                        self.stage = Stage::CreateCursor { full, c };
+                        return false;
+                    }
+                    let cursor = cold(*c);
                     let until = cursor.now.saturating_add(WARMUP_MS);
                     Stage::Cursor {
-                        full: sim,
+                        full,
                         sim: cursor,
                         until,
                     }
@@ -192,6 +221,18 @@ impl Building {
         match self.stage {
             Stage::Done(run) => Some(run),
             _ => None,
+        }
+    }
+}
+
+/// Creates `c`'s nodes until `out_of_time`: `true` once all are there.
+fn create(c: &mut Creating, out_of_time: &dyn Fn() -> bool) -> bool {
+    loop {
+        if c.step(NODES) {
+            return true;
+        }
+        if out_of_time() {
+            return false;
         }
     }
 }

@@ -9,7 +9,9 @@ use crate::core::bus::scenario::{
     Action, Knobs, LostWrite, MeetSpread, Note, Outcome, ScenarioSpec, StepKind, Timeline,
     WriteRecord, WARMUP_MS,
 };
-use crate::core::bus::{flag, EventKind, FailoverMode, LogLine, MsgType, Opinion, Process, Sim};
+use crate::core::bus::{
+    flag, Creating, EventKind, FailoverMode, LogLine, MsgType, Opinion, Process, Sim,
+};
 
 /// The most nodes the knobs allow (Redis's recommended ceiling).
 pub const MAX_NODES: usize = crate::core::bus::MAX_NODES;
@@ -53,12 +55,27 @@ fn create(k: &Knobs) -> Sim {
 
 /// [`create`] before its warm-up: the same cluster, its clock at the start of the
 /// `WARMUP_MS` that [`create`] runs (`building.rs` runs them a slice at a time).
-pub(super) fn create_cold(k: &Knobs) -> Sim {
+fn create_cold(k: &Knobs) -> Sim {
+    let mut c = creating(k);
+    while !c.step(usize::MAX) {}
+    cold(c)
+}
+
+/// [`create_cold`] a few nodes at a time (`Sim::create`'s own steps): done by [`cold`].
+pub(super) fn creating(k: &Knobs) -> Creating {
     let mut cfg = k.config();
     cfg.record_messages = k.nodes() <= DRAW_MESSAGES_UP_TO;
     let masters = usize::from(k.masters.clamp(1, MAX_NODES as u16));
     let replica_of: Vec<usize> = k.replica_of.iter().map(|x| usize::from(*x)).collect();
-    Sim::create(cfg, k.seed, masters, &replica_of, k.base_port, 0)
+    Creating::new(cfg, k.seed, masters, &replica_of, k.base_port)
+}
+
+/// The cluster [`creating`] made, as `Sim::create` leaves it with no warm-up (its clock run
+/// for 0 ms, as `Sim::create` does).
+pub(super) fn cold(c: Creating) -> Sim {
+    let mut sim = c.into_sim();
+    sim.run_for(0);
+    sim
 }
 
 /// A `CLUSTER FAILOVER` and what the node answered.
