@@ -347,3 +347,40 @@ test('a big cluster is built a piece at a time: the page keeps answering, shows 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a link to a big cluster opens the page first, builds its run in pieces, and keeps the address until it is shown', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.locator('.bus__settings summary').click();
+  await page.getByTestId('bus-masters').fill('100');
+  await page.getByTestId('bus-replicas').fill('1');
+  await page.getByTestId('bus-node-timeout').fill('15000');
+  await page.getByTestId('bus-apply').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 200
+    && !document.querySelector('[data-testid=bus-building]'), null, { timeout: 120_000 });
+  await page.getByTestId('bus-step-next').click();
+  await page.getByTestId('bus-step-next').click();
+  const at = await attr(timeline(page), 'data-time-ms');
+  assert.notEqual(at, '0');
+  await page.waitForFunction((ms) => location.hash.length > 8 && document.querySelector('[data-testid=bus-timeline]').dataset.timeMs === ms, at);
+  await page.waitForTimeout(500);
+  const link = await page.evaluate(() => location.href);
+  const second = await context.newPage();
+  const errors = [];
+  second.on('pageerror', (e) => errors.push(e.message));
+  await second.goto(link);
+  // The page is there at once with the default run, saying what it builds; the address
+  // still holds the link meanwhile.
+  await second.getByTestId('bus-building').waitFor();
+  assert.match(await second.getByTestId('bus-building').textContent(), /^Simulating 200 nodes: /);
+  assert.equal(await second.evaluate(() => location.href), link);
+  await second.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 200
+    && !document.querySelector('[data-testid=bus-building]'), null, { timeout: 120_000 });
+  assert.equal(await attr(second.getByTestId('bus-timeline'), 'data-time-ms'), at);
+  assert.equal(await second.getByTestId('bus-scenario-select').inputValue(), 'free');
+  assert.equal(await second.getByTestId('bus-masters').inputValue(), '100');
+  assert.equal(await second.getByTestId('bus-link-error').count(), 0);
+  assert.deepEqual(errors, []);
+  await second.close();
+  assert.deepEqual(problems, []);
+  await context.close();
+});

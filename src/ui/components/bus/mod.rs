@@ -106,15 +106,31 @@ pub struct BusSectionProps {
 /// The scenario a page opens with.
 pub const OPENING: &str = "master-crash";
 
-type Opened = (String, Knobs, Option<Run>, u64, Option<LinkTrouble>);
+type Opened = (
+    String,
+    Knobs,
+    Option<Run>,
+    u64,
+    Option<LinkTrouble>,
+    Option<LinkBuild>,
+);
 
-/// The state a link restores into (slug, free-play knobs, run, instant) and what it could not.
+/// A link's run too big to build while the page opens: built a piece at a time once it has.
+struct LinkBuild {
+    spec: ScenarioSpec,
+    slug: String,
+    len: u64,
+    at_ms: u64,
+}
+
+/// The state a link restores into (slug, free-play knobs, run, instant) and what it could not;
+/// a big cluster's run is left to build in pieces (the page opens at its default run meanwhile).
 fn opened(opening: &Option<BusState>) -> Opened {
     let default_spec = || ScenarioId::MasterCrash.spec(1);
     let Some(b) = opening else {
         let run = scenarios::build(&default_spec());
         let t = run.start;
-        return (OPENING.into(), Knobs::default(), Some(run), t, None);
+        return (OPENING.into(), Knobs::default(), Some(run), t, None, None);
     };
     let mut trouble = None;
     let (slug, spec) = if !scenarios::known(&b.scenario) {
@@ -135,6 +151,20 @@ fn opened(opening: &Option<BusState>) -> Opened {
     };
     let free = spec.knobs.clone();
     let len = scenarios::length(&spec).max(b.at_ms.saturating_add(2000));
+    if spec.knobs.nodes() > model::DRAW_MESSAGES_UP_TO {
+        // A link to 1000 nodes at a short node timeout took minutes in one task (or a
+        // tampered one asking for the longest run): the page opens first.
+        let run = scenarios::build(&default_spec());
+        let t = run.start;
+        let at_ms = b.at_ms;
+        let build = LinkBuild {
+            spec,
+            slug,
+            len,
+            at_ms,
+        };
+        return (OPENING.into(), free, Some(run), t, trouble, Some(build));
+    }
     let mut run = Run::new(&spec, len);
     let t = run.start.saturating_add(b.at_ms);
     if t > run.end {
@@ -142,7 +172,7 @@ fn opened(opening: &Option<BusState>) -> Opened {
     }
     let t = t.min(run.end);
     run.seek(t);
-    (slug, free, Some(run), t, trouble)
+    (slug, free, Some(run), t, trouble, None)
 }
 
 /// What a bus link could not open.
@@ -221,6 +251,8 @@ enum Then {
     Open(Knobs),
     /// An action was done at the instant shown (on a ready-made scenario: it becomes free play).
     Act { from_scenario: bool },
+    /// The run a link asked for, shown at `at_ms` after its start.
+    Link { slug: String, at_ms: u64 },
 }
 
 /// A build under way as the section shows it: nodes, simulated ms done and to do.
@@ -246,6 +278,8 @@ struct Ctx {
     latest: Rc<RefCell<Latest>>,
     pending: Rc<RefCell<Option<Pending>>>,
     progress: UseStateHandle<Option<Progress>>,
+    /// A link's run is being built: the share link is left as it came until it is shown.
+    link_pending: Rc<Cell<bool>>,
 }
 
 impl Ctx {
@@ -280,6 +314,7 @@ impl Ctx {
 
     /// Builds `b` (in place of any build under way), then does `then`.
     fn build(&self, b: Building, then: Then) {
+        self.link_pending.set(matches!(then, Then::Link { .. }));
         let id = {
             let mut l = self.latest.borrow_mut();
             l.builds += 1;
@@ -327,12 +362,14 @@ impl Ctx {
     fn stop_building(&self) {
         self.pending.borrow_mut().take();
         self.progress.set(None);
+        self.link_pending.set(false);
     }
 
     /// The built run replaces the one shown.
     fn finish(&self, new: Run, then: Then) {
-        let (start, at) = (new.start, new.at);
+        let (start, at, end) = (new.start, new.at, new.end);
         *self.run.borrow_mut() = new;
+        self.link_pending.set(false);
         match then {
             Then::Act { from_scenario } => {
                 if from_scenario {
@@ -343,6 +380,15 @@ impl Ctx {
                 }
                 self.bump();
                 self.goto(at);
+                return;
+            }
+            Then::Link { ref slug, at_ms } => {
+                self.set_slug(slug.clone());
+                let t = start.saturating_add(at_ms);
+                self.trouble.set((t > end).then_some(LinkTrouble::PastEnd));
+                self.observer.set(0);
+                self.bump();
+                self.goto(t.min(end));
                 return;
             }
             Then::Scenario(ref s) => self.set_slug(s.clone()),
@@ -399,14 +445,22 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
         version: *version,
     };
 
-    // The share link follows the reader whenever the player stands still.
+    let link_pending = {
+        let init = init.clone();
+        use_memo((), move |_| Rc::new(Cell::new(init.borrow().5.is_some())))
+    };
+    let link_pending: Rc<Cell<bool>> = (*link_pending).clone();
+
+    // The share link follows the reader whenever the player stands still (not while a
+    // link's own run is still being built: the address keeps what it asked for).
     {
         let on_link = props.on_link.clone();
         let run = run.clone();
+        let link_pending = link_pending.clone();
         use_effect_with(
             (*playing, *t, *version, (*slug).clone(), (*free).clone()),
             move |(playing, t, _, slug, free)| {
-                if !*playing {
+                if !*playing && !link_pending.get() {
                     let _ = free;
                     let b = run.borrow();
                     on_link.emit(link_of(slug, &b, *t));
@@ -561,7 +615,25 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
             latest: latest.clone(),
             pending: pending.clone(),
             progress: progress.clone(),
+            link_pending: link_pending.clone(),
         };
+        // A link's big run is built once the page has opened.
+        {
+            let (ctx, init) = (ctx.clone(), init.clone());
+            use_effect_with((), move |_| {
+                let link = init.borrow_mut().5.take();
+                if let Some(l) = link {
+                    let b = Building::new(&l.spec, l.len);
+                    ctx.build(
+                        b,
+                        Then::Link {
+                            slug: l.slug,
+                            at_ms: l.at_ms,
+                        },
+                    );
+                }
+            });
+        }
         let speed = speed.clone();
         use_memo((), move |_| {
             Callback::from(move |m: BusMsg| {
