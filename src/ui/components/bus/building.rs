@@ -326,6 +326,32 @@ mod tests {
     }
 
     #[test]
+    fn recording_in_bounded_pieces_is_recording_at_once() {
+        // The player's pieces (Run::extend_bounded): a few events at a time, each stop at a
+        // whole millisecond, through the script's actions.
+        for spec in [
+            ScenarioId::MasterCrash.spec(1),
+            ScenarioId::ManualForce.spec(2),
+        ] {
+            let end = spec.until_ms;
+            let mut at_once = Run::new(&spec, 0);
+            let to = at_once.start + end;
+            at_once.extend_to(to);
+            let mut pieces = Run::new(&spec, 0);
+            let mut n = 0;
+            while !pieces.extend_bounded(to, 7) {
+                n += 1;
+                assert!(pieces.end <= to);
+            }
+            assert!(n > 100, "{n} pieces");
+            assert_eq!(pieces.replies, at_once.replies);
+            at_once.tell();
+            pieces.tell();
+            same(at_once, pieces);
+        }
+    }
+
+    #[test]
     fn an_action_built_in_pieces_is_the_action_done_at_once() {
         let spec = ScenarioId::MasterCrash.spec(1);
         let mut run = Run::new(&spec, spec.until_ms);

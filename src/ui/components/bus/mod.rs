@@ -45,6 +45,8 @@ pub const SPEEDS: [f64; 8] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 20.0];
 pub const DEFAULT_SPEED: usize = 3;
 /// Wall milliseconds of each animation frame the simulator may take while playing.
 const SIM_SHARE_MS: f64 = 6.0;
+/// Events the simulator runs between two looks at the clock while playing.
+const PLAY_STEPS: usize = 500;
 
 /// The run, shared by the section's parts; equal when the same run at the same version.
 #[derive(Clone)]
@@ -521,8 +523,12 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                             };
                             let to = t_new.saturating_add(room).min(next);
                             let t_chunk = now_ms();
-                            if to > r.end {
-                                r.extend_to(to);
+                            // Recorded in pieces of events, so that a burst cannot hold the
+                            // frame past its share.
+                            while r.end < to && !r.extend_bounded(to, PLAY_STEPS) {
+                                if now_ms() - began >= SIM_SHARE_MS {
+                                    break;
+                                }
                             }
                             let to = to.min(r.end);
                             r.seek(to);

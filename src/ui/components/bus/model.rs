@@ -143,6 +143,49 @@ impl Player {
         }
         self.sim.run_until(t);
     }
+
+    /// [`Player::advance`] to `t`, but stopping after about `steps` events at a whole
+    /// millisecond: the time it is complete to (`t` once there). The same calls in the same
+    /// order as `advance`, cut where a page must give the frame back.
+    fn advance_bounded(
+        &mut self,
+        start: u64,
+        script: &[(u64, Action)],
+        t: u64,
+        mut replies: Option<&mut Vec<Reply>>,
+        steps: usize,
+    ) -> u64 {
+        loop {
+            let action = script
+                .get(self.next)
+                .map(|(at, a)| (start.saturating_add(*at), *a))
+                .filter(|(at, _)| *at <= t);
+            let target = action.map_or(t, |(at, _)| at);
+            if !self.sim.run_until_steps(target, steps) {
+                // Every event of the millisecond it stopped in, so it is whole.
+                let now = self.sim.now;
+                self.sim.run_until(now);
+                if now < target {
+                    return now;
+                }
+            }
+            let Some((at, a)) = action else {
+                return t;
+            };
+            let outcome = self.apply(a);
+            if let (Some(r), Action::Failover(node, mode), Outcome::Failover(result)) =
+                (replies.as_deref_mut(), a, outcome)
+            {
+                r.push(Reply {
+                    t: at,
+                    node,
+                    mode,
+                    result,
+                });
+            }
+            self.next += 1;
+        }
+    }
 }
 
 /// A run: the recorded future and the instant shown.
@@ -381,12 +424,34 @@ impl Run {
         let from = self.full.sim.events.len();
         self.full
             .advance(self.start, &self.script, t, Some(&mut self.replies));
+        self.note_from(from);
+        self.end = t;
+    }
+
+    /// [`Run::extend_to`] `t`, but stopping after about `steps` events at a whole
+    /// millisecond (a burst — every node pinging all the others at NT/2 in a 1000-node
+    /// cluster — held a frame for seconds): `true` once recorded to `t`.
+    pub fn extend_bounded(&mut self, t: u64, steps: usize) -> bool {
+        let t = t.min(self.start.saturating_add(MAX_RUN_MS));
+        if t <= self.end {
+            return true;
+        }
+        let from = self.full.sim.events.len();
+        let done =
+            self.full
+                .advance_bounded(self.start, &self.script, t, Some(&mut self.replies), steps);
+        self.note_from(from);
+        self.end = self.end.max(done);
+        done >= t
+    }
+
+    /// Notes the notable events recorded from index `from` on.
+    fn note_from(&mut self, from: usize) {
         let sim = &self.full.sim;
         self.notable.extend(
             (from..sim.events.len())
                 .filter(|i| is_notable(&sim.events[*i].kind) || refusal(sim, *i).is_some()),
         );
-        self.end = t;
     }
 
     /// The vote refusal recorded event `i` (into [`Run::events`]) led to, if it did.
