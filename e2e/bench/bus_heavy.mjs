@@ -4,7 +4,7 @@
 //! `measureHeavy` times the others. A big cluster is built a piece at a time
 //! (src/ui/components/bus/building.rs), so its row is the event's own task and first piece;
 //! the time until the run is shown is a row of its own. Asserts nothing.
-import { p50 } from './inp.mjs';
+import { p50, timer, repeater } from './inp.mjs';
 
 /** Rows `[what, median ms, worst ms]`, `runs` of each. */
 export async function measureBusHeavy(browser, url, runs = 5) {
@@ -13,25 +13,9 @@ export async function measureBusHeavy(browser, url, runs = 5) {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto(`${url}#bus`);
   await page.getByTestId('bus-scenario-select').waitFor();
-  const time = (selector, how, value) => page.evaluate(({ selector, how, value }) => new Promise((done) => {
-    const el = document.querySelector(selector);
-    if (!el) throw new Error(`no ${selector}`);
-    el.scrollIntoView({ block: 'center' });
-    el.getBoundingClientRect();
-    const t0 = performance.now();
-    if (how === 'click') el.click();
-    else {
-      el.value = value;
-      el.dispatchEvent(new Event(how, { bubbles: true }));
-    }
-    requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));
-  }), { selector, how, value });
+  const time = timer(page);
   const rows = [];
-  const repeat = async (what, f) => {
-    const xs = [];
-    for (let i = 0; i < runs; i++) xs.push(await f(i));
-    rows.push([what, p50(xs), Math.max(...xs)]);
-  };
+  const repeat = repeater(rows, runs);
   const scenarios = await page.getByTestId('bus-scenario-select').evaluate((s) => [...s.options].map((o) => o.value).filter((v) => v !== 'free'));
   await repeat('bus: ready-made scenario switch (6 to 10 nodes)', (i) => time('[data-testid=bus-scenario-select]', 'change', scenarios[(i + 1) % scenarios.length]));
   await repeat('bus: step to the next event (6 nodes)', () => time('[data-testid=bus-step-next]', 'click'));

@@ -99,18 +99,14 @@ export async function measureInp(browser, url, plainUrl) {
   return rows;
 }
 
-/** The heavy interactions: each dispatched in the page, timed to the frame after it. */
-export async function measureHeavy(browser, url, runs = 5) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.goto(url);
-  await page.getByTestId('key-input').waitFor();
-  // Sets a field's value (or a select's) and dispatches its event, or clicks; resolves to the
-  // milliseconds until the frame after it.
-  // The element is scrolled into view first (untimed): a reader acts on what is on screen, and
-  // the cards far below are not laid out until they come near it.
-  const time = (selector, how, value) => page.evaluate(({ selector, how, value }) => new Promise((done) => {
+/**
+ * `time(selector, how, value)` in `page`: sets a field's value (or a select's) and dispatches
+ * event `how`, or clicks (`how` 'click'); resolves to the milliseconds until the frame after it.
+ * The element is scrolled into view first (untimed): a reader acts on what is on screen, and
+ * the cards far below are not laid out until they come near it.
+ */
+export function timer(page) {
+  return (selector, how, value) => page.evaluate(({ selector, how, value }) => new Promise((done) => {
     const el = document.querySelector(selector);
     if (!el) throw new Error(`no ${selector}`);
     el.scrollIntoView({ block: 'center' });
@@ -123,12 +119,27 @@ export async function measureHeavy(browser, url, runs = 5) {
     }
     requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));
   }), { selector, how, value });
-  const rows = [];
-  const repeat = async (what, f) => {
+}
+
+/** `repeat(what, f)`: runs `f(i)` `runs` times and adds `[what, median, worst]` to `rows`. */
+export function repeater(rows, runs) {
+  return async (what, f) => {
     const xs = [];
     for (let i = 0; i < runs; i++) xs.push(await f(i));
     rows.push([what, p50(xs), Math.max(...xs)]);
   };
+}
+
+/** The heavy interactions: each dispatched in the page, timed to the frame after it. */
+export async function measureHeavy(browser, url, runs = 5) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(url);
+  await page.getByTestId('key-input').waitFor();
+  const time = timer(page);
+  const rows = [];
+  const repeat = repeater(rows, runs);
   await repeat('language switch, the fixtures\' cluster (en → zh, zh → en)', (i) => time('[data-testid=lang-select]', 'change', i % 2 ? 'en' : 'zh'));
   await time('[data-testid=lang-select]', 'change', 'en');
   await page.getByTestId('cluster-select').selectOption('create');
