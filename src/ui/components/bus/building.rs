@@ -4,8 +4,8 @@
 //! building them took minutes in one task; the section now shows how far it is and can drop it.
 //!
 //! The pieces are the same calls as [`Run::new`] and [`Run::act`] make in one piece, in the
-//! same order (the warm-up through `Sim::run_until_steps`, the recording through
-//! `Run::extend_to`), so the run is the one they make (tested below).
+//! same order (the nodes through `Creating`, the warm-up through `Sim::run_until_steps`, the
+//! recording through `Run::extend_bounded`), so the run is the one they make (tested below).
 
 use super::model::{cold, creating, Run, MAX_RUN_MS};
 use crate::core::bus::scenario::{Action, ScenarioSpec, WARMUP_MS};
@@ -15,8 +15,6 @@ use crate::core::bus::{Creating, Sim};
 const STEPS: usize = 256;
 /// Nodes created between two looks at the clock (1000 nodes: about 0.4 ms each natively).
 const NODES: usize = 4;
-/// Simulated ms recorded in the first piece, before the cost per ms is known.
-const PROBE_MS: u64 = 10;
 
 /// Where a build is.
 enum Stage {
@@ -44,8 +42,6 @@ pub struct Building {
     /// An action's run: recorded to this absolute end, then shown at this instant.
     reach: Option<(u64, u64)>,
     stage: Stage,
-    /// Wall ms and simulated ms the recording took so far (to size its pieces).
-    cost: (f64, f64),
     /// Nodes of the cluster.
     nodes: usize,
 }
@@ -60,19 +56,13 @@ impl Building {
             reach: None,
             nodes: c.nodes(),
             stage: Stage::CreateFull(Box::new(c)),
-            cost: (0.0, 0.0),
         }
     }
 
     /// `run` with `act` done at its instant shown ([`Run::act`]): the script's later actions
     /// dropped, recorded again to `length` ms past the instant (or as far as it was).
     pub fn acting(run: &Run, act: Action, length: u64) -> Building {
-        let t = run.at;
-        let at = t.saturating_sub(run.start);
-        let mut spec = run.spec();
-        spec.script.retain(|s| s.0 <= at);
-        spec.script.push((at, act));
-        let end = t.saturating_add(length).max(run.end);
+        let (spec, end, t) = run.acted(act, length);
         let mut b = Building::new(&spec, 0);
         b.reach = Some((end, t));
         b
@@ -178,25 +168,10 @@ impl Building {
                     Stage::Record { run, to }
                 }
                 Stage::Record { mut run, to } => {
-                    while run.end < to {
-                        let (wall, sim) = self.cost;
-                        let room = if budget.is_infinite() {
-                            to - run.end
-                        } else if wall > 0.0 && sim > 0.0 {
-                            let left = (budget - (now() - began)).max(1.0);
-                            ((left * sim / wall) as u64).max(1)
-                        } else {
-                            PROBE_MS
-                        };
-                        let before = (now(), run.end);
-                        run.extend_to(run.end.saturating_add(room).min(to));
-                        if run.end == before.1 {
-                            // Not recordable further (the cap): done.
-                            break;
-                        }
-                        self.cost.0 += now() - before.0;
-                        self.cost.1 += (run.end - before.1) as f64;
-                        if run.end < to && out_of_time() {
+                    // In pieces of events, as the player records (a burst of pings costs
+                    // far more per simulated ms than the average).
+                    while !run.extend_bounded(to, STEPS) {
+                        if out_of_time() {
                             self.stage = Stage::Record { run, to };
                             return false;
                         }
@@ -255,7 +230,8 @@ mod tests {
     use crate::core::bus::scenario::{Knobs, ScenarioId};
     use std::cell::Cell;
 
-    /// Builds with a clock that moves 1 ms at each reading and a 3 ms budget: many pieces.
+    /// Builds with a clock that moves 1 ms at each reading and a 1 ms budget: a piece ends at
+    /// its first look at the clock, so many pieces.
     fn in_pieces(mut b: Building) -> (Run, usize) {
         let clock = Cell::new(0.0);
         let now = || {
@@ -264,7 +240,7 @@ mod tests {
         };
         let mut pieces = 1;
         let mut last = b.progress();
-        while !b.work(&now, 3.0) {
+        while !b.work(&now, 1.0) {
             let p = b.progress();
             assert!(p.0 >= last.0 && p.0 <= p.1, "progress {p:?} after {last:?}");
             last = p;

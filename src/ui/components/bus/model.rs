@@ -91,6 +91,20 @@ pub struct Reply {
     pub result: Result<(), crate::core::bus::FailoverRefusal>,
 }
 
+/// Keeps what a `CLUSTER FAILOVER` done at `at` answered (other actions answer nothing here).
+fn note_reply(replies: Option<&mut Vec<Reply>>, at: u64, a: Action, outcome: Outcome) {
+    if let (Some(r), Action::Failover(node, mode), Outcome::Failover(result)) =
+        (replies, a, outcome)
+    {
+        r.push(Reply {
+            t: at,
+            node,
+            mode,
+            result,
+        });
+    }
+}
+
 /// One simulator, how far through the script it is, and its partition sides.
 struct Player {
     sim: Sim,
@@ -129,16 +143,7 @@ impl Player {
             }
             self.sim.run_until(at);
             let outcome = self.apply(*a);
-            if let (Some(r), Action::Failover(node, mode), Outcome::Failover(result)) =
-                (replies.as_deref_mut(), *a, outcome)
-            {
-                r.push(Reply {
-                    t: at,
-                    node,
-                    mode,
-                    result,
-                });
-            }
+            note_reply(replies.as_deref_mut(), at, *a, outcome);
             self.next += 1;
         }
         self.sim.run_until(t);
@@ -173,16 +178,7 @@ impl Player {
                 return t;
             };
             let outcome = self.apply(a);
-            if let (Some(r), Action::Failover(node, mode), Outcome::Failover(result)) =
-                (replies.as_deref_mut(), a, outcome)
-            {
-                r.push(Reply {
-                    t: at,
-                    node,
-                    mode,
-                    result,
-                });
-            }
+            note_reply(replies.as_deref_mut(), at, a, outcome);
             self.next += 1;
         }
     }
@@ -501,16 +497,22 @@ impl Run {
     /// Does `act` at the instant shown: the recorded future after it is dropped (with the
     /// script's later actions) and recorded again.
     pub fn act(&mut self, act: Action, length: u64) {
+        let (spec, end, t) = self.acted(act, length);
+        *self = Run::new(&spec, 0);
+        self.extend_to(end);
+        self.tell();
+        self.seek(t);
+    }
+
+    /// What [`Run::act`] records again: the spec with `act` at the instant shown (the
+    /// script's later actions dropped), the absolute end to record to, and that instant.
+    pub(super) fn acted(&self, act: Action, length: u64) -> (ScenarioSpec, u64, u64) {
         let t = self.at;
         let at = t.saturating_sub(self.start);
         let mut spec = self.spec();
         spec.script.retain(|s| s.0 <= at);
         spec.script.push((at, act));
-        let end = t.saturating_add(length).max(self.end);
-        *self = Run::new(&spec, 0);
-        self.extend_to(end);
-        self.tell();
-        self.seek(t);
+        (spec, t.saturating_add(length).max(self.end), t)
     }
 
     /// Events of the timeline recorded so far (warm-up excluded).
