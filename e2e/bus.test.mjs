@@ -318,6 +318,11 @@ test('a big cluster is built a piece at a time: the page keeps answering, shows 
   await page.getByTestId('bus-masters').fill('500');
   await page.getByTestId('bus-replicas').fill('1');
   await page.getByTestId('bus-node-timeout').fill('2000');
+  // Before it runs, the settings say how busy such a cluster is (BUS.md: every peer is pinged
+  // at least every NT/2), and the fields keep what was typed.
+  const busy = page.getByTestId('bus-busy-note');
+  assert.match(await busy.textContent(), /^1000 nodes at a node timeout of 2000 ms: each node pings every peer about every 1000 ms, some 999,000 PINGs per simulated second/);
+  assert.deepEqual(await Promise.all(['bus-masters', 'bus-replicas', 'bus-node-timeout'].map((t) => page.getByTestId(t).inputValue())), ['500', '1', '2000']);
   await page.getByTestId('bus-apply').click();
   const status = page.getByTestId('bus-building');
   await status.waitFor();
@@ -341,6 +346,8 @@ test('a big cluster is built a piece at a time: the page keeps answering, shows 
   await page.getByTestId('bus-masters').fill('100');
   await page.getByTestId('bus-replicas').fill('1');
   await page.getByTestId('bus-node-timeout').fill('15000');
+  // 200 nodes at NT 15000 send about 5,300 PINGs a second: not busy.
+  assert.equal(await busy.count(), 0);
   await page.getByTestId('bus-apply').click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 200, null, { timeout: 120_000 });
   assert.equal(await status.count(), 0);

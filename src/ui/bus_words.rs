@@ -60,6 +60,9 @@ pub struct BusWords {
     pub apply: &'static str,
     /// A knob that is not a number.
     pub bad_knob: &'static str,
+    /// The settings ask for a busy cluster: `{0}` nodes, node timeout `{1}` ms, a ping to each
+    /// peer about every `{2}` ms, about `{3}` PINGs per simulated second in all.
+    pub busy_run: &'static str,
     /// The actions' legend: `{0}` is the node.
     pub actions_on: &'static str,
     /// Crash / hang / resume / restart / cut off / reconnect.
@@ -201,6 +204,7 @@ pub const EN: BusWords = BusWords {
     replica_migration: "cluster-allow-replica-migration",
     apply: "Run again",
     bad_knob: "“{0}” is not a whole number: the run keeps its settings.",
+    busy_run: "{0} nodes at a node timeout of {1} ms: each node pings every peer about every {2} ms, some {3} PINGs per simulated second in all, and the page simulates every one. A cluster this busy may play slower than the speed chosen; the player then says how fast it goes.",
     actions_on: "Do something to {0}",
     crash: "Crash (SIGKILL)",
     hang: "Hang (SIGSTOP)",
@@ -308,6 +312,7 @@ pub const ZH: BusWords = BusWords {
     replica_migration: "cluster-allow-replica-migration",
     apply: "重新运行",
     bad_knob: "“{0}” 不是整数：本次运行保持原设置。",
+    busy_run: "{0} 个节点、节点超时 {1} 毫秒：每个节点约每 {2} 毫秒向每个对端发一次 PING，全集群每模拟秒约 {3} 个 PING，页面逐个模拟。这样繁忙的集群可能比所选速度播放得慢，届时播放器会显示实际达到的速度。",
     actions_on: "对 {0} 操作",
     crash: "崩溃（SIGKILL）",
     hang: "挂起（SIGSTOP）",
