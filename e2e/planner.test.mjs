@@ -269,3 +269,85 @@ test('DBSIZE, KEYS and FLUSHALL say they answer for the chosen node only; GET do
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a long paste stays out of the text field: its start is shown, the plan reads every line, and it can still be edited or cleared', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.server.url).origin });
+  await page.getByTestId('command-select').selectOption('MGET');
+  const field = page.getByTestId('batch-input');
+  await field.fill('foo\n');
+  // 4,999 keys pasted at the end (a trusted Ctrl+V, as a reader does), with Windows line ends.
+  const keys = Array.from({ length: 4999 }, (_, i) => `{user${i % 7}}:k${i}`);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), keys.join('\r\n'));
+  await field.focus();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Control+V');
+  const held = page.getByTestId('batch-held');
+  await held.waitFor();
+  assert.equal(await held.getAttribute('data-lines'), '5000');
+  assert.match(await held.textContent(), /^The field shows the first 200 of the batch's 5000 lines \([\d.]+ KB\); the plan reads every line\./);
+  // The field holds the start, read-only; the plan counts every key (one GET each).
+  const shown = await field.inputValue();
+  assert.equal(shown, ['foo', ...keys.slice(0, 199)].join('\n'));
+  assert.equal(await field.evaluate((el) => el.readOnly), true);
+  const perKey = () => page.locator('[data-testid=plan][data-strategy=per-key]').getAttribute('data-round-trips');
+  await page.waitForFunction(() => document.querySelector('[data-testid=plan][data-strategy=per-key]')?.dataset.roundTrips === '5000');
+  // One command per slot in the per-slot strategy: foo's and the seven tags' (each checked
+  // with redisSlot), which means every line was read.
+  const slots = new Set(['foo', ...keys].map(redisSlot));
+  assert.equal(await page.locator('[data-testid=plan][data-strategy=per-slot] td').nth(2).textContent(), String(slots.size));
+  // A paste over the planner's 4 MB limit is refused without touching what is there.
+  await page.evaluate((t) => navigator.clipboard.writeText(t), 'x'.repeat((4 << 20) + 1));
+  await page.getByTestId('batch-edit-in-field').click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=batch-input]').readOnly);
+  assert.equal(await field.inputValue(), ['foo', ...keys].join('\n'));
+  await field.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+  await page.getByTestId('batch-error').waitFor();
+  assert.equal(await field.inputValue(), ['foo', ...keys].join('\n'));
+  assert.equal(await perKey(), '5000');
+  // Edited in the field, the batch is the reader's text again; Clear empties it.
+  await field.press('End');
+  await page.keyboard.type('\nbar');
+  await page.waitForFunction(() => document.querySelector('[data-testid=plan][data-strategy=per-key]')?.dataset.roundTrips === '5001');
+  assert.equal(await held.count(), 0);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), keys.join('\n'));
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+  await held.waitFor();
+  assert.equal(await held.getAttribute('data-lines'), '4999');
+  await page.getByTestId('batch-clear').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=batch-input]').value === '');
+  assert.equal(await held.count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a copied plan too long for its field shows its start there, and Copy copies all of it', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.server.url).origin });
+  await page.getByTestId('command-select').selectOption('MGET');
+  // 10,000 keys under one tag: one slot, so the plan is one MGET of every key (over 256 KB).
+  const keys = Array.from({ length: 10000 }, (_, i) => `user:{hot}:aaaaaaaaaaaaaaaaaaaa${i}`);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), keys.join('\n'));
+  await page.getByTestId('batch-input').focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+  const cut = page.getByTestId('plan-commands-cut');
+  await cut.waitFor();
+  const all = Number(await cut.getAttribute('data-bytes'));
+  assert.match(await cut.textContent(), /^The field shows the first 16\.0 KB of the plan's [\d.]+ KB; Copy copies all of it\.$/);
+  const shown = await page.getByTestId('plan-commands').inputValue();
+  assert.equal(shown.length, 16 << 10);
+  await page.getByTestId('plan-commands').locator('xpath=following-sibling::button[1]').click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(new TextEncoder().encode(copied).length, all);
+  assert.ok(copied.startsWith(shown));
+  // The whole MGET, every key in the batch's order (redisSlot: all in {hot}'s slot).
+  const mget = copied.split('\n').find((l) => l.startsWith('MGET '));
+  assert.deepEqual(mget.slice('MGET '.length).split(' ').map((k) => k.replace(/^"(.*)"$/, '$1')), keys);
+  assert.equal(new Set(keys.map(redisSlot)).size, 1);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -262,6 +262,12 @@ pub struct Messages {
     pub plan_batch_label: &'static str,
     /// A paste over the limit; {0} its size in MB, {1} the limit in MiB.
     pub plan_too_big: &'static str,
+    /// A batch held out of the text field: `{0}` lines shown of `{1}`, `{2}` KB in all.
+    pub plan_held: &'static str,
+    /// Put a held batch into the text field.
+    pub plan_edit_in_field: &'static str,
+    /// Empty the batch.
+    pub plan_clear: &'static str,
     /// A free-mode line over the limit; {0} its size in MB, {1} the limit in KB.
     pub free_too_long: &'static str,
     /// Before the generator.
@@ -676,6 +682,8 @@ pub struct Messages {
     pub seq_label: &'static str,
     /// Accessible name of the planner's copyable commands.
     pub plan_commands_label: &'static str,
+    /// The copied plan's field shows its start: `{0}` KB of `{1}` KB.
+    pub plan_copy_cut: &'static str,
     /// Accessible name of the last change's redis-cli commands.
     pub lab_commands_label: &'static str,
     /// Accessible name of the scrollable CRC register table.
@@ -1198,6 +1206,9 @@ pub const EN: Messages = Messages {
     plan_sent_to: "sent to",
     plan_batch_label: "Commands or keys, one per line",
     free_too_long: "That command line is {0} MB; free mode takes lines up to {1} KB, since the diagram shows every argument. Nothing was sent.",
+    plan_held: "The field shows the first {0} of the batch's {1} lines ({2} KB); the plan reads every line. A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
+    plan_edit_in_field: "Edit it in the field",
+    plan_clear: "Clear",
     plan_too_big: "That paste is {0} MB; the planner reads pastes up to {1} MB, so the batch before it is kept. For more keys, use the generator below (up to 1,000,000).",
     plan_or_generate: "or generate",
     plan_generator: "key generator",
@@ -1405,6 +1416,7 @@ pub const EN: Messages = Messages {
     pipeline_label: "From key to master",
     seq_label: "Sequence diagram of the client and the cluster's nodes",
     plan_commands_label: "Commands for this plan",
+    plan_copy_cut: "The field shows the first {0} KB of the plan's {1} KB; Copy copies all of it.",
     lab_commands_label: "redis-cli commands that perform this change",
     crc_register_label: "CRC register, byte by byte",
     doc_title: "slotscope — Redis Cluster slots, step by step",

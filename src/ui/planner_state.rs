@@ -15,6 +15,44 @@ use yew::Reducible;
 /// to a million keys without a paste.
 pub const MAX_PASTE_BYTES: usize = 4 << 20;
 
+/// A batch pasted past this many lines, or [`FIELD_BYTES`], is held by the planner rather than
+/// put into the `<textarea>`: the browser lays out every line of a text field at each change
+/// (20,000 short lines set into a bare one took Chromium 0.5–1 s here), so the field shows the
+/// batch's start ([`preview`]) and the plan reads all of it.
+pub const FIELD_LINES: usize = 1_000;
+/// See [`FIELD_LINES`].
+pub const FIELD_BYTES: usize = 64 << 10;
+/// The lines of a held batch the field shows.
+pub const PREVIEW_LINES: usize = 200;
+/// The most bytes of a held batch the field shows.
+const PREVIEW_BYTES: usize = 16 << 10;
+
+/// Whether a batch this long is held out of the text field ([`FIELD_LINES`]).
+pub fn too_long_for_field(text: &str) -> bool {
+    text.len() > FIELD_BYTES || text.bytes().filter(|&b| b == b'\n').count() >= FIELD_LINES
+}
+
+/// The start of a held batch, as the field shows it: its first [`PREVIEW_LINES`] lines, cut
+/// at a character's end past [`PREVIEW_BYTES`]; and the number of its lines.
+pub fn preview(text: &str) -> (&str, usize) {
+    let mut end = text.len();
+    let mut lines = 0;
+    for (i, b) in text.bytes().enumerate() {
+        if b == b'\n' {
+            lines += 1;
+            if lines == PREVIEW_LINES && end == text.len() {
+                end = i;
+            }
+        }
+    }
+    let mut end = end.min(PREVIEW_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let total = lines + usize::from(!text.is_empty() && !text.ends_with('\n'));
+    (&text[..end], total)
+}
+
 /// What each line of the batch is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lines {
@@ -153,6 +191,9 @@ pub struct PlannerState {
     pub gen_error: Option<GenError>,
     /// The length of a paste refused as too big (the batch before it stays).
     pub too_big: Option<usize>,
+    /// The batch is too long for the text field ([`too_long_for_field`]): the field shows its
+    /// start, read-only, until the reader asks to edit it there.
+    pub held: bool,
 }
 
 impl Default for PlannerState {
@@ -183,6 +224,7 @@ impl PlannerState {
             generated,
             gen_error: None,
             too_big: None,
+            held: too_long_for_field(&input.text),
         }
     }
 
@@ -218,6 +260,11 @@ pub enum PlannerAction {
     /// The batch field now holds this text (refused, and not stored, past
     /// [`MAX_PASTE_BYTES`]); the pasted lines are the batch again.
     Text(String),
+    /// A paste made the batch this text: as [`PlannerAction::Text`], and held out of the
+    /// field when [`too_long_for_field`].
+    Pasted(String),
+    /// Put a held batch into the text field after all, to edit it there.
+    EditInField,
     /// The lines are now these.
     Lines(Lines),
     /// The batch goes to this node.
@@ -245,15 +292,24 @@ impl Reducible for PlannerState {
         // Cheap: the text and the generated keys are shared, the rest are short fields.
         let mut next = Rc::unwrap_or_clone(self);
         match action {
-            PlannerAction::Text(text) => {
-                if text.len() > MAX_PASTE_BYTES {
-                    next.too_big = Some(text.len());
-                } else {
-                    next.too_big = None;
-                    next.text = Rc::from(text);
-                    next.generated = None;
-                }
+            PlannerAction::Text(text) | PlannerAction::Pasted(text)
+                if text.len() > MAX_PASTE_BYTES =>
+            {
+                next.too_big = Some(text.len());
             }
+            PlannerAction::Text(text) => {
+                next.too_big = None;
+                next.held = false;
+                next.text = Rc::from(text);
+                next.generated = None;
+            }
+            PlannerAction::Pasted(text) => {
+                next.too_big = None;
+                next.held = too_long_for_field(&text);
+                next.text = Rc::from(text);
+                next.generated = None;
+            }
+            PlannerAction::EditInField => next.held = false,
             PlannerAction::Lines(lines) => {
                 next.lines = lines;
                 next.generated = None;
@@ -282,6 +338,44 @@ impl Reducible for PlannerState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_paste_is_held_out_of_the_field_and_typing_puts_it_back() {
+        let long: String = (0..20_000).map(|i| format!("GET user:{i}\n")).collect();
+        let s = run(&[PlannerAction::Pasted(long.clone())]);
+        assert!(s.held);
+        assert_eq!(&*s.text, long.as_str());
+        let (start, lines) = preview(&s.text);
+        assert_eq!(lines, 20_000);
+        assert_eq!(start.lines().count(), PREVIEW_LINES);
+        assert!(long.starts_with(start) && !start.ends_with('\n'));
+        // A short paste goes into the field as typed text does.
+        let s = s.reduce(PlannerAction::Pasted("GET a\nGET b".into()));
+        assert!(!s.held);
+        assert_eq!(preview(&s.text), ("GET a\nGET b", 2));
+        // Edit in the field: the same batch, no longer held.
+        let s = run(&[
+            PlannerAction::Pasted(long.clone()),
+            PlannerAction::EditInField,
+        ]);
+        assert!(!s.held && *s.text == *long);
+        // Over the limit: refused, the held batch before it stays.
+        let s = run(&[
+            PlannerAction::Pasted(long.clone()),
+            PlannerAction::Pasted("k".repeat(MAX_PASTE_BYTES + 1)),
+        ]);
+        assert_eq!(s.too_big, Some(MAX_PASTE_BYTES + 1));
+        assert!(s.held && *s.text == *long);
+        // 999 lines of short keys fit; one more line does not; nor do 64 KB and a byte.
+        assert!(!too_long_for_field(&"k\n".repeat(FIELD_LINES - 1)));
+        assert!(too_long_for_field(&"k\n".repeat(FIELD_LINES)));
+        assert!(too_long_for_field(&"k".repeat(FIELD_BYTES + 1)));
+        // A preview cut by bytes ends on a character's end.
+        let wide = "键".repeat(10_000);
+        let (start, lines) = preview(&wide);
+        assert_eq!((lines, start.len() % 3), (1, 0));
+        assert!(start.len() <= PREVIEW_BYTES);
+    }
 
     fn run(actions: &[PlannerAction]) -> Rc<PlannerState> {
         actions

@@ -21,12 +21,36 @@ use crate::ui::lang::Lang;
 use crate::ui::localize::{batch_error, escape_error, plan_error, tag_error};
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::planner_state::{
-    CopyStyle, GenError, GenKind, Lines, PlannerAction, PlannerState, MAX_PASTE_BYTES,
+    preview, too_long_for_field, CopyStyle, GenError, GenKind, Lines, PlannerAction, PlannerState,
+    MAX_PASTE_BYTES,
 };
 use crate::ui::reply_words::{note_of, note_text, reply_text};
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
+
+/// A copied plan longer than this shows its start in its (read-only) field: it is at most
+/// `MAX_COPIED_COMMANDS` commands, but one of them can hold 100,000 keys, and Chromium took
+/// 2.6 s to lay out such a field (4 MB on one line).
+const COPIED_FIELD_BYTES: usize = 256 << 10;
+
+/// `bytes` in KB with one decimal, as the planner's notes write sizes.
+fn kb(bytes: usize) -> String {
+    format!("{:.1}", bytes as f64 / 1024.0)
+}
+
+/// The byte offset in `text` of UTF-16 offset `u` (a field's selection), at most its end.
+fn utf16_to_byte(text: &str, u: usize) -> usize {
+    let mut units = 0;
+    for (i, c) in text.char_indices() {
+        if units >= u {
+            return i;
+        }
+        units += c.len_utf16();
+    }
+    text.len()
+}
 
 /// Keys one command is checked with by the engine; larger batches get the plan's verdict.
 const MAX_ENGINE_KEYS: usize = 10_000;
@@ -375,6 +399,60 @@ pub fn planner(props: &PlannerProps) -> Html {
             on.emit(PlannerAction::Text(value));
         })
     };
+    // A paste that makes the batch too long for the field is held by the planner instead
+    // (`planner_state::FIELD_LINES`): the text never goes into the field, so the browser does
+    // not lay it out. A shorter paste is the browser's own, as typing is.
+    let on_paste = {
+        let (on, held) = (on.clone(), state.held);
+        Callback::from(move |e: Event| {
+            let pasted = e
+                .dyn_ref::<web_sys::ClipboardEvent>()
+                .and_then(|c| c.clipboard_data())
+                .and_then(|d| d.get_data("text/plain").ok());
+            let Some(pasted) = pasted else { return };
+            if held {
+                // Read-only: the field holds only the batch's start.
+                return;
+            }
+            let area = e.target_unchecked_into::<HtmlTextAreaElement>();
+            let before = area.value();
+            let at = |u: Option<u32>| utf16_to_byte(&before, u.map_or(usize::MAX, |u| u as usize));
+            let (a, b) = (
+                at(area.selection_start().ok().flatten()),
+                at(area.selection_end().ok().flatten()),
+            );
+            let (a, b) = (a.min(b), a.max(b));
+            // As the field would have it: line ends as `\n`.
+            let pasted = if pasted.contains('\r') {
+                pasted.replace("\r\n", "\n").replace('\r', "\n")
+            } else {
+                pasted
+            };
+            let mut text = String::with_capacity(before.len() - (b - a) + pasted.len());
+            text.push_str(&before[..a]);
+            text.push_str(&pasted);
+            text.push_str(&before[b..]);
+            if text.len() > MAX_PASTE_BYTES || too_long_for_field(&text) {
+                e.prevent_default();
+                on.emit(PlannerAction::Pasted(text));
+            }
+        })
+    };
+    let on_edit_in_field = {
+        let on = on.clone();
+        Callback::from(move |_: MouseEvent| on.emit(PlannerAction::EditInField))
+    };
+    let on_clear = {
+        let on = on.clone();
+        Callback::from(move |_: MouseEvent| on.emit(PlannerAction::Text(String::new())))
+    };
+    let held = use_memo((state.held, state.text.clone()), |(held, text)| {
+        held.then(|| {
+            let (start, lines) = preview(text);
+            let shown = start.bytes().filter(|&b| b == b'\n').count() + 1;
+            (AttrValue::from(start.to_string()), shown, lines, text.len())
+        })
+    });
     let on_command = select_to(on.clone(), |v| {
         Lines::from_value(&v).map(PlannerAction::Lines)
     });
@@ -468,9 +546,18 @@ pub fn planner(props: &PlannerProps) -> Html {
             state.style,
             lang,
         ),
-        |(keys, planned, map, style, lang)| copy_plan(lang.messages(), keys, planned, map, *style),
+        |(keys, planned, map, style, lang)| {
+            let text = copy_plan(lang.messages(), keys, planned, map, *style);
+            // A plan too long for a text field (one MGET of 100,000 keys is 4 MB on one line)
+            // shows its start there, as a held batch does; Copy copies all of it.
+            let cut = (text.len() > COPIED_FIELD_BYTES).then(|| {
+                let start = preview(&text).0;
+                (AttrValue::from(start.to_string()), start.len(), text.len())
+            });
+            (AttrValue::from(text), cut)
+        },
     );
-    let copied = (*copied).clone();
+    let (copied, copied_cut) = (*copied).clone();
 
     html! {
         <section class="card planner" aria-labelledby="planner-title">
@@ -489,8 +576,19 @@ pub fn planner(props: &PlannerProps) -> Html {
                     <NodeOptions map={map.clone()} selected={AttrValue::from(node_addr.clone())} roles={t.node_roles} />
                 </select>
             </div>
-            <textarea class="lab__paste mono" rows="7" data-testid="batch-input" value={AttrValue::from(state.text.clone())}
-                      oninput={on_text} spellcheck="false" aria-label={t.plan_batch_label} />
+            <textarea class="lab__paste mono" rows="7" data-testid="batch-input"
+                      value={held.as_ref().as_ref().map_or_else(|| AttrValue::from(state.text.clone()), |h| h.0.clone())}
+                      readonly={state.held} data-held={state.held.then_some("true")}
+                      oninput={on_text} onpaste={on_paste} spellcheck="false" aria-label={t.plan_batch_label}
+                      aria-describedby={state.held.then_some("batch-held")} />
+            if let Some((_, shown, lines, bytes)) = held.as_ref() {
+                <div class="lab__row planner__held" id="batch-held" data-testid="batch-held"
+                     data-lines={lines.to_string()}>
+                    <p class="section-help">{ fill(t.plan_held, &[shown, lines, &kb(*bytes)]) }</p>
+                    <button type="button" class="button" data-testid="batch-edit-in-field" onclick={on_edit_in_field}>{ t.plan_edit_in_field }</button>
+                    <button type="button" class="button" data-testid="batch-clear" onclick={on_clear}>{ t.plan_clear }</button>
+                </div>
+            }
             <div class="lab__row lab__form planner__gen">
                 <span>{ t.plan_or_generate }</span>
                 <select aria-label={t.plan_generator}
@@ -579,8 +677,14 @@ pub fn planner(props: &PlannerProps) -> Html {
                         <option value="tagged" selected={state.style == CopyStyle::Tagged}>{ t.plan_copy_tagged }</option>
                     </select>
                 </div>
-                <textarea class="lab__commands mono" rows="6" readonly=true data-testid="plan-commands" value={copied.clone()}
+                <textarea class="lab__commands mono" rows="6" readonly=true data-testid="plan-commands"
+                          value={copied_cut.as_ref().map_or_else(|| copied.clone(), |c| c.0.clone())}
                           aria-label={t.plan_commands_label} />
+                if let Some((_, shown, all)) = &copied_cut {
+                    <p class="section-help" data-testid="plan-commands-cut" data-bytes={all.to_string()}>
+                        { fill(t.plan_copy_cut, &[&kb(*shown), &kb(*all)]) }
+                    </p>
+                }
                 <CopyButton text={copied} />
             }
         </section>
