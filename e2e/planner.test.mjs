@@ -14,6 +14,15 @@ async function paste(page, text, command = 'commands') {
   await page.getByTestId('batch-input').fill(text);
 }
 
+/** The page with the clipboard allowed (pastes are trusted Ctrl+V, as a reader makes them), its
+ * lines being keys for one MGET. */
+async function openForPastes() {
+  const opened = await openPage(env.browser, env.server.url);
+  await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.server.url).origin });
+  await opened.page.getByTestId('command-select').selectOption('MGET');
+  return opened;
+}
+
 const verdicts = (page) => page.getByTestId('verdict').allTextContents();
 
 test('MSET a 1 b 2 c 3 is CROSSSLOT', async () => {
@@ -271,9 +280,7 @@ test('DBSIZE, KEYS and FLUSHALL say they answer for the chosen node only; GET do
 });
 
 test('a long paste stays out of the text field: its start is shown, the plan reads every line, and it can still be edited or cleared', async () => {
-  const { page, context, problems } = await openPage(env.browser, env.server.url);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.server.url).origin });
-  await page.getByTestId('command-select').selectOption('MGET');
+  const { page, context, problems } = await openForPastes();
   const field = page.getByTestId('batch-input');
   await field.fill('foo\n');
   // 4,999 keys pasted at the end (a trusted Ctrl+V, as a reader does), with Windows line ends.
@@ -325,9 +332,7 @@ test('a long paste stays out of the text field: its start is shown, the plan rea
 });
 
 test('a copied plan too long for its field shows its start there, and Copy copies all of it', async () => {
-  const { page, context, problems } = await openPage(env.browser, env.server.url);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.server.url).origin });
-  await page.getByTestId('command-select').selectOption('MGET');
+  const { page, context, problems } = await openForPastes();
   // 10,000 keys under one tag: one slot, so the plan is one MGET of every key (over 256 KB).
   const keys = Array.from({ length: 10000 }, (_, i) => `user:{hot}:aaaaaaaaaaaaaaaaaaaa${i}`);
   await page.evaluate((t) => navigator.clipboard.writeText(t), keys.join('\n'));
