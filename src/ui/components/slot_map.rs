@@ -312,7 +312,7 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
     let hover = use_state(|| None::<u16>);
     let cursor = use_state(|| None::<u16>);
     let pointed = (*hover).or(*cursor);
-    let marked = Some(use_key_select(&props.key_store, |k| k.explained.slot));
+    let marked = use_key_select(&props.key_store, |k| k.explained.slot);
 
     // The colour scheme the canvases are painted for; the reader's system may switch it while
     // the page is open (dark mode at sunset), and both canvases follow.
@@ -399,7 +399,7 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
             (marked, pointed, props.selection, *dark),
             move |&(marked, pointed, selection, dark)| {
                 if let Some(canvas) = overlay.cast::<HtmlCanvasElement>() {
-                    paint_overlay(&canvas, marked, pointed, selection, dark);
+                    paint_overlay(&canvas, Some(marked), pointed, selection, dark);
                 }
             },
         );
@@ -480,7 +480,7 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
                 on_select.emit(None);
                 return;
             }
-            let from = (*cursor).or(marked).unwrap_or(0);
+            let from = (*cursor).unwrap_or(marked);
             if let Some(next) = step_cursor(from, &e.key()) {
                 e.prevent_default();
                 cursor.set(Some(next));
@@ -498,7 +498,7 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
     };
     let onfocus = {
         let cursor = cursor.clone();
-        Callback::from(move |_: FocusEvent| cursor.set(Some(marked.unwrap_or(0))))
+        Callback::from(move |_: FocusEvent| cursor.set(Some(marked)))
     };
     let onblur = {
         let cursor = cursor.clone();
@@ -521,7 +521,7 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
                 text.push_str(&fill(t.map_migrating, &[&m.addr, &map.name_of_id(to)]));
             }
         }
-        if marked == Some(slot) {
+        if marked == slot {
             text.push_str(t.map_your_key);
         }
         (text, owner)
@@ -577,7 +577,7 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
             </figcaption>
         </figure>
         // diagrams-tour: the running count of a reshard and the keys that moved with it.
-        <ReshardCount map={props.map.clone()} change={props.change.clone()} {marked} />
+        <ReshardCount map={props.map.clone()} change={props.change.clone()} marked={Some(marked)} />
         <MapRanges map={props.map.clone()} />
         </div>
     }
