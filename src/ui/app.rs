@@ -1,6 +1,7 @@
 //! The page: header, key field, pipeline, the slot map with its lab, the planner and the
-//! player, over one reducer per concern (key, cluster, planner, player) owned here; the share
-//! link is written from them directly.
+//! player, over one reducer per concern (cluster, planner, player) owned here and the key's
+//! store (`key_store`: a keystroke re-renders what shows the key, not the page); the share
+//! link is written from them directly, the key's part once the reader pauses.
 
 use crate::persist::{encode, Cluster, Decoded, Problem, SharedState};
 use crate::ui::components::bus::BusSection;
@@ -22,6 +23,7 @@ use crate::ui::components::slot_map::SlotMap;
 use crate::ui::components::tag_generator::TagGenerator;
 use crate::ui::components::topology_lab::{LabControls, LabImport, LastChange};
 use crate::ui::components::tour::Tour;
+use crate::ui::key_store::{use_key_settled, KeyStore};
 use crate::ui::lang::{self, Lang};
 use crate::ui::planner_state::PlannerState;
 use crate::ui::player::{resolve_old, resolve_shared, Player, PlayerAction, ScenarioIndex};
@@ -82,7 +84,13 @@ pub fn app() -> Html {
     let opened = use_memo((), |_| opened());
     let index = use_memo((), |_| ScenarioIndex::new());
     let shared = &opened.decoded.state;
-    let key = use_reducer(|| KeyState::default().read(shared.key.clone()));
+    // issue 17: the key lives in a store, not in this component's state, so a keystroke
+    // re-renders only what shows the key; the page (and its link) follows it after a pause.
+    let key = (*use_memo((), |_| {
+        KeyStore::new(KeyState::default().read(shared.key.clone()), SAVE_DELAY_MS)
+    }))
+    .clone();
+    let settled = use_key_settled(&key);
     let state = use_reducer(|| ClusterState::restored(&shared.cluster));
     let planner = use_reducer(|| PlannerState::restored(&shared.planner));
     let player = use_reducer(|| opened_player(&opened.decoded, &index));
@@ -112,7 +120,7 @@ pub fn app() -> Html {
     let bus = use_state_eq(|| shared.bus.clone());
     let encoded = use_memo(
         (
-            key.input.clone(),
+            settled.input.clone(),
             cluster,
             planner_input,
             at,
@@ -190,7 +198,6 @@ pub fn app() -> Html {
     }
     // Callbacks that keep their identity across renders (the dispatchers and the selection
     // setter never change), so a keystroke does not re-render every child that takes one.
-    let on_input = use_callback(key.dispatcher(), |text: String, d| d.dispatch(text));
     let dispatcher = state.dispatcher();
     let on_fixture = use_callback(dispatcher.clone(), |(), d| {
         d.dispatch(ClusterAction::UseFixtureCluster)
@@ -208,7 +215,6 @@ pub fn app() -> Html {
         set.set(s)
     });
     let on_clear_selection = use_callback(set_selection, |(), set| set.set(None));
-    let slot = key.explained.slot;
     html! {
         <ContextProvider<Lang> context={*lang}>
         <div class="page">
@@ -224,7 +230,7 @@ pub fn app() -> Html {
                 </h1>
                 <p class="masthead__tagline">{ t.tagline }</p>
                 <div class="masthead__tools">
-                    <Tour map={state.map.clone()} on_key={on_input.clone()} key_text={key.input.clone()}
+                    <Tour map={state.map.clone()} key_store={key.clone()}
                           on_action={on_action.clone()} player={(*player).clone()} on_player={on_player.clone()} />
                     <LangSwitch lang={*lang} on_change={on_lang} />
                 </div>
@@ -234,8 +240,8 @@ pub fn app() -> Html {
             <div class="wayfinder">
                 <SectionNav current={place} />
                 <div class="wayfinder__here">
-                    <KeyReadout explained={key.explained.clone()} map={state.map.clone()}
-                                colours={state.colours.clone()} stale={key.error.is_some()} />
+                    <KeyReadout key_store={key.clone()} map={state.map.clone()}
+                                colours={state.colours.clone()} />
                     <ShareButton link={(*link).clone()} omitted={encoded.omitted.clone()} />
                 </div>
             </div>
@@ -244,10 +250,10 @@ pub fn app() -> Html {
                 // nav-phone: each section has an anchor (`sections::Place`).
                 <div id="key" class="page-section" tabindex="-1">
                 <section class="card key-card">
-                    <KeyInput value={key.input.clone()} error={key.error.clone()} {on_input} />
+                    <KeyInput key_store={key.clone()} />
                 </section>
-                <Pipeline explained={key.explained.clone()} map={state.map.clone()}
-                          colours={state.colours.clone()} stale={key.error.is_some()} />
+                <Pipeline key_store={key.clone()} map={state.map.clone()}
+                          colours={state.colours.clone()} />
                 </div>
                 <section id="map" tabindex="-1" class="card map-card page-section" aria-labelledby="map-title">
                     <div class="map-card__head">
@@ -260,7 +266,7 @@ pub fn app() -> Html {
                     // map comes first and a selection never moves it.
                     <div class="map-card__body">
                         <SlotMap map={state.map.clone()} colours={state.colours.clone()}
-                                 change={state.change.clone()} marked={Some(slot)}
+                                 change={state.change.clone()} key_store={key.clone()}
                                  selection={*selection} {on_select} />
                         <div class="map-card__side">
                             <LabControls map={state.map.clone()}
@@ -270,7 +276,7 @@ pub fn app() -> Html {
                                          notice={state.notice.clone().filter(|n| !n.is_import())} selection={*selection}
                                          on_action={on_action.clone()} {on_clear_selection} />
                             <NodeList map={state.map.clone()} colours={state.colours.clone()}
-                                      current={state.map.owner(slot)} on_action={on_action.clone()} />
+                                      key_store={key.clone()} on_action={on_action.clone()} />
                         </div>
                     </div>
                     <MapExport map={state.map.clone()} colours={state.colours.clone()} />

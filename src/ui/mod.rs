@@ -9,6 +9,7 @@ pub mod clipboard;
 pub mod components;
 pub mod export;
 pub mod forms;
+pub mod key_store;
 pub mod lang;
 pub mod localize;
 pub mod messages;

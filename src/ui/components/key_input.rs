@@ -1,5 +1,6 @@
 //! The key field: redis-cli escape syntax in, and a malformed escape pointed at by column.
 
+use crate::ui::key_store::{use_key_select, KeyStore};
 use crate::ui::localize::escape_sentence;
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::state::{KeyProblem, MAX_KEY_BYTES};
@@ -24,12 +25,8 @@ pub const EXAMPLES: &[&str] = &[
 /// Props of [`KeyInput`].
 #[derive(Properties, PartialEq)]
 pub struct KeyInputProps {
-    /// The text in the field.
-    pub value: AttrValue,
-    /// Why the text is not explained, if it is not.
-    pub error: Option<KeyProblem>,
-    /// Called with the new text on every edit.
-    pub on_input: Callback<String>,
+    /// The key's state: the field reads it and dispatches every edit into it.
+    pub key_store: KeyStore,
 }
 
 /// Splits `text` around the character at 1-based `column`: (before, at, after).
@@ -63,8 +60,19 @@ pub fn key_input(props: &KeyInputProps) -> Html {
     // set only where the text differs from it: an example, the tour, a refused paste put back.
     let field = use_node_ref();
     let known = use_mut_ref(|| None::<AttrValue>);
+    // What the field shows besides the reader's own text: the error (with the text around its
+    // column), and the text when it is not what the field last reported. A keystroke that
+    // changes neither does not re-render the field.
+    let (error, value) = {
+        let known = known.clone();
+        use_key_select(&props.key_store, move |k| {
+            let foreign = k.error.is_some() || known.borrow().as_ref() != Some(&k.input);
+            (k.error.clone(), foreign.then(|| k.input.clone()))
+        })
+    };
+    let value = value.unwrap_or_else(|| props.key_store.get().input.clone());
     {
-        let (field, known, value) = (field.clone(), known.clone(), props.value.clone());
+        let (field, known, value) = (field.clone(), known.clone(), value.clone());
         use_effect(move || {
             let mut known = known.borrow_mut();
             if known.as_ref() != Some(&value) {
@@ -76,20 +84,26 @@ pub fn key_input(props: &KeyInputProps) -> Html {
         });
     }
     let oninput = {
-        let (on_input, known) = (props.on_input.clone(), known.clone());
+        let (store, known) = (props.key_store.clone(), known.clone());
         Callback::from(move |e: InputEvent| {
             let input: HtmlInputElement = e.target_unchecked_into();
             let text = input.value();
             *known.borrow_mut() = Some(AttrValue::from(text.clone()));
-            on_input.emit(text);
+            store.dispatch(text);
         })
     };
-    // Prerendered, the field carries its text as HTML; live, the effect above sets it.
-    let value = cfg!(feature = "ssr").then(|| props.value.clone());
-    let error = props.error.as_ref().map(|err| {
+    // Leaving the field settles the key at once (the share link catches up before a click on
+    // Share lands).
+    let onblur = {
+        let store = props.key_store.clone();
+        Callback::from(move |_: FocusEvent| store.settle())
+    };
+    let onsubmit = Callback::from(|e: SubmitEvent| e.prevent_default());
+    let invalid = error.is_some();
+    let error = error.as_ref().map(|err| {
         // Point at the column inside the text, clipped around it so a long key stays one line.
         let pointer = err.column().map(|column| {
-            let (before, at, after) = split_at_column(&props.value, column);
+            let (before, at, after) = split_at_column(&value, column);
             let before = tail_chars(before, 40);
             let after = head_chars(after, 40);
             html! {
@@ -105,15 +119,24 @@ pub fn key_input(props: &KeyInputProps) -> Html {
             </div>
         }
     });
+    // Prerendered, the field carries its text as HTML; live, the effect above sets it.
+    let value = cfg!(feature = "ssr").then_some(value);
     html! {
         <div class="key-input">
             <label class="key-input__label" for="key-field">{ t.key_label }</label>
-            <input id="key-field" class={classes!("key-input__field", props.error.is_some().then_some("is-invalid"))}
+            // The field in a form of its own (issue 17): Chromium's autofill looks at every
+            // field of the form an edited field is in, and a field in no form is in one with
+            // every other formless control of the page (a hundred here), each checked for
+            // visibility, about 4 ms after each keystroke. `method="dialog"` outside a dialog
+            // submits nowhere, so Enter (before the app has started too) does nothing.
+            <form class="key-input__form" method="dialog" {onsubmit}>
+            <input id="key-field" class={classes!("key-input__field", invalid.then_some("is-invalid"))}
                 type="text" data-testid="key-input"
-                ref={field} {value} {oninput}
+                ref={field} {value} {oninput} {onblur}
                 spellcheck="false" autocomplete="off" autocapitalize="off"
-                aria-invalid={props.error.is_some().to_string()}
-                aria-describedby={if props.error.is_some() { "key-error key-help" } else { "key-help" }} />
+                aria-invalid={invalid.to_string()}
+                aria-describedby={if invalid { "key-error key-help" } else { "key-help" }} />
+            </form>
             // Always one node here (empty when there is no error): Yew matches unkeyed siblings
             // from the end, so a child that comes and goes made it rebuild the <input> and drop
             // the reader's focus mid-word.
@@ -122,8 +145,8 @@ pub fn key_input(props: &KeyInputProps) -> Html {
             <div class="key-input__examples">
                 <span class="key-input__examples-label">{ t.examples }</span>
                 { for EXAMPLES.iter().map(|&ex| {
-                    let on_input = props.on_input.clone();
-                    let onclick = Callback::from(move |_: MouseEvent| on_input.emit(ex.to_string()));
+                    let store = props.key_store.clone();
+                    let onclick = Callback::from(move |_: MouseEvent| store.dispatch(ex.to_string()));
                     html! { <button type="button" class="chip" {onclick}>{ ex }</button> }
                 }) }
             </div>

@@ -2,8 +2,9 @@
 //! is elsewhere; a click goes back to the key field.
 
 use crate::core::key::escape::push_formatted;
-use crate::core::{Explanation, SlotMap};
+use crate::core::SlotMap;
 use crate::ui::components::section_nav::{focus_in_place, go_to};
+use crate::ui::key_store::{use_key_select, KeyStore, Same};
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::sections::Place;
 use crate::ui::styled::StyledSpan;
@@ -23,15 +24,13 @@ const TITLE_BYTES: usize = 1024;
 /// Props of [`KeyReadout`].
 #[derive(Properties, PartialEq)]
 pub struct KeyReadoutProps {
-    /// The key, explained by the core.
-    pub explained: Rc<Explanation>,
+    /// The key's state (the read-out shows the last key that parsed, dimmed while the field
+    /// holds text that does not; it re-renders only when one of those changes).
+    pub key_store: KeyStore,
     /// The cluster, to name the slot's master.
     pub map: Rc<SlotMap>,
     /// Colour of each master, by index.
     pub colours: Rc<Vec<String>>,
-    /// True while the key field holds text that does not parse (the read-out shows the last key
-    /// that did, dimmed).
-    pub stale: bool,
 }
 
 /// The key as redis-cli prints it, cut after [`SHOWN_BYTES`] bytes or [`SHOWN_CHARS`]
@@ -99,7 +98,10 @@ fn title_key(key: &[u8]) -> String {
 #[function_component(KeyReadout)]
 pub fn key_readout(props: &KeyReadoutProps) -> Html {
     let t = use_messages();
-    let e = &props.explained;
+    let (Same(explained), stale) = use_key_select(&props.key_store, |k| {
+        (Same(k.explained.clone()), k.error.is_some())
+    });
+    let e = &explained;
     let key = short_key(&e.key);
     let owner = props.map.owner(e.slot);
     let master = owner
@@ -125,7 +127,7 @@ pub fn key_readout(props: &KeyReadoutProps) -> Html {
         }
     });
     html! {
-        <a class={classes!("key-readout", props.stale.then_some("key-readout--stale"))} href="#key"
+        <a class={classes!("key-readout", stale.then_some("key-readout--stale"))} href="#key"
            data-testid="key-readout" data-slot={e.slot.to_string()} data-master={master.to_string()}
            aria-label={title.clone()} {title} {onclick}>
             <code class="key-readout__key">{ if key.is_empty() { t.empty_key.to_string() } else { key } }</code>

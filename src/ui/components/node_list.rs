@@ -3,6 +3,7 @@
 
 use crate::core::{SlotMap, SlotRange, N_SLOTS};
 use crate::ui::components::window::{spacer, use_window};
+use crate::ui::key_store::{use_key_select, KeyStore};
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::state::ClusterAction as Action;
 use crate::ui::styled::StyledSpan;
@@ -19,8 +20,9 @@ pub struct NodeListProps {
     pub map: Rc<SlotMap>,
     /// Colour of each master, by index.
     pub colours: Rc<Vec<String>>,
-    /// The master that owns the typed key's slot, highlighted.
-    pub current: Option<usize>,
+    /// The key's state: the master that owns the typed key's slot is highlighted (the list
+    /// re-renders when that master changes, not at every keystroke).
+    pub key_store: KeyStore,
     /// Where per-master actions go.
     pub on_action: Callback<Action>,
 }
@@ -136,6 +138,10 @@ pub fn master_row(props: &MasterRowProps) -> Html {
 pub fn node_list(props: &NodeListProps) -> Html {
     let t = use_messages();
     let map = &props.map;
+    let current = {
+        let map = props.map.clone();
+        use_key_select(&props.key_store, move |k| map.owner(k.explained.slot))
+    };
     let counts = use_memo(props.map.clone(), |map| map.slot_counts());
     let all_ranges = use_memo(props.map.clone(), |map| map.ranges_by_master());
     let n = map.n_masters();
@@ -148,7 +154,7 @@ pub fn node_list(props: &NodeListProps) -> Html {
             <MasterRow key={idx} map={props.map.clone()} {idx}
                        colour={AttrValue::from(props.colours.get(idx).cloned().unwrap_or_default())}
                        count={counts.get(idx).copied().unwrap_or(0)} ranges={all_ranges.clone()}
-                       current={props.current == Some(idx)} on_action={props.on_action.clone()} />
+                       current={current == Some(idx)} on_action={props.on_action.clone()} />
         }
     });
     html! {

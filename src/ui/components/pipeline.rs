@@ -10,6 +10,7 @@ use crate::core::key::escape::format_key;
 use crate::core::key::slot::SLOT_MASK;
 use crate::core::{Explanation, SlotMap, TagRule};
 use crate::ui::components::client_rules::ClientRules;
+use crate::ui::key_store::{use_key_select, KeyStore, Same};
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::styled::StyledSpan;
 use gloo_timers::callback::Timeout;
@@ -25,14 +26,13 @@ const ANNOUNCE_AFTER_MS: u32 = 600;
 /// Props of [`Pipeline`].
 #[derive(Properties, PartialEq)]
 pub struct PipelineProps {
-    /// The key, explained by the core.
-    pub explained: Rc<Explanation>,
+    /// The key's state (the pipeline re-renders when its explanation or its staleness
+    /// changes, not at every keystroke).
+    pub key_store: KeyStore,
     /// The cluster, to name the slot's master.
     pub map: Rc<SlotMap>,
     /// Colour of each master, by index.
     pub colours: Rc<Vec<String>>,
-    /// True while the key field holds text that does not parse: the cards are dimmed.
-    pub stale: bool,
 }
 
 /// Which bytes a [`Value`] shows.
@@ -157,7 +157,12 @@ fn register(props: &RegisterProps) -> Html {
 #[function_component(Pipeline)]
 pub fn pipeline(props: &PipelineProps) -> Html {
     let t = use_messages();
-    let e = &props.explained;
+    // The last key that parsed, and whether the field holds text that does not (then the cards
+    // are dimmed).
+    let (Same(explained), stale) = use_key_select(&props.key_store, |k| {
+        (Same(k.explained.clone()), k.error.is_some())
+    });
+    let e = &explained;
     let map = &props.map;
     let n_bytes = e.key.len();
     let owner = map.owner(e.slot);
@@ -225,21 +230,21 @@ pub fn pipeline(props: &PipelineProps) -> Html {
             .join(";")
     });
     html! {
-        <section class={classes!("pipeline", props.stale.then_some("pipeline--stale"))}
-                 aria-label={t.pipeline_label} aria-busy={props.stale.to_string()}
+        <section class={classes!("pipeline", stale.then_some("pipeline--stale"))}
+                 aria-label={t.pipeline_label} aria-busy={stale.to_string()}
                  data-owners={owners}>
             <p class="visually-hidden" aria-live="polite" aria-atomic="true"
                data-testid="pipeline-summary">{ (*announced).clone() }</p>
             if prerendered {
                 <p class="pipeline__early-note" data-testid="pipeline-early" hidden=true>{ t.pipeline_early }</p>
             }
-            if props.stale {
+            if stale {
                 <p class="pipeline__stale-note">{ t.stale_note }</p>
             }
             <ol class="pipeline__stages">
                 <li class="stage">
                     <h2 class="stage__title">{ t.stage_bytes }</h2>
-                    <Value explained={props.explained.clone()} part={Part::Key}
+                    <Value explained={explained.clone()} part={Part::Key}
                            class={classes!("stage__value", "stage__value--key", "mono")} testid="key-bytes" />
                     <p class="stage__meta mono">{ fill(t.bytes_count, &[&n_bytes]) }
                         if n_bytes > 0 { { " · " }{ hex_list(&e.key) } }</p>
@@ -248,7 +253,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                 <li class={classes!("stage", e.rule.is_tag().then_some("stage--tag"))}>
                     <h2 class="stage__title">{ t.stage_hashed }</h2>
                     { highlighted_key(e) }
-                    <Value explained={props.explained.clone()} part={Part::Hashed}
+                    <Value explained={explained.clone()} part={Part::Hashed}
                            class={classes!("stage__value", "mono")} testid="hashed-part" />
                     <p class="stage__rule" data-testid="tag-rule">{ rule_sentence(t, e.rule) }</p>
                 </li>
@@ -266,7 +271,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                 // nav-phone: the register opens under the CRC card, as a card of its own.
                 if *register_open {
                     <li class="stage-register">
-                        <Register hashed={props.explained.clone()} />
+                        <Register hashed={explained.clone()} />
                     </li>
                 }
                 <li class="stage">
@@ -287,7 +292,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                     { " → " }<code>{ reply }</code>
                 </p>
             }
-            <ClientRules explained={props.explained.clone()} map={props.map.clone()} colours={props.colours.clone()} />
+            <ClientRules explained={explained.clone()} map={props.map.clone()} colours={props.colours.clone()} />
         </section>
     }
 }

@@ -8,6 +8,7 @@
 use crate::core::{SlotMap as Slots, N_SLOTS};
 use crate::ui::components::map_ranges::MapRanges;
 use crate::ui::components::reshard_trail::{ReshardCount, ReshardTrail};
+use crate::ui::key_store::{use_key_select, KeyStore};
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::palette;
 use crate::ui::state::Change;
@@ -38,8 +39,9 @@ pub struct SlotMapProps {
     /// The last change to the cluster: its moved slots are repainted one batch per frame.
     #[prop_or_default]
     pub change: Option<Rc<Change>>,
-    /// The slot of the key in the pipeline, ringed on the map.
-    pub marked: Option<u16>,
+    /// The key's state: the slot of the key in the pipeline is ringed on the map (the map
+    /// re-renders when that slot changes, not at every keystroke).
+    pub key_store: KeyStore,
     /// A selected range of slots (first, last), outlined; the parent offers to move it.
     #[prop_or_default]
     pub selection: Option<(u16, u16)>,
@@ -310,6 +312,7 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
     let hover = use_state(|| None::<u16>);
     let cursor = use_state(|| None::<u16>);
     let pointed = (*hover).or(*cursor);
+    let marked = use_key_select(&props.key_store, |k| k.explained.slot);
 
     // The colour scheme the canvases are painted for; the reader's system may switch it while
     // the page is open (dark mode at sunset), and both canvases follow.
@@ -393,10 +396,10 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
     {
         let overlay = overlay.clone();
         use_effect_with(
-            (props.marked, pointed, props.selection, *dark),
+            (marked, pointed, props.selection, *dark),
             move |&(marked, pointed, selection, dark)| {
                 if let Some(canvas) = overlay.cast::<HtmlCanvasElement>() {
-                    paint_overlay(&canvas, marked, pointed, selection, dark);
+                    paint_overlay(&canvas, Some(marked), pointed, selection, dark);
                 }
             },
         );
@@ -471,14 +474,13 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
             anchor.clone(),
             props.on_select.clone(),
         );
-        let marked = props.marked;
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Escape" {
                 *anchor.borrow_mut() = None;
                 on_select.emit(None);
                 return;
             }
-            let from = (*cursor).or(marked).unwrap_or(0);
+            let from = (*cursor).unwrap_or(marked);
             if let Some(next) = step_cursor(from, &e.key()) {
                 e.prevent_default();
                 cursor.set(Some(next));
@@ -496,8 +498,7 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
     };
     let onfocus = {
         let cursor = cursor.clone();
-        let marked = props.marked;
-        Callback::from(move |_: FocusEvent| cursor.set(Some(marked.unwrap_or(0))))
+        Callback::from(move |_: FocusEvent| cursor.set(Some(marked)))
     };
     let onblur = {
         let cursor = cursor.clone();
@@ -520,7 +521,7 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
                 text.push_str(&fill(t.map_migrating, &[&m.addr, &map.name_of_id(to)]));
             }
         }
-        if props.marked == Some(slot) {
+        if marked == slot {
             text.push_str(t.map_your_key);
         }
         (text, owner)
@@ -576,7 +577,7 @@ pub fn slot_map(props: &SlotMapProps) -> Html {
             </figcaption>
         </figure>
         // diagrams-tour: the running count of a reshard and the keys that moved with it.
-        <ReshardCount map={props.map.clone()} change={props.change.clone()} marked={props.marked} />
+        <ReshardCount map={props.map.clone()} change={props.change.clone()} marked={Some(marked)} />
         <MapRanges map={props.map.clone()} />
         </div>
     }

@@ -11,6 +11,7 @@
 
 use crate::core::SlotMap;
 use crate::ui::components::bus::numbers::{use_tour_traffic, TourTraffic, TOUR_MAX_NODES};
+use crate::ui::key_store::KeyStore;
 use crate::ui::lang::Lang;
 use crate::ui::messages::fill;
 use crate::ui::player::{Player, PlayerAction, ScenarioIndex};
@@ -409,11 +410,9 @@ pub fn rate(bytes: f64) -> String {
 pub struct TourProps {
     /// The cluster shown (the first stop counts its nodes).
     pub map: Rc<SlotMap>,
-    /// Puts a key in the key field.
-    pub on_key: Callback<String>,
-    /// The key field's text now (Back puts it back as it was).
-    #[prop_or_default]
-    pub key_text: AttrValue,
+    /// The key's state: a stop puts a key in the field, and Back puts back the text it held
+    /// (read when a stop acts, so typing does not re-render the tour).
+    pub key_store: KeyStore,
     /// Changes the cluster (the resharding stop adds a master and reshards; Back undoes).
     #[prop_or_default]
     pub on_action: Option<Callback<ClusterAction>>,
@@ -465,8 +464,7 @@ fn set_hot_spot(field: &web_sys::HtmlInputElement, value: &str) {
 #[derive(Clone)]
 struct Page {
     map: Rc<SlotMap>,
-    key: String,
-    on_key: Callback<String>,
+    key: KeyStore,
     on_action: Option<Callback<ClusterAction>>,
     player: Option<Player>,
     on_player: Option<Callback<PlayerAction>>,
@@ -477,8 +475,8 @@ impl Page {
     fn drive(&self, s: &Stop) -> Done {
         let mut done = Done::default();
         if let Some(key) = s.key {
-            done.key = Some((self.key.clone(), key));
-            self.on_key.emit(key.to_string());
+            done.key = Some((self.key.get().input.to_string(), key));
+            self.key.dispatch(key.to_string());
         }
         match s.drive {
             Drive::Nothing => {}
@@ -517,9 +515,9 @@ impl Page {
     /// Takes back what a stop did, where the page still shows it.
     fn undo(&self, done: Done) {
         if let Some((before, set)) = done.key
-            && self.key == set
+            && self.key.get().input.as_str() == set
         {
-            self.on_key.emit(before);
+            self.key.dispatch(before);
         }
         if let (Some((_, Some(after), n)), Some(act)) = (done.cluster, &self.on_action)
             && *after == *self.map
@@ -563,8 +561,7 @@ pub fn tour(props: &TourProps) -> Html {
     let done = use_mut_ref(|| vec![None::<Done>; STOPS.len()]);
     let page = Page {
         map: props.map.clone(),
-        key: props.key_text.to_string(),
-        on_key: props.on_key.clone(),
+        key: props.key_store.clone(),
         on_action: props.on_action.clone(),
         player: props.player.clone(),
         on_player: props.on_player.clone(),

@@ -1,0 +1,251 @@
+//! The key field's state, held outside every component (issue 17): a keystroke re-renders only
+//! the components that show the key, each only when what it shows changed, and not the page.
+//!
+//! `App` makes one [`KeyStore`] and hands it down; the field dispatches into it, each component
+//! that shows the key picks its part with [`use_key_select`], and what only needs the key once
+//! the reader pauses (the share link) follows it with [`use_key_settled`].
+
+use crate::ui::state::KeyState;
+use gloo_timers::callback::Timeout;
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+use yew::prelude::*;
+
+/// Something told of the key's changes.
+type Listener = Rc<dyn Fn(&KeyState)>;
+
+/// When a listener is told.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// At every change.
+    Every,
+    /// Once the key has stood still for the store's pause, or at once when it is settled.
+    Settled,
+}
+
+struct Inner {
+    state: RefCell<Rc<KeyState>>,
+    listeners: RefCell<Vec<(u64, Kind, Listener)>>,
+    next_id: Cell<u64>,
+    /// Milliseconds without a change after which the key counts as settled.
+    pause_ms: u32,
+    /// True while a change has not settled yet.
+    unsettled: Cell<bool>,
+    /// The timer that settles it (kept after it fired until the next change replaces it: a
+    /// timer is not dropped from inside its own callback).
+    timer: RefCell<Option<Timeout>>,
+}
+
+impl Inner {
+    fn tell(&self, kind: Kind) {
+        // A copy of the list: a listener may re-render a component, which may (un)subscribe.
+        let listeners: Vec<Listener> = self
+            .listeners
+            .borrow()
+            .iter()
+            .filter(|(_, k, _)| *k == kind)
+            .map(|(_, _, l)| l.clone())
+            .collect();
+        let state = self.state.borrow().clone();
+        for listener in listeners {
+            listener(&state);
+        }
+    }
+}
+
+/// The key field's state and who follows it. Clones share it; two handles are equal when they
+/// are the same store.
+#[derive(Clone)]
+pub struct KeyStore(Rc<Inner>);
+
+impl PartialEq for KeyStore {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// A listener's place in the store; dropping it unsubscribes.
+pub struct Subscription {
+    store: Weak<Inner>,
+    id: u64,
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        if let Some(inner) = self.store.upgrade() {
+            inner
+                .listeners
+                .borrow_mut()
+                .retain(|(id, _, _)| *id != self.id);
+        }
+    }
+}
+
+impl KeyStore {
+    /// A store holding `state`, whose changes settle after `pause_ms` without another.
+    pub fn new(state: KeyState, pause_ms: u32) -> Self {
+        KeyStore(Rc::new(Inner {
+            state: RefCell::new(Rc::new(state)),
+            listeners: RefCell::new(Vec::new()),
+            next_id: Cell::new(0),
+            pause_ms,
+            unsettled: Cell::new(false),
+            timer: RefCell::new(None),
+        }))
+    }
+
+    /// The state now.
+    pub fn get(&self) -> Rc<KeyState> {
+        self.0.state.borrow().clone()
+    }
+
+    /// The field now holds `text`: the new state, told to every listener, and settled after the
+    /// pause.
+    pub fn dispatch(&self, text: String) {
+        let next = Rc::new(self.get().read(text));
+        *self.0.state.borrow_mut() = next;
+        self.0.tell(Kind::Every);
+        let settles = self
+            .0
+            .listeners
+            .borrow()
+            .iter()
+            .any(|(_, k, _)| *k == Kind::Settled);
+        if settles {
+            let weak = Rc::downgrade(&self.0);
+            let timeout = Timeout::new(self.0.pause_ms, move || {
+                if let Some(inner) = weak.upgrade() {
+                    inner.unsettled.set(false);
+                    inner.tell(Kind::Settled);
+                }
+            });
+            // Replacing the armed timer cancels it.
+            self.0.unsettled.set(true);
+            *self.0.timer.borrow_mut() = Some(timeout);
+        }
+    }
+
+    /// Settles a change now instead of after the pause (the field lost the focus: the reader
+    /// is about to do something else, e.g. share the link). Nothing happens if all is settled.
+    pub fn settle(&self) {
+        if self.0.unsettled.replace(false) {
+            drop(self.0.timer.borrow_mut().take());
+            self.0.tell(Kind::Settled);
+        }
+    }
+
+    fn subscribe(&self, kind: Kind, listener: Listener) -> Subscription {
+        let id = self.0.next_id.get();
+        self.0.next_id.set(id + 1);
+        self.0.listeners.borrow_mut().push((id, kind, listener));
+        Subscription {
+            store: Rc::downgrade(&self.0),
+            id,
+        }
+    }
+}
+
+/// What `select` picks from the key state; the component re-renders whenever a change of the
+/// key changes what it picks (and only then). `select` may read the component's props: the
+/// latest render's is the one used.
+#[hook]
+pub fn use_key_select<T, F>(store: &KeyStore, select: F) -> T
+where
+    T: Clone + PartialEq + 'static,
+    F: Fn(&KeyState) -> T + 'static,
+{
+    let update = use_force_update();
+    let shown = select(&store.get());
+    let latest = use_mut_ref(|| None::<(Rc<dyn Fn(&KeyState) -> T>, T)>);
+    let select: Rc<dyn Fn(&KeyState) -> T> = Rc::new(select);
+    *latest.borrow_mut() = Some((select, shown.clone()));
+    use_effect_with(store.clone(), move |store| {
+        let check: Listener = Rc::new(move |state: &KeyState| {
+            let changed = latest
+                .borrow()
+                .as_ref()
+                .is_some_and(|(select, shown)| select(state) != *shown);
+            if changed {
+                update.force_update();
+            }
+        });
+        // A change between the render and this effect.
+        check(&store.get());
+        let subscription = store.subscribe(Kind::Every, check);
+        move || drop(subscription)
+    });
+    shown
+}
+
+/// The key state, re-rendering the component only once a change has settled (see
+/// [`KeyStore::settle`]); any other render reads the state as it is.
+#[hook]
+pub fn use_key_settled(store: &KeyStore) -> Rc<KeyState> {
+    let update = use_force_update();
+    use_effect_with(store.clone(), move |store| {
+        let subscription = store.subscribe(
+            Kind::Settled,
+            Rc::new(move |_: &KeyState| update.force_update()),
+        );
+        move || drop(subscription)
+    });
+    store.get()
+}
+
+/// An `Rc` compared by pointer: the key state shares its explanation while the key's bytes do
+/// not change, so a new pointer is a new key.
+#[derive(Clone, Debug)]
+pub struct Same<T>(pub Rc<T>);
+
+impl<T> PartialEq for Same<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listener_hears_each_change_and_unsubscribes_when_dropped() {
+        let store = KeyStore::new(KeyState::default(), 300);
+        let heard = Rc::new(RefCell::new(Vec::new()));
+        let h = heard.clone();
+        let sub = store.subscribe(
+            Kind::Every,
+            Rc::new(move |s: &KeyState| h.borrow_mut().push(s.explained.slot)),
+        );
+        store.dispatch("foo".into());
+        store.dispatch("{user1}:x".into());
+        assert_eq!(*heard.borrow(), vec![12182, 8106]);
+        assert_eq!(store.get().input, "{user1}:x");
+        drop(sub);
+        store.dispatch("bar".into());
+        assert_eq!(heard.borrow().len(), 2);
+        assert!(store.0.listeners.borrow().is_empty());
+    }
+
+    #[test]
+    fn a_refused_paste_keeps_the_text_and_says_why() {
+        let store = KeyStore::new(KeyState::default(), 300);
+        store.dispatch("kept".into());
+        let before = store.get();
+        store.dispatch("x".repeat(crate::ui::state::MAX_KEY_BYTES + 1));
+        let after = store.get();
+        assert_eq!(after.input, "kept");
+        assert!(Rc::ptr_eq(&after.explained, &before.explained));
+        assert!(after.error.is_some());
+    }
+
+    #[test]
+    fn handles_compare_by_store() {
+        let a = KeyStore::new(KeyState::default(), 300);
+        let b = KeyStore::new(KeyState::default(), 300);
+        assert!(a == a.clone());
+        assert!(a != b);
+        let e = a.get().explained.clone();
+        assert_eq!(Same(e.clone()), Same(e.clone()));
+        assert_ne!(Same(e), Same(b.get().explained.clone()));
+    }
+}
