@@ -43,10 +43,38 @@ use yew::prelude::*;
 pub const SPEEDS: [f64; 8] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 20.0];
 /// The speed a run opens at.
 pub const DEFAULT_SPEED: usize = 3;
-/// Wall milliseconds of each animation frame the simulator may take while playing.
+/// Wall milliseconds of each animation frame the simulator may take while playing (up to
+/// [`BIG_SHARE_FROM`] nodes).
 const SIM_SHARE_MS: f64 = 6.0;
-/// Events the simulator runs between two looks at the clock while playing.
+/// Above this many nodes the view is cheap beside the simulator (no messages drawn, no story,
+/// the nodes and the matrix redrawn only on events), and the simulator gets [`BIG_SHARE`] of
+/// each frame's interval instead of [`SIM_SHARE_MS`].
+pub const BIG_SHARE_FROM: usize = 100;
+/// The simulator's share of the frame interval on a big cluster (the view has the rest).
+const BIG_SHARE: f64 = 0.8;
+/// The most wall ms a frame gives the simulator (a click is still answered within about
+/// 100 ms: INP's "good").
+const MAX_SHARE_MS: f64 = 60.0;
+/// Events the simulator runs between two looks at the clock while playing (at 100 nodes;
+/// fewer on a bigger cluster, where each node's cron walks every peer).
 const PLAY_STEPS: usize = 500;
+
+/// Wall ms of a frame the simulator may take while playing: on `nodes` nodes, after a frame
+/// interval of `dt` wall ms. A share of the interval, not a fixed time: where the view takes
+/// longer than the rest, frames come later, the interval grows and the simulator's time with
+/// it, so it keeps its share at any frame rate.
+pub fn sim_share_ms(nodes: usize, dt: f64) -> f64 {
+    if nodes <= BIG_SHARE_FROM {
+        SIM_SHARE_MS
+    } else {
+        (BIG_SHARE * dt).clamp(SIM_SHARE_MS, MAX_SHARE_MS)
+    }
+}
+
+/// Events between two looks at the clock on `nodes` nodes ([`PLAY_STEPS`] at up to 100).
+pub fn play_steps(nodes: usize) -> usize {
+    (PLAY_STEPS * 100 / nodes.max(100)).max(20)
+}
 
 /// The run, shared by the section's parts; equal when the same run at the same version.
 #[derive(Clone)]
@@ -508,13 +536,16 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                         // and the frames keep coming. Every instant shown is still the
                         // simulation's own state at the clock.
                         let began = now_ms();
+                        let nodes = r.cursor().nodes.len();
+                        let share = sim_share_ms(nodes, dt);
+                        let steps = play_steps(nodes);
                         let mut t_new = cur;
                         loop {
                             // As many simulated ms as the share has room for, at the cost
                             // per simulated ms seen so far while playing (all of them while
                             // that is unknown). An average over the whole play: the simulator's
                             // work comes in bursts (every node's cron each 100 ms).
-                            let left = (SIM_SHARE_MS - (now_ms() - began)).max(0.5);
+                            let left = (share - (now_ms() - began)).max(0.5);
                             let (wall, sim) = cost.get();
                             let room = if wall > 0.0 && sim > 0.0 {
                                 (left * sim / wall).floor().max(1.0) as u64
@@ -525,8 +556,8 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                             let t_chunk = now_ms();
                             // Recorded in pieces of events, so that a burst cannot hold the
                             // frame past its share.
-                            while r.end < to && !r.extend_bounded(to, PLAY_STEPS) {
-                                if now_ms() - began >= SIM_SHARE_MS {
+                            while r.end < to && !r.extend_bounded(to, steps) {
+                                if now_ms() - began >= share {
                                     break;
                                 }
                             }
@@ -538,7 +569,7 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                                 cost.set((wall + (now_ms() - t_chunk), sim + moved as f64));
                             }
                             t_new = to;
-                            if moved == 0 || t_new >= next || now_ms() - began >= SIM_SHARE_MS {
+                            if moved == 0 || t_new >= next || now_ms() - began >= share {
                                 break;
                             }
                         }
@@ -796,5 +827,34 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
             </div>
             <numbers::BusNumbers on_msg={on_msg.clone()} />
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_big_cluster_gives_the_simulator_most_of_each_frame() {
+        // Up to 100 nodes: the fixed share that keeps 60 fps, at any frame interval.
+        for dt in [0.0, 16.7, 33.3, 100.0] {
+            assert_eq!(sim_share_ms(6, dt), SIM_SHARE_MS);
+            assert_eq!(sim_share_ms(BIG_SHARE_FROM, dt), SIM_SHARE_MS);
+        }
+        // Above: most of the interval, so more at 30 fps than at 60, within bounds.
+        let at60 = sim_share_ms(1000, 1000.0 / 60.0);
+        assert!(at60 > 12.0 && at60 < 1000.0 / 60.0, "{at60}");
+        assert!(sim_share_ms(1000, 1000.0 / 30.0) > at60);
+        assert_eq!(sim_share_ms(1000, 0.0), SIM_SHARE_MS);
+        assert_eq!(sim_share_ms(1000, 1000.0), MAX_SHARE_MS);
+        assert_eq!(sim_share_ms(101, 20.0), 16.0);
+    }
+
+    #[test]
+    fn a_big_cluster_looks_at_the_clock_more_often() {
+        assert_eq!(play_steps(6), PLAY_STEPS);
+        assert_eq!(play_steps(100), PLAY_STEPS);
+        assert_eq!(play_steps(1000), PLAY_STEPS / 10);
+        assert!(play_steps(100_000) >= 20);
     }
 }
