@@ -391,3 +391,24 @@ test('a link to a big cluster opens the page first, builds its run in pieces, an
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the settings keep what the reader typed while the page renders for other reasons', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.locator('.bus__settings summary').click();
+  const masters = page.getByTestId('bus-masters');
+  assert.equal(await masters.inputValue(), '3');
+  await masters.fill('4');
+  await page.getByTestId('bus-full-coverage').uncheck();
+  // A language switch renders every part of the page again.
+  await page.getByTestId('lang-select').selectOption('zh');
+  await page.waitForFunction(() => document.documentElement.lang.startsWith('zh'));
+  assert.equal(await masters.inputValue(), '4');
+  assert.equal(await page.getByTestId('bus-full-coverage').isChecked(), false);
+  await page.getByTestId('bus-apply').click();
+  // 4 masters and a replica each.
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 8);
+  assert.equal(await masters.inputValue(), '4');
+  assert.equal(await page.getByTestId('bus-full-coverage').isChecked(), false);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

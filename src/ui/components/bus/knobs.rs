@@ -44,7 +44,7 @@ fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -190,6 +190,50 @@ pub fn bus_knobs(props: &BusKnobsProps) -> Html {
         })
     };
     let f = &props.free;
+    // The fields are the reader's while they type: a render for any other reason must not put
+    // them back (Yew sets a `value` it renders whenever the field differs). They follow the
+    // knobs applied only when those change; only the build-time prerender writes attributes.
+    {
+        let refs = (
+            nt.clone(),
+            masters.clone(),
+            replicas.clone(),
+            seed.clone(),
+            coverage.clone(),
+            migration.clone(),
+        );
+        use_effect_with(props.free.clone(), move |f| {
+            let (nt, masters, replicas, seed, coverage, migration) = refs;
+            let texts = [
+                (nt, f.node_timeout.to_string()),
+                (masters, f.masters.to_string()),
+                (replicas, replicas_per_master(f).to_string()),
+                (seed, f.seed.to_string()),
+            ];
+            for (r, text) in texts {
+                if let Some(i) = r.cast::<HtmlInputElement>() {
+                    i.set_value(&text);
+                }
+            }
+            for (r, on) in [
+                (coverage, f.require_full_coverage),
+                (migration, f.allow_replica_migration),
+            ] {
+                if let Some(i) = r.cast::<HtmlInputElement>() {
+                    i.set_checked(on);
+                }
+            }
+        });
+    }
+    let ssr = cfg!(feature = "ssr");
+    let text = |v: String| ssr.then(|| AttrValue::from(v));
+    let check = |r: NodeRef, id: &'static str, on: bool| {
+        if ssr {
+            html! { <input ref={r} type="checkbox" data-testid={id} checked={on} /> }
+        } else {
+            html! { <input ref={r} type="checkbox" data-testid={id} /> }
+        }
+    };
     html! {
         <div class="bus__knobs">
             <div class="lab__row lab__form">
@@ -205,20 +249,18 @@ pub fn bus_knobs(props: &BusKnobsProps) -> Html {
                 <form class="lab__row lab__form" onsubmit={on_apply} oninput={on_draft}>
                     <label>{ w.node_timeout }{ " " }
                         <input ref={nt} class="lab__number" inputmode="numeric" data-testid="bus-node-timeout"
-                               value={f.node_timeout.to_string()} /></label>
+                               value={text(f.node_timeout.to_string())} /></label>
                     <label>{ w.masters }{ " " }
                         <input ref={masters} class="lab__number" inputmode="numeric" data-testid="bus-masters"
-                               value={f.masters.to_string()} /></label>
+                               value={text(f.masters.to_string())} /></label>
                     <label>{ w.replicas }{ " " }
                         <input ref={replicas} class="lab__number" inputmode="numeric" data-testid="bus-replicas"
-                               value={replicas_per_master(f).to_string()} /></label>
+                               value={text(replicas_per_master(f).to_string())} /></label>
                     <label>{ w.seed }{ " " }
                         <input ref={seed} class="lab__number" inputmode="numeric" data-testid="bus-seed"
-                               value={f.seed.to_string()} /></label>
-                    <label class="lab__check mono"><input ref={coverage} type="checkbox" data-testid="bus-full-coverage"
-                               checked={f.require_full_coverage} />{ w.full_coverage }</label>
-                    <label class="lab__check mono"><input ref={migration} type="checkbox" data-testid="bus-replica-migration"
-                               checked={f.allow_replica_migration} />{ w.replica_migration }</label>
+                               value={text(f.seed.to_string())} /></label>
+                    <label class="lab__check mono">{ check(coverage, "bus-full-coverage", f.require_full_coverage) }{ w.full_coverage }</label>
+                    <label class="lab__check mono">{ check(migration, "bus-replica-migration", f.allow_replica_migration) }{ w.replica_migration }</label>
                     <button type="submit" class="button" data-testid="bus-apply">{ w.apply }</button>
                 </form>
                 <BusyNote slot={draft} free={f.clone()} />
