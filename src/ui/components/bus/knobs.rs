@@ -7,8 +7,6 @@ use super::BusMsg;
 use crate::core::bus::scenario::Knobs;
 use crate::ui::bus_words::{use_bus_words, BusWords};
 use crate::ui::messages::fill;
-use std::cell::RefCell;
-use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -52,47 +50,56 @@ fn grouped(n: u64) -> String {
     out
 }
 
-/// Where the settings form sends the knobs as typed: the note's state setter, once mounted.
-type DraftSlot = Rc<RefCell<Option<UseStateSetter<Knobs>>>>;
-
-/// Props of [`BusyNote`].
-#[derive(Properties)]
-struct BusyNoteProps {
-    slot: DraftSlot,
-    /// The knobs applied: the note starts from them, and again after each Run again.
-    free: Knobs,
+/// The settings form's fields (uncontrolled: see [`Fields::show`]).
+#[derive(Clone, Default)]
+struct Fields {
+    nt: NodeRef,
+    masters: NodeRef,
+    replicas: NodeRef,
+    seed: NodeRef,
+    coverage: NodeRef,
+    migration: NodeRef,
 }
 
-impl PartialEq for BusyNoteProps {
-    fn eq(&self, o: &Self) -> bool {
-        Rc::ptr_eq(&self.slot, &o.slot) && self.free == o.free
+impl Fields {
+    /// A field's text ("" before it is mounted).
+    fn text(r: &NodeRef) -> String {
+        r.cast::<HtmlInputElement>()
+            .map(|i| i.value())
+            .unwrap_or_default()
     }
-}
 
-/// Under the settings: a cluster this size and node timeout is busy, and may play slower than
-/// the speed chosen (only when [`busy`] says so).
-#[function_component(BusyNote)]
-fn busy_note(props: &BusyNoteProps) -> Html {
-    let w = use_bus_words();
-    let draft = use_state_eq(|| props.free.clone());
-    {
-        let set = draft.setter();
-        use_effect_with(props.free.clone(), move |f| set.set(f.clone()));
+    /// Whether a checkbox is ticked.
+    fn ticked(r: &NodeRef) -> bool {
+        r.cast::<HtmlInputElement>().is_some_and(|i| i.checked())
     }
-    {
-        let (slot, set) = (props.slot.clone(), draft.setter());
-        use_effect_with((), move |_| {
-            *slot.borrow_mut() = Some(set);
-            move || *slot.borrow_mut() = None
-        });
+
+    /// The number fields in the order node timeout, masters, replicas, seed.
+    fn numbers(&self) -> [&NodeRef; 4] {
+        [&self.nt, &self.masters, &self.replicas, &self.seed]
     }
-    match busy(&draft) {
-        Some((n, half, pings)) => html! {
-            <p class="section-help" data-testid="bus-busy-note">
-                { fill(w.busy_run, &[&n, &draft.node_timeout, &half, &grouped(pings)]) }
-            </p>
-        },
-        None => html! {},
+
+    /// Puts the knobs applied into the fields.
+    fn show(&self, f: &Knobs) {
+        let texts = [
+            f.node_timeout.to_string(),
+            f.masters.to_string(),
+            replicas_per_master(f).to_string(),
+            f.seed.to_string(),
+        ];
+        for (r, text) in self.numbers().into_iter().zip(texts) {
+            if let Some(i) = r.cast::<HtmlInputElement>() {
+                i.set_value(&text);
+            }
+        }
+        for (r, on) in [
+            (&self.coverage, f.require_full_coverage),
+            (&self.migration, f.allow_replica_migration),
+        ] {
+            if let Some(i) = r.cast::<HtmlInputElement>() {
+                i.set_checked(on);
+            }
+        }
     }
 }
 
@@ -107,16 +114,10 @@ fn title(w: &BusWords, slug: &str) -> &'static str {
 #[function_component(BusKnobs)]
 pub fn bus_knobs(props: &BusKnobsProps) -> Html {
     let w = use_bus_words();
-    let nt = use_node_ref();
-    let masters = use_node_ref();
-    let replicas = use_node_ref();
-    let seed = use_node_ref();
-    let coverage = use_node_ref();
-    let migration = use_node_ref();
+    let fields = use_memo((), |_| Fields::default());
     let error = use_state(|| None::<String>);
-    // The settings as typed (before Run again) go to the note on a busy cluster, which keeps
-    // them in its own state: a render of this form would put the fields back to `free`.
-    let draft: DraftSlot = use_mut_ref(|| None);
+    // The settings as typed (before Run again), for the note on a busy cluster.
+    let draft = use_state_eq(|| props.free.clone());
     let on_select = {
         let on_msg = props.on_msg.clone();
         Callback::from(move |e: Event| {
@@ -125,19 +126,14 @@ pub fn bus_knobs(props: &BusKnobsProps) -> Html {
         })
     };
     let on_draft = {
-        let (nt, masters, replicas, draft) =
-            (nt.clone(), masters.clone(), replicas.clone(), draft.clone());
+        let (fields, draft) = (fields.clone(), draft.setter());
         let free = props.free.clone();
         Callback::from(move |_: InputEvent| {
-            let read = |r: &NodeRef| {
-                r.cast::<HtmlInputElement>()
-                    .and_then(|i| i.value().trim().parse::<u64>().ok())
-            };
-            let set = draft.borrow().clone();
-            if let (Some(t), Some(m), Some(r), Some(set)) =
-                (read(&nt), read(&masters), read(&replicas), set)
-            {
-                set.set(uniform(
+            let [t, m, r, _] = fields
+                .numbers()
+                .map(|f| Fields::text(f).trim().parse::<u64>().ok());
+            if let (Some(t), Some(m), Some(r)) = (t, m, r) {
+                draft.set(uniform(
                     m,
                     r,
                     t,
@@ -149,26 +145,12 @@ pub fn bus_knobs(props: &BusKnobsProps) -> Html {
         })
     };
     let on_apply = {
-        let (nt, masters, replicas, seed, coverage, migration) = (
-            nt.clone(),
-            masters.clone(),
-            replicas.clone(),
-            seed.clone(),
-            coverage.clone(),
-            migration.clone(),
-        );
-        let (on_msg, error) = (props.on_msg.clone(), error.clone());
+        let (fields, on_msg, error) = (fields.clone(), props.on_msg.clone(), error.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let read = |r: &NodeRef| {
-                r.cast::<HtmlInputElement>()
-                    .map(|i| i.value())
-                    .unwrap_or_default()
-            };
-            let check = |r: &NodeRef| r.cast::<HtmlInputElement>().is_some_and(|i| i.checked());
             let mut vals = [0u64; 4];
-            for (i, r) in [&nt, &masters, &replicas, &seed].into_iter().enumerate() {
-                let text = read(r);
+            for (i, r) in fields.numbers().into_iter().enumerate() {
+                let text = Fields::text(r);
                 match text.trim().parse::<u64>() {
                     Ok(v) => vals[i] = v,
                     Err(_) => {
@@ -184,45 +166,21 @@ pub fn bus_knobs(props: &BusKnobsProps) -> Html {
                 vals[2],
                 vals[0],
                 vals[3],
-                check(&coverage),
-                check(&migration),
+                Fields::ticked(&fields.coverage),
+                Fields::ticked(&fields.migration),
             )));
         })
     };
     let f = &props.free;
     // The fields are the reader's while they type: a render for any other reason must not put
-    // them back (Yew sets a `value` it renders whenever the field differs). They follow the
-    // knobs applied only when those change; only the build-time prerender writes attributes.
+    // them back (Yew sets a `value` it renders whenever the field differs). They, and the
+    // draft, follow the knobs applied only when those change; only the build-time prerender
+    // writes attributes.
     {
-        let refs = (
-            nt.clone(),
-            masters.clone(),
-            replicas.clone(),
-            seed.clone(),
-            coverage.clone(),
-            migration.clone(),
-        );
+        let (fields, draft) = (fields.clone(), draft.setter());
         use_effect_with(props.free.clone(), move |f| {
-            let (nt, masters, replicas, seed, coverage, migration) = refs;
-            let texts = [
-                (nt, f.node_timeout.to_string()),
-                (masters, f.masters.to_string()),
-                (replicas, replicas_per_master(f).to_string()),
-                (seed, f.seed.to_string()),
-            ];
-            for (r, text) in texts {
-                if let Some(i) = r.cast::<HtmlInputElement>() {
-                    i.set_value(&text);
-                }
-            }
-            for (r, on) in [
-                (coverage, f.require_full_coverage),
-                (migration, f.allow_replica_migration),
-            ] {
-                if let Some(i) = r.cast::<HtmlInputElement>() {
-                    i.set_checked(on);
-                }
-            }
+            fields.show(f);
+            draft.set(f.clone());
         });
     }
     let ssr = cfg!(feature = "ssr");
@@ -248,22 +206,26 @@ pub fn bus_knobs(props: &BusKnobsProps) -> Html {
                 <summary>{ w.knobs }</summary>
                 <form class="lab__row lab__form" onsubmit={on_apply} oninput={on_draft}>
                     <label>{ w.node_timeout }{ " " }
-                        <input ref={nt} class="lab__number" inputmode="numeric" data-testid="bus-node-timeout"
+                        <input ref={fields.nt.clone()} class="lab__number" inputmode="numeric" data-testid="bus-node-timeout"
                                value={text(f.node_timeout.to_string())} /></label>
                     <label>{ w.masters }{ " " }
-                        <input ref={masters} class="lab__number" inputmode="numeric" data-testid="bus-masters"
+                        <input ref={fields.masters.clone()} class="lab__number" inputmode="numeric" data-testid="bus-masters"
                                value={text(f.masters.to_string())} /></label>
                     <label>{ w.replicas }{ " " }
-                        <input ref={replicas} class="lab__number" inputmode="numeric" data-testid="bus-replicas"
+                        <input ref={fields.replicas.clone()} class="lab__number" inputmode="numeric" data-testid="bus-replicas"
                                value={text(replicas_per_master(f).to_string())} /></label>
                     <label>{ w.seed }{ " " }
-                        <input ref={seed} class="lab__number" inputmode="numeric" data-testid="bus-seed"
+                        <input ref={fields.seed.clone()} class="lab__number" inputmode="numeric" data-testid="bus-seed"
                                value={text(f.seed.to_string())} /></label>
-                    <label class="lab__check mono">{ check(coverage, "bus-full-coverage", f.require_full_coverage) }{ w.full_coverage }</label>
-                    <label class="lab__check mono">{ check(migration, "bus-replica-migration", f.allow_replica_migration) }{ w.replica_migration }</label>
+                    <label class="lab__check mono">{ check(fields.coverage.clone(), "bus-full-coverage", f.require_full_coverage) }{ w.full_coverage }</label>
+                    <label class="lab__check mono">{ check(fields.migration.clone(), "bus-replica-migration", f.allow_replica_migration) }{ w.replica_migration }</label>
                     <button type="submit" class="button" data-testid="bus-apply">{ w.apply }</button>
                 </form>
-                <BusyNote slot={draft} free={f.clone()} />
+                if let Some((n, half, pings)) = busy(&draft) {
+                    <p class="section-help" data-testid="bus-busy-note">
+                        { fill(w.busy_run, &[&n, &draft.node_timeout, &half, &grouped(pings)]) }
+                    </p>
+                }
                 if let Some(bad) = &*error {
                     <p class="lab__error" role="alert">{ fill(w.bad_knob, &[bad]) }</p>
                 }
