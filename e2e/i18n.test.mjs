@@ -422,6 +422,50 @@ test('switching the language updates the narration, errors and tour already on s
   await context.close();
 });
 
+test('a switch rewords the sections on screen in its own frame, and the ones out of view after it', async () => {
+  const { page, context, problems } = await openWithLocale(env.server.url, 'en-US');
+  const ids = ['key', 'map', 'planner', 'bus', 'why'];
+  // Each section's text and `<html lang>`, as a function the page can run. The key's section
+  // is read without the pipeline's summary for screen readers, which is worded anew only once
+  // the reader pauses (ANNOUNCE_AFTER_MS).
+  await page.evaluate(`window.__texts = () => ({
+    html: document.documentElement.lang,
+    ...Object.fromEntries(${JSON.stringify(ids)}.map((id) => [id, document.getElementById(id).innerText])),
+    key: document.querySelector('#key .key-card').innerText,
+  })`);
+  /** Switches to `lang`; reads the texts at the first animation frame after it, and again
+   * once `<html lang>` names `lang`. */
+  const switchTo = async (lang) => {
+    const first = await page.evaluate((lang) => new Promise((done) => {
+      const select = document.querySelector('[data-testid=lang-select]');
+      select.value = lang;
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+      requestAnimationFrame(() => done(window.__texts()));
+    }), lang);
+    await page.waitForFunction((l) => document.documentElement.lang === l, lang === 'zh' ? 'zh-Hans' : 'en');
+    return { first, after: await page.evaluate(() => window.__texts()) };
+  };
+  const en = await page.evaluate(() => window.__texts());
+  // At the top of the page (a 900 px window) the key card is on screen; the planner, the bus
+  // and "why" are not.
+  const toZh = await switchTo('zh');
+  const zh = toZh.after;
+  for (const id of ids) assert.notEqual(zh[id], en[id], `#${id} is reworded`);
+  assert.match(zh.why, CJK);
+  assert.equal(toZh.first.key, zh.key, 'the key card on screen is reworded in the switch\'s frame');
+  for (const id of ['planner', 'bus', 'why']) assert.equal(toZh.first[id], en[id], `#${id}, out of view, waits for the next task`);
+  assert.equal(toZh.first.html, 'en', '<html lang> waits for every section');
+  assert.equal(await page.locator('#why').getAttribute('lang'), 'zh-Hans');
+  // At the end of the page "why" is on screen and the key card is not.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const toEn = await switchTo('en');
+  assert.equal(toEn.first.why, en.why, '"why", on screen, is reworded in the switch\'s frame');
+  assert.equal(toEn.first.key, zh.key, 'the key card, out of view, waits for the next task');
+  for (const id of ids) assert.equal(toEn.after[id], en[id], `#${id} is English again`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the choice survives a reload and travels in the share link; a first visit follows the browser', async () => {
   // zh-CN browser → Chinese; en-US → English.
   {

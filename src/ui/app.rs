@@ -25,6 +25,7 @@ use crate::ui::components::topology_lab::{LabControls, LabImport, LastChange};
 use crate::ui::components::tour::Tour;
 use crate::ui::key_store::{use_key_settled, KeyStore};
 use crate::ui::lang::{self, Lang};
+use crate::ui::late_lang::{use_late, InView};
 use crate::ui::planner_state::PlannerState;
 use crate::ui::player::{resolve_old, resolve_shared, Player, PlayerAction, ScenarioIndex};
 use crate::ui::sections::{join_fragment, split_fragment, Place};
@@ -104,14 +105,18 @@ pub fn app() -> Html {
         }
     });
     let t = lang.messages();
-    {
-        let lang = *lang;
-        use_effect_with(lang, move |_| lang::apply(lang));
-    }
-    let on_lang = use_callback(lang.setter(), |l: Lang, set| {
+    // A switch re-renders the sections on screen at once and the others after the next paint
+    // (`late_lang`); `<html lang>` names the new language once every section speaks it, and
+    // until then each part of the page carries a `lang` of its own.
+    let in_view = use_state_eq(|| InView::ALL);
+    let late = use_late(*lang);
+    use_effect_with(late, move |_| lang::apply(late));
+    let on_lang = use_callback((lang.setter(), in_view.setter()), |l: Lang, (set, seen)| {
         lang::remember(l);
+        seen.set(InView::measure());
         set.set(l)
     });
+    let speak = |place: Place| in_view.lang_for(place, *lang, late);
     // The link, from the reducers themselves (each part recomputed only when it changes).
     let cluster = use_memo(state.map.clone(), |map| Cluster::from_map(map));
     let planner_input = use_memo(planner.clone(), |p| p.to_input());
@@ -218,7 +223,7 @@ pub fn app() -> Html {
     html! {
         <ContextProvider<Lang> context={*lang}>
         <div class="page">
-            <header class="masthead">
+            <header class="masthead" lang={lang.bcp47()}>
                 <h1 class="masthead__title">
                     <svg class="masthead__logo" viewBox="0 0 32 32" aria-hidden="true">
                         <rect x="2" y="2" width="13" height="13" rx="2" fill="#66CCEE"/>
@@ -237,7 +242,7 @@ pub fn app() -> Html {
             </header>
             // nav-phone: the sticky section bar, the key read-out and the Share button (moved
             // here from the masthead, so sharing does not scroll away from the section).
-            <div class="wayfinder">
+            <div class="wayfinder" lang={lang.bcp47()}>
                 <SectionNav current={place} />
                 <div class="wayfinder__here">
                     <KeyReadout key_store={key.clone()} map={state.map.clone()}
@@ -245,17 +250,20 @@ pub fn app() -> Html {
                     <ShareButton link={(*link).clone()} omitted={encoded.omitted.clone()} />
                 </div>
             </div>
-            <main>
+            <main lang={lang.bcp47()}>
                 <RestoreNotice problems={opened.problems.clone()} saved={opened.saved} />
                 // nav-phone: each section has an anchor (`sections::Place`).
-                <div id="key" class="page-section" tabindex="-1">
+                <ContextProvider<Lang> context={speak(Place::Key)}>
+                <div id="key" class="page-section" tabindex="-1" lang={speak(Place::Key).bcp47()}>
                 <section class="card key-card">
                     <KeyInput key_store={key.clone()} />
                 </section>
                 <Pipeline key_store={key.clone()} map={state.map.clone()}
                           colours={state.colours.clone()} />
                 </div>
-                <section id="map" tabindex="-1" class="card map-card page-section" aria-labelledby="map-title">
+                </ContextProvider<Lang>>
+                <ContextProvider<Lang> context={speak(Place::Map)}>
+                <section id="map" tabindex="-1" class="card map-card page-section" aria-labelledby="map-title" lang={speak(Place::Map).bcp47()}>
                     <div class="map-card__head">
                         <h2 id="map-title" class="section-title">{ t.map_title }</h2>
                         <ClusterPicker choice={state.cluster} error={state.cluster_error.clone()}
@@ -287,22 +295,33 @@ pub fn app() -> Html {
                                    notice={state.notice.clone().filter(crate::ui::localize::Note::is_import)} />
                     </div>
                 </section>
-                <div id="planner" class="page-section" tabindex="-1">
+                </ContextProvider<Lang>>
+                <ContextProvider<Lang> context={speak(Place::Planner)}>
+                <div id="planner" class="page-section" tabindex="-1" lang={speak(Place::Planner).bcp47()}>
                 <Planner map={state.map.clone()} colours={state.colours.clone()} state={planner.clone()} />
                 </div>
-                <div id="tags" class="page-section" tabindex="-1">
+                </ContextProvider<Lang>>
+                <ContextProvider<Lang> context={speak(Place::Tags)}>
+                <div id="tags" class="page-section" tabindex="-1" lang={speak(Place::Tags).bcp47()}>
                 <TagGenerator map={state.map.clone()} colours={state.colours.clone()} />
                 <HotSpotView map={state.map.clone()} colours={state.colours.clone()} />
                 </div>
-                <div id="redirections" class="page-section" tabindex="-1">
+                </ContextProvider<Lang>>
+                <ContextProvider<Lang> context={speak(Place::Redirections)}>
+                <div id="redirections" class="page-section" tabindex="-1" lang={speak(Place::Redirections).bcp47()}>
                 <Redirections map={state.map.clone()} player={(*player).clone()} {on_player} index={index.clone()} />
                 </div>
+                </ContextProvider<Lang>>
+                <ContextProvider<Lang> context={speak(Place::Bus)}>
                 <BusSection opening={shared.bus.clone()} on_link={on_bus_link} on_action={on_action.clone()} />
-                <div id="why" class="page-section" tabindex="-1">
+                </ContextProvider<Lang>>
+                <ContextProvider<Lang> context={speak(Place::Why)}>
+                <div id="why" class="page-section" tabindex="-1" lang={speak(Place::Why).bcp47()}>
                 <CompareView />
                 </div>
+                </ContextProvider<Lang>>
             </main>
-            <footer class="footer">{ t.footer }</footer>
+            <footer class="footer" lang={lang.bcp47()}>{ t.footer }</footer>
         </div>
         </ContextProvider<Lang>>
     }

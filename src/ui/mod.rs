@@ -11,6 +11,7 @@ pub mod export;
 pub mod forms;
 pub mod key_store;
 pub mod lang;
+pub mod late_lang;
 pub mod localize;
 pub mod messages;
 pub mod messages_zh;

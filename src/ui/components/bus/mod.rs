@@ -29,6 +29,7 @@ pub mod story;
 use crate::core::bus::scenario::{Action, Knobs, ScenarioId, ScenarioSpec};
 use crate::persist::BusState;
 use crate::ui::bus_words::use_bus_words;
+use crate::ui::lang::Lang;
 use crate::ui::messages::fill;
 use crate::ui::state::ClusterAction;
 use building::Building;
@@ -448,6 +449,9 @@ type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 #[function_component(BusSection)]
 pub fn bus_section(props: &BusSectionProps) -> Html {
     let w = use_bus_words();
+    // The section says which language it shows: just after a switch it may still be the
+    // previous one (`late_lang`).
+    let lang = use_context::<Lang>().unwrap_or_default().bcp47();
     let init = use_mut_ref(|| opened(&props.opening));
     let run = {
         let init = init.clone();
@@ -796,7 +800,7 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
         LinkTrouble::BadSpec => w.link_bad_spec.to_string(),
     });
     html! {
-        <section id="bus" class="card bus" tabindex="-1" aria-labelledby="bus-title">
+        <section id="bus" class="card bus" tabindex="-1" aria-labelledby="bus-title" {lang}>
             <h2 id="bus-title" class="section-title">{ w.title }</h2>
             <p class="section-help">{ w.help }</p>
             if let Some(text) = trouble_text {

@@ -1,0 +1,152 @@
+//! A language switch reaches the sections out of view one task after the frame that shows it,
+//! so that frame re-renders and lays out only what the reader is looking at (issue 17).
+//!
+//! At the switch, [`InView::measure`] notes which sections are on screen (the page's layout is
+//! still clean then: nothing has changed yet). Those take the new language at once; the others
+//! keep the previous one until [`use_late`] catches up after the next paint. `<html lang>`
+//! follows the late value, so it names the new language once every section speaks it.
+
+use crate::ui::lang::Lang;
+use crate::ui::sections::Place;
+use yew::prelude::*;
+
+/// The sections that were on screen when the language was switched (a set of [`Place`]s).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct InView(u8);
+
+impl InView {
+    /// Every section: what the page assumes until a switch measures.
+    pub const ALL: InView = InView(u8::MAX);
+
+    /// Whether `place` was on screen.
+    pub fn has(self, place: Place) -> bool {
+        self.0 & bit(place) != 0
+    }
+
+    /// The sections whose box (`top`, `bottom` from the top of a window `height` high)
+    /// overlaps the window; a section the page lacks (no box) counts as out of view.
+    pub fn from_boxes(
+        boxes: impl IntoIterator<Item = (Place, Option<(f64, f64)>)>,
+        height: f64,
+    ) -> InView {
+        InView(
+            boxes
+                .into_iter()
+                .filter(|(_, b)| b.is_some_and(|(top, bottom)| bottom > 0.0 && top < height))
+                .fold(0, |set, (p, _)| set | bit(p)),
+        )
+    }
+
+    /// The sections on screen now, from their boxes (every section where the window cannot
+    /// be read).
+    pub fn measure() -> InView {
+        let Some(window) = web_sys::window() else {
+            return InView::ALL;
+        };
+        let Some(height) = window.inner_height().ok().and_then(|h| h.as_f64()) else {
+            return InView::ALL;
+        };
+        let doc = window.document();
+        InView::from_boxes(
+            Place::ALL.into_iter().map(|p| {
+                let el = doc.as_ref().and_then(|d| d.get_element_by_id(p.id()));
+                (
+                    p,
+                    el.map(|e| {
+                        let r = e.get_bounding_client_rect();
+                        (r.top(), r.bottom())
+                    }),
+                )
+            }),
+            height,
+        )
+    }
+
+    /// The language `place` speaks now: the new one if it was on screen, else `late`.
+    pub fn lang_for(self, place: Place, lang: Lang, late: Lang) -> Lang {
+        if self.has(place) {
+            lang
+        } else {
+            late
+        }
+    }
+}
+
+/// The bit of `place` in an [`InView`].
+fn bit(place: Place) -> u8 {
+    let i = Place::ALL.iter().position(|p| *p == place).unwrap_or(0);
+    1 << i
+}
+
+/// `lang`, one task after the first frame painted with it: the previous value until then.
+#[hook]
+pub fn use_late(lang: Lang) -> Lang {
+    let late = use_state_eq(|| lang);
+    {
+        let set = late.setter();
+        use_effect_with(lang, move |&lang| {
+            let pending = after_paint(move || set.set(lang));
+            move || drop(pending)
+        });
+    }
+    *late
+}
+
+/// Runs `f` in a task of its own after the next frame is painted (a timer set from the next
+/// animation frame); dropping the handle cancels it.
+fn after_paint(f: impl FnOnce() + 'static) -> AfterPaint {
+    use std::{cell::RefCell, rc::Rc};
+    use wasm_bindgen::{closure::Closure, JsCast};
+    let timer: Rc<RefCell<Option<gloo_timers::callback::Timeout>>> = Rc::default();
+    let slot = timer.clone();
+    let frame = Closure::once(move || {
+        *slot.borrow_mut() = Some(gloo_timers::callback::Timeout::new(0, f));
+    });
+    let id = web_sys::window().and_then(|w| {
+        w.request_animation_frame(frame.as_ref().unchecked_ref())
+            .ok()
+    });
+    AfterPaint {
+        id,
+        _frame: frame,
+        timer,
+    }
+}
+
+/// A pending [`after_paint`].
+struct AfterPaint {
+    id: Option<i32>,
+    _frame: wasm_bindgen::closure::Closure<dyn FnMut()>,
+    timer: std::rc::Rc<std::cell::RefCell<Option<gloo_timers::callback::Timeout>>>,
+}
+
+impl Drop for AfterPaint {
+    fn drop(&mut self) {
+        if let (Some(id), Some(w)) = (self.id, web_sys::window()) {
+            let _ = w.cancel_animation_frame(id);
+        }
+        drop(self.timer.borrow_mut().take());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_overlapping_the_window_are_in_view() {
+        let boxes = [
+            (Place::Key, Some((246.0, 797.0))),
+            (Place::Map, Some((821.0, 1901.0))),
+            (Place::Planner, Some((1925.0, 3320.0))),
+            (Place::Tags, Some((-900.0, -1.0))),
+            (Place::Bus, None),
+        ];
+        let v = InView::from_boxes(boxes, 900.0);
+        assert!(v.has(Place::Key) && v.has(Place::Map));
+        assert!(!v.has(Place::Planner) && !v.has(Place::Tags) && !v.has(Place::Bus));
+        assert_eq!(v.lang_for(Place::Map, Lang::Zh, Lang::En), Lang::Zh);
+        assert_eq!(v.lang_for(Place::Planner, Lang::Zh, Lang::En), Lang::En);
+        assert!(Place::ALL.into_iter().all(|p| InView::ALL.has(p)));
+    }
+}
