@@ -263,7 +263,7 @@ pub const EN: BusWords = BusWords {
     link_past_end: "The link's instant is past the end of the run: the end is shown.",
     link_bad_spec: "The link's bus run is damaged (its settings or actions could not be read): the opening scenario is shown.",
     no_answer: "(no answer: the process is stopped with SIGSTOP; redis-cli waits)",
-    building: "Simulating {0} nodes: {1} of {2} simulated seconds (two warm-ups, then the run). The run shown stays until this one is ready.",
+    building: "Simulating {0} nodes: {1} of {2} simulated seconds (the warm-up, then the run). The run shown stays until this one is ready.",
     building_stop: "Stop",
     scenarios: [
         ("steady", "Steady heartbeats"),
@@ -371,7 +371,7 @@ pub const ZH: BusWords = BusWords {
     link_past_end: "链接的时刻超出了运行的结尾：显示结尾。",
     link_bad_spec: "链接中的总线运行已损坏（无法读取其设置或操作）：显示默认场景。",
     no_answer: "（没有回复：进程被 SIGSTOP 暂停，redis-cli 一直等待）",
-    building: "正在模拟 {0} 个节点：已模拟 {1} / {2} 秒（两次预热，然后是这次运行）。新的运行准备好之前，仍显示当前的运行。",
+    building: "正在模拟 {0} 个节点：已模拟 {1} / {2} 秒（先预热，然后是这次运行）。新的运行准备好之前，仍显示当前的运行。",
     building_stop: "停止",
     scenarios: [
         ("steady", "稳定的心跳"),

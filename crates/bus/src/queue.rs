@@ -15,6 +15,7 @@ const WORDS: usize = WHEEL / 64;
 const NIL: u32 = u32::MAX;
 
 /// An event at a time, with its push sequence (the tie-break).
+#[derive(Clone)]
 struct Far<T> {
     t: u64,
     seq: u64,
@@ -39,6 +40,7 @@ impl<T> Ord for Far<T> {
 
 /// One wheel entry in the shared slab: its sequence, its event, the next entry of its bucket
 /// (or of the free list).
+#[derive(Clone)]
 struct Entry<T> {
     seq: u64,
     ev: Option<T>,
@@ -53,6 +55,7 @@ struct Bucket {
 }
 
 /// Events ordered by (time, push sequence).
+#[derive(Clone)]
 pub(super) struct Queue<T> {
     /// Every entry in the wheel has a time in `cur..cur + WHEEL`; bucket `t & MASK` holds
     /// those at `t`, oldest first. No wheel entry is earlier than `cur`.

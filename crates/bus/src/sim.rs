@@ -13,7 +13,7 @@ use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 /// What is scheduled.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Ev {
     /// `clusterCron` of a node, for the process generation it was scheduled by.
     Cron(u32, u32),
@@ -23,7 +23,9 @@ enum Ev {
 }
 
 /// A simulated Redis Cluster bus. Deterministic: the same seed and the same calls give the
-/// same logs, events and answers.
+/// same logs, events and answers. A clone goes on exactly as the original would (slot tables
+/// are shared copy-on-write).
+#[derive(Clone)]
 pub struct Sim {
     /// Cfg.
     pub cfg: Config,

@@ -1,5 +1,5 @@
-//! A run built a slice at a time (no yew): the two simulators' warm-up and the first
-//! recording, cut into pieces the section does between frames, so that a big cluster never
+//! A run built a slice at a time (no yew): the simulator's creation and warm-up (the cursor
+//! is a copy of it) and the first recording, cut into pieces the section does between frames, so that a big cluster never
 //! holds the page. 1000 nodes at a 2000 ms node timeout ping every peer each second, and
 //! building them took minutes in one task; the section now shows how far it is and can drop it.
 //!
@@ -7,7 +7,7 @@
 //! same order (the nodes through `Creating`, the warm-up through `Sim::run_until_steps`, the
 //! recording through `Run::extend_bounded`), so the run is the one they make (tested below).
 
-use super::model::{cold, creating, Run, MAX_RUN_MS};
+use super::model::{cold, creating, quiet_clone, Run, MAX_RUN_MS};
 use crate::core::bus::scenario::{Action, ScenarioSpec, WARMUP_MS};
 use crate::core::bus::{Creating, Sim};
 
@@ -22,10 +22,6 @@ enum Stage {
     CreateFull(Box<Creating>),
     /// The recording simulator warms up to `until`.
     Full { sim: Sim, until: u64 },
-    /// The cursor's nodes are created (the recording is warm).
-    CreateCursor { full: Sim, c: Box<Creating> },
-    /// The cursor warms up to `until` (the recording's is done).
-    Cursor { full: Sim, sim: Sim, until: u64 },
     /// Recording to `to` (absolute).
     Record { run: Run, to: u64 },
     /// Built.
@@ -73,7 +69,7 @@ impl Building {
         self.nodes
     }
 
-    /// Simulated ms done and to do in all: both warm-ups, then the recording.
+    /// Simulated ms done and to do in all: the warm-up, then the recording.
     pub fn progress(&self) -> (u64, u64) {
         let record = match &self.stage {
             Stage::Record { run, to } => to.saturating_sub(run.start),
@@ -83,15 +79,13 @@ impl Building {
                 None => self.length,
             },
         };
-        let total = 2 * WARMUP_MS + record;
+        let total = WARMUP_MS + record;
         let left = |sim: &Sim, until: u64| until.saturating_sub(sim.now).min(WARMUP_MS);
         let done = match &self.stage {
             Stage::CreateFull(_) => 0,
-            Stage::CreateCursor { .. } => WARMUP_MS,
             Stage::Full { sim, until } => WARMUP_MS - left(sim, *until),
-            Stage::Cursor { sim, until, .. } => 2 * WARMUP_MS - left(sim, *until),
             Stage::Record { run, to } => {
-                2 * WARMUP_MS + record - to.saturating_sub(run.end).min(record)
+                WARMUP_MS + record - to.saturating_sub(run.end).min(record)
             }
             Stage::Done(_) | Stage::Gone => total,
         };
@@ -103,8 +97,7 @@ impl Building {
         match &self.stage {
             // Creating does not move the clock, and the warm-up starts from where it stands.
             Stage::CreateFull(c) => c.now().saturating_add(WARMUP_MS),
-            Stage::CreateCursor { full, .. } => full.now,
-            Stage::Full { until, .. } | Stage::Cursor { until, .. } => *until,
+            Stage::Full { until, .. } => *until,
             Stage::Record { run, .. } | Stage::Done(run) => run.start,
             Stage::Gone => 0,
         }
@@ -131,34 +124,8 @@ impl Building {
                         self.stage = Stage::Full { sim, until };
                         return false;
                     }
-                    Stage::CreateCursor {
-                        full: sim,
-                        c: Box::new(creating(&self.spec.knobs)),
-                    }
-                }
-                Stage::CreateCursor { full, mut c } => {
-                    if !create(&mut c, &out_of_time) {
-                        self.stage = Stage::CreateCursor { full, c };
-                        return false;
-                    }
-                    let cursor = cold(*c);
-                    let until = cursor.now.saturating_add(WARMUP_MS);
-                    Stage::Cursor {
-                        full,
-                        sim: cursor,
-                        until,
-                    }
-                }
-                Stage::Cursor {
-                    full,
-                    mut sim,
-                    until,
-                } => {
-                    if !warm(&mut sim, until, &out_of_time) {
-                        self.stage = Stage::Cursor { full, sim, until };
-                        return false;
-                    }
-                    let run = Run::from_sims(&self.spec, full, sim);
+                    let cursor = quiet_clone(&mut sim);
+                    let run = Run::from_sims(&self.spec, sim, cursor);
                     let to = match self.reach {
                         // `Run::act` makes a run of length 0 (told at once, which tells
                         // nothing), then records to the end.
@@ -292,7 +259,7 @@ mod tests {
             ScenarioId::Partition.spec(3),
         ] {
             let (built, pieces) = in_pieces(Building::new(&spec, spec.until_ms));
-            assert!(pieces > 10, "{pieces} pieces");
+            assert!(pieces > 5, "{pieces} pieces");
             same(Run::new(&spec, spec.until_ms), built);
         }
         // A cluster past the size where messages are recorded.

@@ -78,6 +78,33 @@ pub(super) fn cold(c: Creating) -> Sim {
     sim
 }
 
+/// A copy of `sim` that goes on as it would, without its records (events and logs) and
+/// recording no messages: what a cursor needs.
+pub(super) fn quiet_clone(sim: &mut Sim) -> Sim {
+    let events = std::mem::take(&mut sim.events);
+    let logs = std::mem::take(&mut sim.logs);
+    let mut copy = sim.clone();
+    sim.events = events;
+    sim.logs = logs;
+    copy.cfg.record_messages = false;
+    copy
+}
+
+/// Simulated ms between two of the recording's copies kept for seeking back, at first (the
+/// gap doubles each time the copies reach [`MARKS_MAX`]).
+const MARK_EVERY_MS: u64 = 1000;
+/// The most copies kept.
+const MARKS_MAX: usize = 32;
+/// The memory all copies may take, estimated at [`PAIR_BYTES`] per node per peer it knows.
+const MARKS_BUDGET: usize = 48 << 20;
+/// A generous estimate of one node's record of one peer, in bytes.
+const PAIR_BYTES: usize = 160;
+
+/// How many copies of a cluster of `nodes` fit [`MARKS_BUDGET`] (none for a 1000-node one).
+fn marks_for(nodes: usize) -> usize {
+    (MARKS_BUDGET / (nodes * nodes * PAIR_BYTES).max(1)).min(MARKS_MAX)
+}
+
 /// A `CLUSTER FAILOVER` and what the node answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
@@ -106,6 +133,7 @@ fn note_reply(replies: Option<&mut Vec<Reply>>, at: u64, a: Action, outcome: Out
 }
 
 /// One simulator, how far through the script it is, and its partition sides.
+#[derive(Clone)]
 struct Player {
     sim: Sim,
     next: usize,
@@ -196,6 +224,11 @@ pub struct Run {
     pub end: u64,
     full: Player,
     cursor: Player,
+    /// Copies of the recording at instants (in time order, the first at the start), so that
+    /// seeking back replays from the nearest instead of from the cluster's creation.
+    marks: Vec<Player>,
+    /// Simulated ms between two marks now.
+    mark_every: u64,
     /// The first event of the timeline (events before it are the warm-up's).
     pub ev0: usize,
     /// The first log line of the timeline.
@@ -360,7 +393,9 @@ fn refusal(sim: &Sim, i: usize) -> Option<&LogLine> {
 impl Run {
     /// A run of `spec`, recorded `length` ms past its start (it grows while it plays).
     pub fn new(spec: &ScenarioSpec, length: u64) -> Run {
-        let mut run = Run::from_sims(spec, create(&spec.knobs), create(&spec.knobs));
+        let mut full = create(&spec.knobs);
+        let cursor = quiet_clone(&mut full);
+        let mut run = Run::from_sims(spec, full, cursor);
         run.extend_to(run.start.saturating_add(length.min(MAX_RUN_MS)));
         run.tell();
         run
@@ -377,13 +412,15 @@ impl Run {
         cursor.logs.clear();
         let start = full.now;
         let (ev0, log0) = (full.events.len(), full.logs.len());
-        Run {
+        let mut run = Run {
             knobs,
             script,
             start,
             end: start,
             full: Player::new(full),
             cursor: Player::new(cursor),
+            marks: Vec::new(),
+            mark_every: MARK_EVERY_MS,
             ev0,
             log0,
             replies: Vec::new(),
@@ -391,7 +428,37 @@ impl Run {
             at: start,
             live: false,
             story: None,
+        };
+        run.mark();
+        run
+    }
+
+    /// Keeps a copy of the recording where it stands, if the last is `mark_every` ago and
+    /// the cluster is small enough for copies; when they are too many, every other one goes
+    /// (the first stays) and the gap doubles.
+    fn mark(&mut self) {
+        let keep = marks_for(self.full.sim.nodes.len());
+        let due = self
+            .marks
+            .last()
+            .is_none_or(|m| self.full.sim.now >= m.sim.now.saturating_add(self.mark_every));
+        if keep == 0 || !due {
+            return;
         }
+        if self.marks.len() >= keep {
+            let mut i = 0;
+            self.marks.retain(|_| {
+                i += 1;
+                i % 2 == 1
+            });
+            self.mark_every = self.mark_every.saturating_mul(2);
+        }
+        let copy = Player {
+            sim: quiet_clone(&mut self.full.sim),
+            next: self.full.next,
+            sides: self.full.sides.clone(),
+        };
+        self.marks.push(copy);
     }
 
     /// Tells the story of what is recorded so far (small clusters only).
@@ -418,8 +485,13 @@ impl Run {
             return;
         }
         let from = self.full.sim.events.len();
-        self.full
-            .advance(self.start, &self.script, t, Some(&mut self.replies));
+        // In steps of the marks' gap, so copies stand along the way.
+        while self.full.sim.now < t {
+            let step = t.min(self.full.sim.now.saturating_add(self.mark_every));
+            self.full
+                .advance(self.start, &self.script, step, Some(&mut self.replies));
+            self.mark();
+        }
         self.note_from(from);
         self.end = t;
     }
@@ -438,6 +510,7 @@ impl Run {
                 .advance_bounded(self.start, &self.script, t, Some(&mut self.replies), steps);
         self.note_from(from);
         self.end = self.end.max(done);
+        self.mark();
         done >= t
     }
 
@@ -484,10 +557,18 @@ impl Run {
         if self.live {
             return;
         }
-        if t < self.cursor.sim.now {
-            let mut sim = create(&self.knobs);
-            sim.cfg.record_messages = false;
-            self.cursor = Player::new(sim);
+        // The latest copy at or before `t`: taken when it is nearer than the cursor (or the
+        // cursor is past `t`); with no copy, back in time replays from the creation.
+        let k = self.marks.partition_point(|m| m.sim.now <= t);
+        let now = self.cursor.sim.now;
+        match k.checked_sub(1).map(|i| &self.marks[i]) {
+            Some(m) if t < now || m.sim.now > now => self.cursor = m.clone(),
+            None if t < now => {
+                let mut sim = create(&self.knobs);
+                sim.cfg.record_messages = false;
+                self.cursor = Player::new(sim);
+            }
+            _ => {}
         }
         self.cursor.advance(self.start, &self.script, t, None);
         self.cursor.sim.events.clear();
@@ -656,6 +737,49 @@ mod tests {
         );
         assert!(run.cursor().nodes[5].is_slave());
         assert!(run.next_notable(run.start).is_some());
+    }
+
+    /// Seeking back starts from the nearest copy of the recording, and the cluster there is
+    /// the one the core's timeline replays from the creation, as every node answers; a long
+    /// run keeps at most `MARKS_MAX` copies, spaced wider.
+    #[test]
+    fn seeking_back_from_the_copies_is_the_timeline() {
+        let spec = ScenarioId::MasterCrash.spec(1);
+        let mut run = Run::new(&spec, spec.until_ms);
+        assert!(run.marks.len() >= 4, "{} copies", run.marks.len());
+        assert_eq!(run.marks[0].sim.now, run.start);
+        let mut timeline = Timeline::build(spec.clone());
+        run.seek(run.end);
+        let span = run.end - run.start;
+        for k in [9, 7, 5, 4, 2, 1, 0] {
+            let t = span * k / 10 + k;
+            run.seek(run.start + t);
+            let there = timeline.state_at(t);
+            for node in 0..6 {
+                assert_eq!(
+                    run.cursor().cluster_nodes(node),
+                    there.cluster_nodes(node),
+                    "t = {t}, node {node}"
+                );
+            }
+        }
+        let long = ScenarioSpec::new(Knobs::uniform(3, 1, 2000, 5), 0);
+        let mut run = Run::new(&long, 120_000);
+        assert!(run.marks.len() <= MARKS_MAX && run.mark_every > MARK_EVERY_MS);
+        assert!(run.marks.windows(2).all(|w| w[0].sim.now < w[1].sim.now));
+        let mut timeline = Timeline::build(ScenarioSpec {
+            until_ms: 120_000,
+            ..long
+        });
+        for t in [100_000, 61_234, 3] {
+            run.seek(run.start + t);
+            assert_eq!(
+                run.cursor().cluster_nodes(2),
+                timeline.state_at(t).cluster_nodes(2)
+            );
+        }
+        // No copies of a cluster too big for them.
+        assert_eq!(marks_for(1000), 0);
     }
 
     /// The story's notes sit on the run's own events (the timeline replays the same run), and
