@@ -50,7 +50,7 @@ pub fn use_after_paint<T: Clone + PartialEq + 'static>(value: T, late: bool) -> 
         *shown.borrow_mut() = value.clone();
     }
     let out = shown.borrow().clone();
-    use_effect_with(behind.then(|| value), move |pending| {
+    use_effect_with(behind.then_some(value), move |pending| {
         let guard = pending.clone().map(|v| {
             after_paint(move || {
                 *shown.borrow_mut() = v;
