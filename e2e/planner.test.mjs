@@ -356,3 +356,39 @@ test('a copied plan too long for its field shows its start there, and Copy copie
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a big batch is shown first and its copied plan follows a task later, whole', async () => {
+  const { page, context, problems } = await openForPastes();
+  // 30,000 keys under one tag (over COPY_LATE_KEYS, 20,000): one MGET of every key.
+  const keys = Array.from({ length: 30000 }, (_, i) => `user:{hot}:b${i}`);
+  // Whether the field said its commands were being written, and what it held meanwhile.
+  await page.evaluate(() => {
+    window.__writing = [];
+    new MutationObserver(() => {
+      const note = document.querySelector('[data-testid=plan-commands-writing]');
+      if (note) window.__writing.push({ text: note.textContent, copy: !!document.querySelector('[data-testid=plan-commands] ~ button'), busy: document.querySelector('[data-testid=plan-commands]').getAttribute('aria-busy') });
+    }).observe(document.body, { subtree: true, childList: true });
+  });
+  await page.evaluate((t) => navigator.clipboard.writeText(t), keys.join('\n'));
+  await page.getByTestId('batch-input').focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+  const cut = page.getByTestId('plan-commands-cut');
+  await cut.waitFor();
+  const writing = await page.evaluate(() => window.__writing);
+  assert.ok(writing.length > 0, 'the writing note was shown');
+  assert.equal(writing[0].text, 'Writing the commands for 30000 keys…');
+  assert.equal(writing[0].busy, 'true');
+  assert.equal(writing[0].copy, false, 'no Copy while the commands are being written');
+  assert.equal(await page.getByTestId('plan-commands-writing').count(), 0);
+  // The plan copied whole, as an unsplit plan writes it: every key, in the batch's order.
+  await page.getByTestId('plan-commands').locator('xpath=following-sibling::button[1]').click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(new TextEncoder().encode(copied).length, Number(await cut.getAttribute('data-bytes')));
+  assert.ok(copied.startsWith(await page.getByTestId('plan-commands').inputValue()));
+  const mget = copied.split('\n').find((l) => l.startsWith('MGET '));
+  assert.deepEqual(mget.slice('MGET '.length).split(' ').map((k) => k.replace(/^"(.*)"$/, '$1')), keys);
+  assert.match(copied.split('\n')[0], new RegExp(`^# slot ${redisSlot(keys[0])} on 127\\.0\\.0\\.1:\\d+$`));
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -30,7 +30,7 @@ pub use bus::{MAX_BUS_MS, MAX_BUS_SPEC_BYTES};
 
 pub use link::{decode, encode};
 
-use crate::core::cluster::topology::{SlotMap, TopologyError};
+use crate::core::cluster::topology::{create_allocation, SlotMap, TopologyError};
 use std::rc::Rc;
 
 /// The prefix of a version-1 link.
@@ -82,6 +82,7 @@ impl Cluster {
         }
         if (1..=MAX_CREATED_MASTERS).contains(&n)
             && map.masters()[0].addr == "127.0.0.1:7000"
+            && owns_created_allocation(map, n)
             && SlotMap::created(n, "127.0.0.1", 7000).is_ok_and(|c| c == *map)
         {
             return Cluster::Created(n);
@@ -97,6 +98,16 @@ impl Cluster {
             Cluster::Custom(map) => Ok(map.clone()),
         }
     }
+}
+
+/// Whether every slot of `map` is owned as a created cluster of `n` masters owns it: a check
+/// without building that cluster, so a resharded map (which fails it) is not compared in full
+/// at every change (issue 17).
+fn owns_created_allocation(map: &SlotMap, n: usize) -> bool {
+    create_allocation(n)
+        .iter()
+        .enumerate()
+        .all(|(i, r)| (r.first..=r.last).all(|s| map.owner(s) == Some(i)))
 }
 
 /// What the fan-out planner holds: its fields as typed or chosen.

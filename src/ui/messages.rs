@@ -684,6 +684,8 @@ pub struct Messages {
     pub plan_commands_label: &'static str,
     /// The copied plan's field shows its start: `{0}` KB of `{1}` KB.
     pub plan_copy_cut: &'static str,
+    /// A big batch's copied plan is being written (after the batch is shown): `{0}` keys.
+    pub plan_copy_writing: &'static str,
     /// Accessible name of the last change's redis-cli commands.
     pub lab_commands_label: &'static str,
     /// Accessible name of the scrollable CRC register table.
@@ -1417,6 +1419,7 @@ pub const EN: Messages = Messages {
     seq_label: "Sequence diagram of the client and the cluster's nodes",
     plan_commands_label: "Commands for this plan",
     plan_copy_cut: "The field shows the first {0} KB of the plan's {1} KB; Copy copies all of it.",
+    plan_copy_writing: "Writing the commands for {0} keys…",
     lab_commands_label: "redis-cli commands that perform this change",
     crc_register_label: "CRC register, byte by byte",
     doc_title: "slotscope — Redis Cluster slots, step by step",

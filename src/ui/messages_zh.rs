@@ -324,6 +324,7 @@ pub const ZH: Messages = Messages {
     seq_label: "客户端与集群各节点的时序图",
     plan_commands_label: "此方案的命令",
     plan_copy_cut: "文本框只显示方案 {1} KB 中的前 {0} KB；“复制”会复制全部内容。",
+    plan_copy_writing: "正在为 {0} 个键写出命令……",
     lab_commands_label: "执行此变更的 redis-cli 命令",
     crc_register_label: "CRC 寄存器（逐字节）",
     doc_title: "slotscope — 一步步看 Redis Cluster 的槽",

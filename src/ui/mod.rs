@@ -2,6 +2,7 @@
 //!
 //! Everything here reads results from [`crate::core`]; nothing here computes a slot.
 
+pub mod after_paint;
 pub mod app;
 pub mod bus_notes;
 pub mod bus_words;

@@ -356,11 +356,16 @@ impl ClusterState {
 /// The first master of `before` that is a replica in `after` (it lost its last slot), and the
 /// master it now replicates, as a notice.
 fn became_replica(before: &SlotMap, after: &SlotMap) -> Option<Note> {
+    // Each replica's id in `after` to the first master listing it: one pass, not a scan of
+    // `after` per master of `before` (a million id compares at 1000 masters, issue 17).
+    let mut master_of = std::collections::HashMap::new();
+    for a in after.masters() {
+        for r in &a.replicas {
+            master_of.entry(r.id.as_str()).or_insert(a);
+        }
+    }
     before.masters().iter().find_map(|m| {
-        let of = after
-            .masters()
-            .iter()
-            .find(|a| a.replicas.iter().any(|r| r.id == m.id))?;
+        let of = master_of.get(m.id.as_str())?;
         Some(Note::BecameReplica {
             node: m.addr.clone(),
             of: of.addr.clone(),

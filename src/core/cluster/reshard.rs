@@ -284,15 +284,20 @@ const FIXTURE_LISTING: [&str; 7] = [
 /// recorded (7000, [7006,] 7002, 7001: why transcript 15's rebalance moves from 7001, then 7002,
 /// then 7000), and other masters follow in index order.
 pub fn listing_order(map: &SlotMap) -> Vec<usize> {
-    let rank = |i: usize| {
-        map.masters()
-            .get(i)
-            .and_then(|m| FIXTURE_LISTING.iter().position(|id| *id == m.id))
-            .unwrap_or(FIXTURE_LISTING.len())
-    };
+    // Each master's rank once (not at every comparison of the sort: 40-byte id compares).
+    let ranks: Vec<usize> = map
+        .masters()
+        .iter()
+        .map(|m| {
+            FIXTURE_LISTING
+                .iter()
+                .position(|id| *id == m.id)
+                .unwrap_or(FIXTURE_LISTING.len())
+        })
+        .collect();
     let entry = entry_master(map);
     let mut rest: Vec<usize> = (0..map.n_masters()).filter(|&i| Some(i) != entry).collect();
-    crate::core::sort::sort_by_key(&mut rest, |&i| rank(i));
+    crate::core::sort::sort_by_key(&mut rest, |&i| ranks[i]);
     let mut order = Vec::with_capacity(map.n_masters());
     order.extend(entry);
     order.extend(rest);

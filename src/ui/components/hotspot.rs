@@ -73,7 +73,7 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
                 let colour = props.colours.get(idx).cloned().unwrap_or_default();
                 let width = n as f64 / max * 100.0;
                 html! {
-                    <li class="hotspot__row" data-testid="hotspot-master" data-addr={m.addr.clone()}
+                    <li key={idx} class="hotspot__row" data-testid="hotspot-master" data-addr={m.addr.clone()}
                         data-count={n.to_string()}>
                         <span class="hotspot__addr mono">{ &m.addr }</span>
                         <span class="hotspot__bar-wrap">

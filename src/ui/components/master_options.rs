@@ -1,8 +1,9 @@
 //! The `<option>`s that name a cluster's nodes in a `<select>` (the lab's reshard from/to and
 //! move-to, the planner's node), as components of their own: they render again only when the
 //! cluster, the selection or their words change (not on every keystroke or language switch of
-//! the card around them), and a large cluster's options come a task after the cluster itself,
-//! so switching to 1000 masters paints without first building 3,000 options (issue 17).
+//! the card around them), and a large cluster's options come after the cluster itself, `CHUNK`
+//! a task, so switching to 1000 masters paints without first building 3,000 options and the
+//! page answers while they come (issue 17).
 
 use crate::core::SlotMap;
 use std::rc::Rc;
@@ -12,32 +13,62 @@ use yew::prelude::*;
 /// and the tests count a small cluster's options right after it changes).
 pub const AT_ONCE: usize = 64;
 
-/// Whether a list of `n` options waits a task: rendered first with the selected ones only
-/// (the `<select>` shows and says the same), then whole. Until then `ready` is not `map`.
+/// Options added to a large list per task while it is built: 1,000 options in one task were
+/// about 45 ms of script and as much again of style and layout in the frame after, per
+/// select, so a 1000-master cluster's three lists held the page for a third of a second at
+/// once; in pieces of this many each task stays short and the page answers between them.
+pub const CHUNK: usize = 200;
+
+/// How many of a list's `n` options to render (the first ones; the selected ones are rendered
+/// in any case, so the `<select>` shows and says the same meanwhile): all of them once the
+/// whole list was built for these nodes, else none at first and `CHUNK` more a task at a time.
 #[hook]
-fn use_ready(map: &Rc<SlotMap>, n: usize) -> bool {
+fn use_ready(map: &Rc<SlotMap>, n: usize) -> usize {
     // The cluster whose whole list was last rendered: a change that keeps every node's address
     // (a reshard, a rebalance) keeps the list whole, with nothing to rebuild. A small list is
     // whole too, so it is recorded as well: 1000 masters, then 6, then 1000 again is a new
     // list that waits its task (it used to be built at once, as if unchanged: the second switch
     // to 1000 masters cost twice the first, issue 17).
     let whole = use_mut_ref(|| None::<Rc<SlotMap>>);
+    // The list being built: its cluster and how many of its options are rendered.
+    let building = use_mut_ref(|| None::<(Rc<SlotMap>, usize)>);
     let redraw = use_force_update();
     let is_ready = n <= AT_ONCE || whole.borrow().as_ref().is_some_and(|r| same_nodes(r, map));
     if is_ready && !whole.borrow().as_ref().is_some_and(|r| Rc::ptr_eq(r, map)) {
         *whole.borrow_mut() = Some(map.clone());
     }
-    use_effect_with((map.clone(), is_ready), move |(map, is_ready)| {
-        let timeout = (!*is_ready).then(|| {
-            let map = map.clone();
-            gloo_timers::callback::Timeout::new(0, move || {
-                *whole.borrow_mut() = Some(map);
-                redraw.force_update();
-            })
-        });
-        move || drop(timeout)
-    });
-    is_ready
+    let shown = if is_ready {
+        *building.borrow_mut() = None;
+        n
+    } else {
+        // A change that keeps the nodes (a reshard while the list is built) keeps its progress.
+        let kept = building
+            .borrow()
+            .as_ref()
+            .filter(|(m, _)| same_nodes(m, map))
+            .map_or(0, |&(_, k)| k);
+        *building.borrow_mut() = Some((map.clone(), kept));
+        kept
+    };
+    use_effect_with(
+        (map.clone(), shown, is_ready),
+        move |(map, shown, is_ready)| {
+            let timeout = (!*is_ready).then(|| {
+                let (map, next) = (map.clone(), shown + CHUNK);
+                gloo_timers::callback::Timeout::new(0, move || {
+                    if next >= n {
+                        *whole.borrow_mut() = Some(map);
+                        *building.borrow_mut() = None;
+                    } else {
+                        *building.borrow_mut() = Some((map, next));
+                    }
+                    redraw.force_update();
+                })
+            });
+            move || drop(timeout)
+        },
+    );
+    shown
 }
 
 /// Whether two clusters name the same nodes in the same order (masters, each with its replicas).
@@ -66,7 +97,7 @@ pub struct MasterOptionsProps {
 #[function_component(MasterOptions)]
 pub fn master_options(props: &MasterOptionsProps) -> Html {
     let masters = props.map.masters();
-    let ready = use_ready(&props.map, masters.len());
+    let shown = use_ready(&props.map, masters.len());
     let option = |idx: usize| {
         masters.get(idx).map(|m| {
             html! {
@@ -74,13 +105,19 @@ pub fn master_options(props: &MasterOptionsProps) -> Html {
             }
         })
     };
-    if ready {
+    if shown >= masters.len() {
         (0..masters.len()).filter_map(option).collect()
     } else {
-        let mut picked: Vec<usize> = props.selected.to_vec();
+        // The first `shown`, then the selected ones after them, in index order.
+        let mut picked: Vec<usize> = props
+            .selected
+            .iter()
+            .copied()
+            .filter(|&i| i >= shown)
+            .collect();
         picked.sort_unstable();
         picked.dedup();
-        picked.into_iter().filter_map(option).collect()
+        (0..shown).chain(picked).filter_map(option).collect()
     }
 }
 
@@ -101,14 +138,16 @@ pub struct NodeOptionsProps {
 pub fn node_options(props: &NodeOptionsProps) -> Html {
     let map = &props.map;
     let n = map.masters().iter().map(|m| 1 + m.replicas.len()).sum();
-    let ready = use_ready(map, n);
+    let shown = use_ready(map, n);
     let nodes = map.masters().iter().flat_map(|m| {
         std::iter::once((&m.addr, props.roles[0]))
             .chain(m.replicas.iter().map(|r| (&r.addr, props.roles[1])))
     });
     let selected = props.selected.as_str();
     nodes
-        .filter(|(addr, _)| ready || addr.as_str() == selected)
+        .enumerate()
+        .filter(|(i, (addr, _))| *i < shown || addr.as_str() == selected)
+        .map(|(_, node)| node)
         .map(|(addr, role)| html! {
             <option key={addr.as_str()} value={addr.clone()} selected={addr.as_str() == selected}>{ format!("{addr} ({role})") }</option>
         })

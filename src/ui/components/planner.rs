@@ -13,6 +13,7 @@ use crate::core::workload::tags::{generate_tags, retag};
 use crate::core::workload::KeySample;
 use crate::core::workload::{chunk_masters, plan, Plan, Strategy, MAX_KEYS};
 use crate::core::SlotMap;
+use crate::ui::after_paint::use_after_paint;
 use crate::ui::clipboard::CopyButton;
 use crate::ui::components::master_options::NodeOptions;
 use crate::ui::components::window::{spacer, use_window};
@@ -54,6 +55,10 @@ fn utf16_to_byte(text: &str, u: usize) -> usize {
 
 /// Keys one command is checked with by the engine; larger batches get the plan's verdict.
 const MAX_ENGINE_KEYS: usize = 10_000;
+/// Batches of more keys than this get their copied plan a task after the frame that shows
+/// them (`after_paint`): writing it was the largest part of a 4 MB paste's interaction (one
+/// MGET of 116,000 keys, 4 MB of text, of which the field shows 16 KB; issue 17).
+const COPY_LATE_KEYS: usize = 20_000;
 /// Commands shown in the copyable plan.
 const MAX_COPIED_COMMANDS: usize = 500;
 
@@ -537,8 +542,9 @@ pub fn planner(props: &PlannerProps) -> Html {
         }
     });
     let (unsorted, sorted) = &*chunks;
-    // Keyed on the plan too: it is recomputed only when the keys or the cluster change.
-    let copied = use_memo(
+    // Keyed on the plan too: it is recomputed only when the keys or the cluster change; for a
+    // big batch, in a task after the frame that shows the batch (`copy_behind` until then).
+    let (copy_inputs, copy_behind) = use_after_paint(
         (
             keys.clone(),
             the_plan.clone(),
@@ -546,17 +552,18 @@ pub fn planner(props: &PlannerProps) -> Html {
             state.style,
             lang,
         ),
-        |(keys, planned, map, style, lang)| {
-            let text = copy_plan(lang.messages(), keys, planned, map, *style);
-            // A plan too long for a text field (one MGET of 100,000 keys is 4 MB on one line)
-            // shows its start there, as a held batch does; Copy copies all of it.
-            let cut = (text.len() > COPIED_FIELD_BYTES).then(|| {
-                let start = preview(&text).0;
-                (AttrValue::from(start.to_string()), start.len(), text.len())
-            });
-            (AttrValue::from(text), cut)
-        },
+        keys.len() > COPY_LATE_KEYS,
     );
+    let copied = use_memo(copy_inputs, |(keys, planned, map, style, lang)| {
+        let text = copy_plan(lang.messages(), keys, planned, map, *style);
+        // A plan too long for a text field (one MGET of 100,000 keys is 4 MB on one line)
+        // shows its start there, as a held batch does; Copy copies all of it.
+        let cut = (text.len() > COPIED_FIELD_BYTES).then(|| {
+            let start = preview(&text).0;
+            (AttrValue::from(start.to_string()), start.len(), text.len())
+        });
+        (AttrValue::from(text), cut)
+    });
     let (copied, copied_cut) = (*copied).clone();
 
     html! {
@@ -679,13 +686,20 @@ pub fn planner(props: &PlannerProps) -> Html {
                 </div>
                 <textarea class="lab__commands mono" rows="6" readonly=true data-testid="plan-commands"
                           value={copied_cut.as_ref().map_or_else(|| copied.clone(), |c| c.0.clone())}
-                          aria-label={t.plan_commands_label} />
-                if let Some((_, shown, all)) = &copied_cut {
-                    <p class="section-help" data-testid="plan-commands-cut" data-bytes={all.to_string()}>
-                        { fill(t.plan_copy_cut, &[&kb(*shown), &kb(*all)]) }
+                          aria-label={t.plan_commands_label} aria-busy={copy_behind.then_some("true")} />
+                if copy_behind {
+                    // The field still holds the previous plan's commands: no Copy until then.
+                    <p class="section-help" role="status" data-testid="plan-commands-writing">
+                        { fill(t.plan_copy_writing, &[&p.n_keys]) }
                     </p>
+                } else {
+                    if let Some((_, shown, all)) = &copied_cut {
+                        <p class="section-help" data-testid="plan-commands-cut" data-bytes={all.to_string()}>
+                            { fill(t.plan_copy_cut, &[&kb(*shown), &kb(*all)]) }
+                        </p>
+                    }
+                    <CopyButton text={copied} />
                 }
-                <CopyButton text={copied} />
             }
         </section>
     }

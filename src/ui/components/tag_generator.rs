@@ -47,13 +47,17 @@ pub fn tag_generator(props: &TagGeneratorProps) -> Html {
         Ok(set) => {
             let groups = props.map.masters().iter().enumerate().take(64).map(|(idx, m)| {
                 let colour = props.colours.get(idx).cloned().unwrap_or_default();
+                // Keyed, the master by index and each tag by its text: a master's tags are the
+                // smallest integers landing on it, so one more per master adds a tag at the end
+                // of each list, which an unkeyed list (Yew matches those from the end) rewrote
+                // whole: 3,000 attributes at 16 per master and 1000 masters (issue 17).
                 html! {
-                    <li class="tags__master">
+                    <li class="tags__master" key={idx}>
                         <StyledSpan class="swatch" style={format!("background:{colour}")} />
                         <span class="mono tags__addr">{ &m.addr }</span>
                         <span class="tags__list">
                             { for set.for_master(idx).map(|tag| html! {
-                                <code class="tags__tag" data-testid="tag-row" data-tag={tag.tag.clone()}
+                                <code key={tag.tag.as_str()} class="tags__tag" data-testid="tag-row" data-tag={tag.tag.clone()}
                                       data-slot={tag.slot.to_string()} data-addr={m.addr.clone()}
                                       title={fill(t.tags_slot, &[&tag.slot])}>{ &tag.tag }</code>
                             }) }

@@ -1,0 +1,63 @@
+//! Work the next frame does not need, done a task after that frame paints (issue 17): a value
+//! that costs a long computation (a big batch's copied plan) follows its inputs a task later,
+//! and meanwhile the page shows what it showed, marked as being brought up to date.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// Runs `work` in a task of its own after the next frame has painted (a timeout set from an
+/// animation frame callback), unless the returned guard is dropped first.
+pub fn after_paint(work: impl FnOnce() + 'static) -> AfterPaint {
+    let cancelled = Rc::new(Cell::new(false));
+    let timeout = Rc::new(RefCell::new(None));
+    let (c, t) = (cancelled.clone(), timeout.clone());
+    if let Some(w) = web_sys::window() {
+        // Freed by wasm-bindgen once the browser has called it.
+        let frame = Closure::once_into_js(move || {
+            if !c.get() {
+                *t.borrow_mut() = Some(gloo_timers::callback::Timeout::new(0, work));
+            }
+        });
+        let _ = w.request_animation_frame(frame.unchecked_ref());
+    }
+    AfterPaint { cancelled, timeout }
+}
+
+/// Cancels the work of [`after_paint`] when dropped before it ran.
+pub struct AfterPaint {
+    cancelled: Rc<Cell<bool>>,
+    timeout: Rc<RefCell<Option<gloo_timers::callback::Timeout>>>,
+}
+
+impl Drop for AfterPaint {
+    fn drop(&mut self) {
+        self.cancelled.set(true);
+        self.timeout.borrow_mut().take();
+    }
+}
+
+/// `value`, except that when `late` and it changed, the value it had stays until a task after
+/// the next paint renders again with the new one; the flag says the value returned is behind.
+#[hook]
+pub fn use_after_paint<T: Clone + PartialEq + 'static>(value: T, late: bool) -> (T, bool) {
+    let shown = use_mut_ref(|| value.clone());
+    let redraw = use_force_update();
+    let behind = late && *shown.borrow() != value;
+    if !behind && *shown.borrow() != value {
+        *shown.borrow_mut() = value.clone();
+    }
+    let out = shown.borrow().clone();
+    use_effect_with(behind.then_some(value), move |pending| {
+        let guard = pending.clone().map(|v| {
+            after_paint(move || {
+                *shown.borrow_mut() = v;
+                redraw.force_update();
+            })
+        });
+        move || drop(guard)
+    });
+    (out, behind)
+}
