@@ -4,6 +4,7 @@
 //! link is written from them directly, the key's part once the reader pauses.
 
 use crate::persist::{encode, Cluster, Decoded, Problem, SharedState};
+use crate::ui::after_paint::use_after_paint;
 use crate::ui::components::bus::BusSection;
 use crate::ui::components::cluster_picker::ClusterPicker;
 use crate::ui::components::compare_view::CompareView;
@@ -25,7 +26,7 @@ use crate::ui::components::topology_lab::{LabControls, LabImport, LastChange};
 use crate::ui::components::tour::Tour;
 use crate::ui::key_store::{use_key_settled, KeyStore};
 use crate::ui::lang::{self, Lang};
-use crate::ui::late_lang::{use_late, InView};
+use crate::ui::late_lang::InView;
 use crate::ui::planner_state::PlannerState;
 use crate::ui::player::{resolve_old, resolve_shared, Player, PlayerAction, ScenarioIndex};
 use crate::ui::sections::{join_fragment, split_fragment, Place};
@@ -109,7 +110,7 @@ pub fn app() -> Html {
     // (`late_lang`); `<html lang>` names the new language once every section speaks it, and
     // until then each part of the page carries a `lang` of its own.
     let in_view = use_state_eq(|| InView::ALL);
-    let late = use_late(*lang);
+    let late = use_after_paint(*lang, true).0;
     use_effect_with(late, move |_| lang::apply(late));
     let on_lang = use_callback((lang.setter(), in_view.setter()), |l: Lang, (set, seen)| {
         lang::remember(l);

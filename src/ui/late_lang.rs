@@ -3,12 +3,12 @@
 //!
 //! At the switch, [`InView::measure`] notes which sections are on screen (the page's layout is
 //! still clean then: nothing has changed yet). Those take the new language at once; the others
-//! keep the previous one until [`use_late`] catches up after the next paint. `<html lang>`
-//! follows the late value, so it names the new language once every section speaks it.
+//! keep the previous one until App's late value (`after_paint::use_after_paint`) catches up
+//! after the next paint. `<html lang>` follows the late value, so it names the new language
+//! once every section speaks it.
 
 use crate::ui::lang::Lang;
 use crate::ui::sections::Place;
-use yew::prelude::*;
 
 /// The sections that were on screen when the language was switched (a set of [`Place`]s).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -76,57 +76,6 @@ impl InView {
 fn bit(place: Place) -> u8 {
     let i = Place::ALL.iter().position(|p| *p == place).unwrap_or(0);
     1 << i
-}
-
-/// `lang`, one task after the first frame painted with it: the previous value until then.
-#[hook]
-pub fn use_late(lang: Lang) -> Lang {
-    let late = use_state_eq(|| lang);
-    {
-        let set = late.setter();
-        use_effect_with(lang, move |&lang| {
-            let pending = after_paint(move || set.set(lang));
-            move || drop(pending)
-        });
-    }
-    *late
-}
-
-/// Runs `f` in a task of its own after the next frame is painted (a timer set from the next
-/// animation frame); dropping the handle cancels it.
-fn after_paint(f: impl FnOnce() + 'static) -> AfterPaint {
-    use std::{cell::RefCell, rc::Rc};
-    use wasm_bindgen::{closure::Closure, JsCast};
-    let timer: Rc<RefCell<Option<gloo_timers::callback::Timeout>>> = Rc::default();
-    let slot = timer.clone();
-    let frame = Closure::once(move || {
-        *slot.borrow_mut() = Some(gloo_timers::callback::Timeout::new(0, f));
-    });
-    let id = web_sys::window().and_then(|w| {
-        w.request_animation_frame(frame.as_ref().unchecked_ref())
-            .ok()
-    });
-    AfterPaint {
-        id,
-        _frame: frame,
-        timer,
-    }
-}
-
-/// A pending [`after_paint`].
-struct AfterPaint {
-    id: Option<i32>,
-    _frame: wasm_bindgen::closure::Closure<dyn FnMut()>,
-    timer: std::rc::Rc<std::cell::RefCell<Option<gloo_timers::callback::Timeout>>>,
-}
-
-impl Drop for AfterPaint {
-    fn drop(&mut self) {
-        if let (Some(id), Some(w)) = (self.id, web_sys::window()) {
-            let _ = w.cancel_animation_frame(id);
-        }
-        drop(self.timer.borrow_mut().take());
-    }
 }
 
 #[cfg(test)]
