@@ -208,17 +208,15 @@ impl Sim {
                 node.known_list.get(r).copied()
             }
         };
-        // The draws the read-ahead made, which the loop then uses instead of drawing again.
-        let mut ahead = std::mem::take(&mut self.ahead);
-        ahead.clear();
         if wanted >= READ_AHEAD_FROM {
             // In a big cluster each pick is a cache miss: load the peers the first `wanted`
             // picks land on together (their misses overlap) before the loop makes the same
-            // picks one at a time. What the pick reads is in the record's hot part (`Peer`).
+            // picks one at a time. Only a copy of the generator advances. What the pick reads
+            // is in the record's hot part (`Peer`).
+            let mut peek = rng.clone();
             let mut acc = 0u64;
             for _ in 0..wanted {
-                let r = rng.below(len) as usize;
-                ahead.push(r);
+                let r = peek.below(len) as usize;
                 if let Some(pick) = pick_at(r)
                     && let Some(p) = node.peers.get(pick as usize)
                 {
@@ -227,16 +225,9 @@ impl Sim {
             }
             std::hint::black_box(acc);
         }
-        let mut used = 0usize;
         while freshnodes > 0 && (gossip.len() as i64) < wanted && maxiter > 0 {
             maxiter -= 1;
-            let r = match ahead.get(used) {
-                Some(&r) => {
-                    used += 1;
-                    r
-                }
-                None => rng.below(len) as usize,
-            };
+            let r = rng.below(len) as usize;
             let Some(pick) = pick_at(r) else {
                 continue;
             };
@@ -265,10 +256,6 @@ impl Sim {
             *mark |= bit;
             freshnodes -= 1;
         }
-        // Draws made ahead that the loop did not reach are given back: the generator stands
-        // where the loop's own draws leave it.
-        rng.rewind((ahead.len() - used) as u64);
-        self.ahead = ahead;
         for g in &gossip {
             if let Some(mark) = marks.get_mut(usize::from(g.node) / 64) {
                 *mark = 0;

@@ -1,9 +1,6 @@
 //! The simulator's own pseudo-random numbers: SplitMix64 from a seed, so a run is a function
 //! of its seed (the core never reads a clock or the system's randomness).
 
-/// SplitMix64's increment of the state per draw.
-const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
-
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and good enough for delays and picks.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
@@ -14,7 +11,7 @@ impl Rng {
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(GAMMA);
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -28,12 +25,6 @@ impl Rng {
         } else {
             self.next_u64() % n
         }
-    }
-
-    /// The generator `k` draws earlier (SplitMix64's state is a counter: `k` calls of
-    /// `next_u64` undone).
-    pub fn rewind(&mut self, k: u64) {
-        self.0 = self.0.wrapping_sub(GAMMA.wrapping_mul(k));
     }
 
     /// True with probability `p` (clamped to 0..=1).
@@ -59,23 +50,5 @@ impl Rng {
             }
         }
         s
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Rng;
-
-    #[test]
-    fn rewind_undoes_draws() {
-        for k in [0u64, 1, 2, 7, 100, 1000] {
-            let mut a = Rng::new(42);
-            let first = a.clone().next_u64();
-            for _ in 0..k {
-                a.next_u64();
-            }
-            a.rewind(k);
-            assert_eq!(a.next_u64(), first, "back {k} draws");
-        }
     }
 }

@@ -69,8 +69,6 @@ pub struct Sim {
     /// Scratch: one bit per node, set while the gossip section being built holds it
     /// (`send_ping`); all clear between messages.
     pub(super) gossip_marks: Vec<u64>,
-    /// Scratch: the random draws `send_ping`'s read-ahead made, in order.
-    pub(super) ahead: Vec<usize>,
 }
 
 impl Sim {
@@ -97,7 +95,6 @@ impl Sim {
             due: Vec::new(),
             claims: Vec::new(),
             gossip_marks: vec![0; MAX_NODES.div_ceil(64)],
-            ahead: Vec::new(),
         }
     }
 
