@@ -56,8 +56,9 @@ const BIG_SHARE: f64 = 0.8;
 /// The most wall ms a frame gives the simulator (a click is still answered within about
 /// 100 ms: INP's "good").
 const MAX_SHARE_MS: f64 = 60.0;
-/// Events the simulator runs between two looks at the clock while playing (at 100 nodes;
-/// fewer on a bigger cluster, where each node's cron walks every peer).
+/// Steps the simulator runs between two looks at the clock while playing (at 100 nodes;
+/// fewer on a bigger cluster): events and the messages they send (`Sim::run_until_work`), so
+/// a burst's cron that pings every peer counts for its messages.
 const PLAY_STEPS: usize = 500;
 
 /// Wall ms of a frame the simulator may take while playing: on `nodes` nodes, after a frame
@@ -72,7 +73,7 @@ pub fn sim_share_ms(nodes: usize, dt: f64) -> f64 {
     }
 }
 
-/// Events between two looks at the clock on `nodes` nodes ([`PLAY_STEPS`] at up to 100).
+/// Steps between two looks at the clock on `nodes` nodes ([`PLAY_STEPS`] at up to 100).
 pub fn play_steps(nodes: usize) -> usize {
     (PLAY_STEPS * 100 / nodes.max(100)).max(20)
 }
@@ -513,6 +514,8 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
         let pace_set = pace.setter();
         use_effect_with((*playing, *speed, *version), move |&(on, speed, _)| {
             pace_set.set(None);
+            let (settle_run, settle_t, settle_state) =
+                (run.clone(), t_ref.clone(), t_state.clone());
             let alive = Rc::new(Cell::new(on));
             let frame: FrameSlot = Rc::new(RefCell::new(None));
             if on {
@@ -558,8 +561,9 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                             };
                             let to = t_new.saturating_add(room).min(next);
                             let t_chunk = now_ms();
-                            // Recorded in pieces of events, so that a burst cannot hold the
-                            // frame past its share.
+                            // Recorded in pieces of events and the messages they send,
+                            // stopping even inside a millisecond, so that a burst cannot hold
+                            // the frame past its share.
                             while r.end < to && !r.extend_bounded(to, steps) {
                                 if now_ms() - began >= share {
                                     break;
@@ -568,10 +572,10 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                             let to = to.min(r.end);
                             r.seek(to);
                             let moved = to.saturating_sub(t_new);
-                            if moved > 0 {
-                                let (wall, sim) = cost.get();
-                                cost.set((wall + (now_ms() - t_chunk), sim + moved as f64));
-                            }
+                            // A chunk that ended inside a burst's millisecond moved nothing
+                            // yet cost its time: it counts too.
+                            let (wall, sim) = cost.get();
+                            cost.set((wall + (now_ms() - t_chunk), sim + moved as f64));
                             t_new = to;
                             if moved == 0 || t_new >= next || now_ms() - began >= share {
                                 break;
@@ -610,6 +614,13 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
             }
             move || {
                 alive.set(false);
+                // A burst's millisecond left in part is finished before the clock stops.
+                if let Ok(mut r) = settle_run.try_borrow_mut()
+                    && let Some(t) = r.settle()
+                {
+                    *settle_t.borrow_mut() = t;
+                    settle_state.set(t);
+                }
                 // The closure is kept until the frame that may still hold it has run.
                 let keep = frame.borrow_mut().take();
                 if let Some(k) = keep {

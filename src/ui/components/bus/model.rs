@@ -177,16 +177,18 @@ impl Player {
         self.sim.run_until(t);
     }
 
-    /// [`Player::advance`] to `t`, but stopping after about `steps` events at a whole
-    /// millisecond: the time it is complete to (`t` once there). The same calls in the same
-    /// order as `advance`, cut where a page must give the frame back.
+    /// [`Player::advance`] to `t`, but stopping after about `work` steps
+    /// ([`Sim::run_until_work`]: events and the messages they send), possibly between two
+    /// events of the same millisecond: the time it is complete to (`t` once there; while it
+    /// stands inside a millisecond, the one before). The same calls in the same order as
+    /// `advance`, cut where a page must give the frame back.
     fn advance_bounded(
         &mut self,
         start: u64,
         script: &[(u64, Action)],
         t: u64,
         mut replies: Option<&mut Vec<Reply>>,
-        steps: usize,
+        work: usize,
     ) -> u64 {
         loop {
             let action = script
@@ -194,13 +196,9 @@ impl Player {
                 .map(|(at, a)| (start.saturating_add(*at), *a))
                 .filter(|(at, _)| *at <= t);
             let target = action.map_or(t, |(at, _)| at);
-            if !self.sim.run_until_steps(target, steps) {
-                // Every event of the millisecond it stopped in, so it is whole.
-                let now = self.sim.now;
-                self.sim.run_until(now);
-                if now < target {
-                    return now;
-                }
+            if !self.sim.run_until_work(target, work as u64) {
+                // Events of its millisecond may be left: complete to the one before.
+                return self.sim.now.saturating_sub(1);
             }
             let Some((at, a)) = action else {
                 return t;
@@ -242,6 +240,9 @@ pub struct Run {
     /// The instant shown is the end of the recording: the recorded simulator stands there, so
     /// it answers for the cursor (playing at the live edge simulates once, not twice).
     live: bool,
+    /// The recording stopped inside the millisecond after [`Run::end`] (a piece of a burst):
+    /// the recorded simulator stands there, some of that millisecond's events done.
+    inside: bool,
     /// What the core's timeline of the first recording says (up to 30 nodes).
     pub story: Option<Story>,
 }
@@ -427,6 +428,7 @@ impl Run {
             notable: Vec::new(),
             at: start,
             live: false,
+            inside: false,
             story: None,
         };
         run.mark();
@@ -485,21 +487,28 @@ impl Run {
             return;
         }
         let from = self.full.sim.events.len();
-        // In steps of the marks' gap, so copies stand along the way.
-        while self.full.sim.now < t {
+        // In steps of the marks' gap, so copies stand along the way (at least one step: a
+        // millisecond recorded in part is finished by the step to it, `settle`).
+        loop {
             let step = t.min(self.full.sim.now.saturating_add(self.mark_every));
             self.full
                 .advance(self.start, &self.script, step, Some(&mut self.replies));
             self.mark();
+            if self.full.sim.now >= t {
+                break;
+            }
         }
         self.note_from(from);
         self.end = t;
+        self.inside = false;
     }
 
-    /// [`Run::extend_to`] `t`, but stopping after about `steps` events at a whole
-    /// millisecond (a burst — every node pinging all the others at NT/2 in a 1000-node
-    /// cluster — held a frame for seconds): `true` once recorded to `t`.
-    pub fn extend_bounded(&mut self, t: u64, steps: usize) -> bool {
+    /// [`Run::extend_to`] `t`, but stopping after about `work` steps (events and the
+    /// messages they send), even inside a millisecond (a burst — every node pinging all the
+    /// others at NT/2 in a 1000-node cluster — is thousands of events in the same few
+    /// milliseconds): `true` once recorded to `t`. Stopped inside a millisecond, it is
+    /// recorded to the one before, and the next call goes on from the event it stopped at.
+    pub fn extend_bounded(&mut self, t: u64, work: usize) -> bool {
         let t = t.min(self.start.saturating_add(MAX_RUN_MS));
         if t <= self.end {
             return true;
@@ -507,11 +516,32 @@ impl Run {
         let from = self.full.sim.events.len();
         let done =
             self.full
-                .advance_bounded(self.start, &self.script, t, Some(&mut self.replies), steps);
+                .advance_bounded(self.start, &self.script, t, Some(&mut self.replies), work);
         self.note_from(from);
         self.end = self.end.max(done);
-        self.mark();
+        self.inside = done < t;
+        // Copies are taken at whole milliseconds only.
+        if !self.inside {
+            self.mark();
+        }
         done >= t
+    }
+
+    /// If the recording stopped inside a millisecond, records the rest of it; the clock, if
+    /// it stood at the end, moves to that millisecond: its new instant (`None` if nothing
+    /// moved). Playing stops with this, so a paused view never reads a millisecond in part.
+    pub fn settle(&mut self) -> Option<u64> {
+        if !self.inside {
+            return None;
+        }
+        let t = self.full.sim.now;
+        let shown_at_end = self.at >= self.end;
+        self.extend_to(t);
+        if !shown_at_end {
+            return None;
+        }
+        self.seek(t);
+        Some(t)
     }
 
     /// Notes the notable events recorded from index `from` on.
@@ -553,7 +583,11 @@ impl Run {
     pub fn seek(&mut self, t: u64) {
         let t = t.clamp(self.start, self.end);
         self.at = t;
-        self.live = t >= self.end && self.full.sim.now == t;
+        // Inside the next millisecond the recorded simulator still answers for the instant
+        // shown: the view keeps that instant until the millisecond is whole, and the events
+        // and log lines of the millisecond (times past `t`) are not shown.
+        let now = self.full.sim.now;
+        self.live = t >= self.end && (now == t || (self.inside && now == t.saturating_add(1)));
         if self.live {
             return;
         }
@@ -875,6 +909,57 @@ mod tests {
                 "a known reason is worded, not quoted: {en}"
             );
         }
+    }
+
+    /// A burst's millisecond in pieces: the recording stops inside it (some of its events
+    /// done), the clock stands at the millisecond before with the recorded simulator
+    /// answering, and finishing it (`settle`) is the run recorded at once.
+    #[test]
+    fn a_millisecond_recorded_in_pieces_is_the_millisecond() {
+        let spec = ScenarioId::MasterCrash.spec(1);
+        let mut pieces = Run::new(&spec, 0);
+        let to = pieces.start + 3000;
+        let mut stops_inside = 0;
+        while !pieces.extend_bounded(to, 1) {
+            let end = pieces.end;
+            pieces.seek(end);
+            assert!(pieces.live, "the recorded simulator answers at {end}");
+            assert!(std::ptr::eq(pieces.cursor(), pieces.full()));
+            if pieces.inside && pieces.full().events.last().is_some_and(|e| e.t > end) {
+                stops_inside += 1;
+                assert!(pieces.step_at(end) < pieces.events().len());
+            }
+        }
+        assert!(
+            stops_inside > 10,
+            "{stops_inside} stops inside a millisecond"
+        );
+        let mut at_once = Run::new(&spec, 0);
+        at_once.extend_to(to);
+        pieces.seek(to);
+        at_once.seek(to);
+        assert_eq!(pieces.events(), at_once.events());
+        assert_eq!(pieces.full().logs, at_once.full().logs);
+        assert_eq!(
+            pieces.cursor().cluster_nodes(0),
+            at_once.cursor().cluster_nodes(0)
+        );
+        // Stopped inside once more, then settled: the clock moves to the millisecond, whole.
+        let mut part = Run::new(&spec, 0);
+        while !part.inside || part.full().events.last().is_none_or(|e| e.t <= part.end) {
+            assert!(!part.extend_bounded(to, 1));
+            let end = part.end;
+            part.seek(end);
+        }
+        let t = part.settle().expect("the clock stood at the end");
+        assert!(!part.inside && part.end == t && part.at == t);
+        let mut whole = Run::new(&spec, 0);
+        whole.extend_to(t);
+        assert_eq!(part.events(), whole.events());
+        assert_eq!(
+            part.cursor().cluster_nodes(0),
+            whole.cursor().cluster_nodes(0)
+        );
     }
 
     #[test]
