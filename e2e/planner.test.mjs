@@ -23,6 +23,14 @@ async function openForPastes() {
   return opened;
 }
 
+/** Replaces the batch with `text` as a reader does: the clipboard, then Ctrl+A, Ctrl+V. */
+async function pasteOver(page, text) {
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  await page.getByTestId('batch-input').focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+}
+
 const verdicts = (page) => page.getByTestId('verdict').allTextContents();
 
 test('MSET a 1 b 2 c 3 is CROSSSLOT', async () => {
@@ -335,10 +343,7 @@ test('a copied plan too long for its field shows its start there, and Copy copie
   const { page, context, problems } = await openForPastes();
   // 10,000 keys under one tag: one slot, so the plan is one MGET of every key (over 256 KB).
   const keys = Array.from({ length: 10000 }, (_, i) => `user:{hot}:aaaaaaaaaaaaaaaaaaaa${i}`);
-  await page.evaluate((t) => navigator.clipboard.writeText(t), keys.join('\n'));
-  await page.getByTestId('batch-input').focus();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Control+V');
+  await pasteOver(page, keys.join('\n'));
   const cut = page.getByTestId('plan-commands-cut');
   await cut.waitFor();
   const all = Number(await cut.getAttribute('data-bytes'));
@@ -369,10 +374,7 @@ test('a big batch is shown first and its copied plan follows a task later, whole
       if (note) window.__writing.push({ text: note.textContent, copy: !!document.querySelector('[data-testid=plan-commands] ~ button'), busy: document.querySelector('[data-testid=plan-commands]').getAttribute('aria-busy') });
     }).observe(document.body, { subtree: true, childList: true });
   });
-  await page.evaluate((t) => navigator.clipboard.writeText(t), keys.join('\n'));
-  await page.getByTestId('batch-input').focus();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Control+V');
+  await pasteOver(page, keys.join('\n'));
   const cut = page.getByTestId('plan-commands-cut');
   await cut.waitFor();
   const writing = await page.evaluate(() => window.__writing);
