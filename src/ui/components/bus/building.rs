@@ -1,13 +1,14 @@
 //! A run built a slice at a time (no yew): the simulator's creation and warm-up (the cursor
-//! is a copy of it) and the first recording, cut into pieces the section does between frames, so that a big cluster never
-//! holds the page. 1000 nodes at a 2000 ms node timeout ping every peer each second, and
-//! building them took minutes in one task; the section now shows how far it is and can drop it.
+//! is a copy of it) and the first recording, cut into pieces the section does between
+//! frames, so that a big cluster never holds the page. 1000 nodes at a 2000 ms node timeout
+//! ping every peer each second, and building them took minutes in one task; the section now
+//! shows how far it is and can drop it.
 //!
 //! The pieces are the same calls as [`Run::new`] and [`Run::act`] make in one piece, in the
 //! same order (the nodes through `Creating`, the warm-up through `Sim::run_until_steps`, the
 //! recording through `Run::extend_bounded`), so the run is the one they make (tested below).
 
-use super::model::{cold, creating, quiet_clone, Run, MAX_RUN_MS};
+use super::model::{cold, creating, Run, MAX_RUN_MS};
 use crate::core::bus::scenario::{Action, ScenarioSpec, WARMUP_MS};
 use crate::core::bus::{Creating, Sim};
 
@@ -124,8 +125,7 @@ impl Building {
                         self.stage = Stage::Full { sim, until };
                         return false;
                     }
-                    let cursor = quiet_clone(&mut sim);
-                    let run = Run::from_sims(&self.spec, sim, cursor);
+                    let run = Run::from_sim(&self.spec, sim);
                     let to = match self.reach {
                         // `Run::act` makes a run of length 0 (told at once, which tells
                         // nothing), then records to the end.

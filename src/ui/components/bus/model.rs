@@ -80,7 +80,7 @@ pub(super) fn cold(c: Creating) -> Sim {
 
 /// A copy of `sim` that goes on as it would, without its records (events and logs) and
 /// recording no messages: what a cursor needs.
-pub(super) fn quiet_clone(sim: &mut Sim) -> Sim {
+fn quiet_clone(sim: &mut Sim) -> Sim {
     let events = std::mem::take(&mut sim.events);
     let logs = std::mem::take(&mut sim.logs);
     let mut copy = sim.clone();
@@ -394,23 +394,19 @@ fn refusal(sim: &Sim, i: usize) -> Option<&LogLine> {
 impl Run {
     /// A run of `spec`, recorded `length` ms past its start (it grows while it plays).
     pub fn new(spec: &ScenarioSpec, length: u64) -> Run {
-        let mut full = create(&spec.knobs);
-        let cursor = quiet_clone(&mut full);
-        let mut run = Run::from_sims(spec, full, cursor);
+        let mut run = Run::from_sim(spec, create(&spec.knobs));
         run.extend_to(run.start.saturating_add(length.min(MAX_RUN_MS)));
         run.tell();
         run
     }
 
-    /// A run of `spec` at its start, from two simulators that [`create`] made of its knobs
-    /// (the recording and the cursor), nothing recorded yet.
-    pub(super) fn from_sims(spec: &ScenarioSpec, full: Sim, mut cursor: Sim) -> Run {
+    /// A run of `spec` at its start, from the simulator [`create`] made of its knobs (the
+    /// recording; the cursor is a [`quiet_clone`] of it), nothing recorded yet.
+    pub(super) fn from_sim(spec: &ScenarioSpec, mut full: Sim) -> Run {
         let knobs = spec.knobs.clone();
         let mut script = spec.script.clone();
         script.sort_by_key(|s| s.0);
-        cursor.cfg.record_messages = false;
-        cursor.events.clear();
-        cursor.logs.clear();
+        let cursor = quiet_clone(&mut full);
         let start = full.now;
         let (ev0, log0) = (full.events.len(), full.logs.len());
         let mut run = Run {
