@@ -166,10 +166,24 @@ export async function typeKey(page, text) {
   // Every keystroke has reached the field (a loaded machine once showed a read of 22 of 28
   // typed characters): say so by name rather than as a wrong slot further on.
   await page
-    .waitForFunction((want) => document.getElementById('key-field')?.value === want, text, { timeout: 10_000 })
+    .waitForFunction((want) => {
+      const field = document.getElementById('key-field');
+      // The field's text, and taken into the key's state (the page takes an edit a task after
+      // the field has painted it: `data-pending` until then).
+      return field?.value === want && !field.hasAttribute('data-pending');
+    }, text, { timeout: 10_000 })
     .catch(async () => {
       throw new Error(`typed ${JSON.stringify(text)} but the field holds ${JSON.stringify(await input.inputValue())}`);
     });
+}
+
+/**
+ * Sets the key field's text at once (Playwright's `fill`) and waits until the page has taken
+ * it into the key's state (it does a task after the field has painted the edit).
+ */
+export async function fillKey(page, text) {
+  await page.getByTestId('key-input').fill(text);
+  await page.waitForFunction(() => !document.getElementById('key-field')?.hasAttribute('data-pending'));
 }
 
 /** The values of the pipeline's test hooks. */

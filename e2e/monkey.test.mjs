@@ -8,7 +8,7 @@
 //! script within 5 s. A page that stops answering, or any other failure, fails the run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedBrowser, openPage } from './harness.mjs';
+import { sharedBrowser, openPage, fillKey } from './harness.mjs';
 
 const env = sharedBrowser();
 
@@ -110,7 +110,7 @@ for (const seed of (process.env.MONKEY_SEEDS ?? "1,2,3").split(",").map(Number))
     console.log(`# seed ${seed}: of 150 actions, ${waited} waited out an element that moved away, ${busy} a busy page that answered again`);
     assert.deepEqual(problems, [], `seed ${seed}`);
     // Still alive: typing a key still answers.
-    await page.getByTestId('key-input').fill('foo');
+    await fillKey(page, 'foo');
     assert.equal(await page.getByTestId('slot').textContent(), '12182');
     await context.close();
   });

@@ -130,6 +130,39 @@ test('a malformed escape is pointed at by column and the last good result stays'
   await context.close();
 });
 
+test('an edit paints in the field first and reaches the pipeline a task after that frame; leaving the field takes it at once', async () => {
+  const { page, problems } = await openPage(env.browser, env.server.url);
+  await typeKey(page, 'foo');
+  // One edit made as the browser makes it: the field changes, then its input event.
+  const seen = await page.evaluate(() => new Promise((done) => {
+    const field = document.getElementById('key-field');
+    const slot = () => document.querySelector('[data-testid=slot]').textContent;
+    field.value = 'bar';
+    field.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: 'bar' }));
+    const during = { slot: slot(), pending: field.hasAttribute('data-pending') };
+    // The edit's frame, then a task after it (timers run in order), then the frame after.
+    requestAnimationFrame(() => {
+      const inFrame = slot();
+      setTimeout(() => requestAnimationFrame(() => done({ during, inFrame, after: slot(), pending: field.hasAttribute('data-pending') })), 0);
+    });
+  }));
+  assert.deepEqual(seen, { during: { slot: '12182', pending: true }, inFrame: '12182', after: String(5061), pending: false });
+  // Edits made before the task runs are taken together, and a blur takes a waiting edit now.
+  const blurred = await page.evaluate(async () => {
+    const field = document.getElementById('key-field');
+    for (const text of ['{user1}', '{user1}:a']) {
+      field.value = text;
+      field.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText' }));
+    }
+    field.blur();
+    // Yew renders in a microtask of the blur's task; no frame has come between.
+    await Promise.resolve();
+    return { slot: document.querySelector('[data-testid=slot]').textContent, pending: field.hasAttribute('data-pending') };
+  });
+  assert.deepEqual(blurred, { slot: '8106', pending: false });
+  assert.deepEqual(problems, []);
+});
+
 test('a 10 MB paste is refused with a clear message and the last key stays', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await typeKey(page, 'foo');

@@ -5,6 +5,7 @@
 //! that shows the key picks its part with [`use_key_select`], and what only needs the key once
 //! the reader pauses (the share link) follows it with [`use_key_settled`].
 
+use crate::ui::after_paint::{after_paint, AfterPaint};
 use crate::ui::state::KeyState;
 use gloo_timers::callback::Timeout;
 use std::cell::{Cell, RefCell};
@@ -13,6 +14,9 @@ use yew::prelude::*;
 
 /// Something told of the key's changes.
 type Listener = Rc<dyn Fn(&KeyState)>;
+
+/// A field edited, and what to tell with the text read from it ([`KeyStore::edited`]).
+type Edit = (web_sys::HtmlInputElement, Rc<dyn Fn(&str)>);
 
 /// When a listener is told.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -34,6 +38,12 @@ struct Inner {
     /// The timer that settles it (kept after it fired until the next change replaces it: a
     /// timer is not dropped from inside its own callback).
     timer: RefCell<Option<Timeout>>,
+    /// True while an edit of the field waits to be taken into the state ([`KeyStore::edited`]).
+    edit_waiting: Cell<bool>,
+    /// The edited field, and what to tell with the text read from it.
+    edit_field: RefCell<Option<Edit>>,
+    /// The task that takes the edit (kept after it ran until the next edit replaces it).
+    edit_task: RefCell<Option<AfterPaint>>,
 }
 
 impl Inner {
@@ -91,6 +101,9 @@ impl KeyStore {
             pause_ms,
             unsettled: Cell::new(false),
             timer: RefCell::new(None),
+            edit_waiting: Cell::new(false),
+            edit_field: RefCell::new(None),
+            edit_task: RefCell::new(None),
         }))
     }
 
@@ -100,8 +113,65 @@ impl KeyStore {
     }
 
     /// The field now holds `text`: the new state, told to every listener, and settled after the
-    /// pause.
+    /// pause. An edit of the field still waiting is dropped: this text replaces it.
     pub fn dispatch(&self, text: String) {
+        self.drop_edit();
+        self.change(text);
+    }
+
+    /// The reader edited `field`: its text is taken into the state a task after the next frame
+    /// has painted (issue 17), so the keystroke's own frame holds only the browser's echo of the
+    /// character, and the pipeline and everything that follows the key show it in the frame
+    /// after. Edits made before that task runs are taken together: it reads the field's text as
+    /// it is then, and tells it to `read` before the listeners. While an edit waits, the field
+    /// carries `data-pending` (the tests wait for it to go). Held here, not in the field's
+    /// component, so the edit survives the component being made anew (the app mounting in
+    /// place of the prerendered page hands the text over as an edit).
+    pub fn edited(&self, field: web_sys::HtmlInputElement, read: Rc<dyn Fn(&str)>) {
+        let first = !self.0.edit_waiting.replace(true);
+        if first {
+            let _ = field.set_attribute("data-pending", "");
+            let weak = Rc::downgrade(&self.0);
+            let task = after_paint(move || {
+                if let Some(inner) = weak.upgrade() {
+                    KeyStore(inner).take_edit();
+                }
+            });
+            // The task it replaces has run (nothing was waiting), so nothing is cancelled.
+            *self.0.edit_task.borrow_mut() = Some(task);
+        }
+        *self.0.edit_field.borrow_mut() = Some((field, read));
+    }
+
+    /// Whether an edit of the field waits to be taken: the field holds newer text than the
+    /// state, so nothing sets the field from the state meanwhile.
+    pub fn edit_waiting(&self) -> bool {
+        self.0.edit_waiting.get()
+    }
+
+    /// Takes an edit of the field that is still waiting into the state now.
+    pub fn take_edit(&self) {
+        if !self.0.edit_waiting.replace(false) {
+            return;
+        }
+        let Some((field, read)) = self.0.edit_field.borrow_mut().take() else {
+            return;
+        };
+        let _ = field.remove_attribute("data-pending");
+        let text = field.value();
+        read(&text);
+        self.change(text);
+    }
+
+    /// Forgets a waiting edit.
+    fn drop_edit(&self) {
+        let edit = self.0.edit_field.borrow_mut().take();
+        if let (true, Some((field, _))) = (self.0.edit_waiting.replace(false), edit) {
+            let _ = field.remove_attribute("data-pending");
+        }
+    }
+
+    fn change(&self, text: String) {
         let next = Rc::new(self.get().read(text));
         *self.0.state.borrow_mut() = next;
         self.0.tell(Kind::Every);
@@ -126,8 +196,10 @@ impl KeyStore {
     }
 
     /// Settles a change now instead of after the pause (the field lost the focus: the reader
-    /// is about to do something else, e.g. share the link). Nothing happens if all is settled.
+    /// is about to do something else, e.g. share the link), an edit still waiting taken first.
+    /// Nothing happens if all is settled.
     pub fn settle(&self) {
+        self.take_edit();
         if self.0.unsettled.replace(false) {
             drop(self.0.timer.borrow_mut().take());
             self.0.tell(Kind::Settled);

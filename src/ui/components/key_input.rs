@@ -4,6 +4,7 @@ use crate::ui::key_store::{use_key_select, KeyStore};
 use crate::ui::localize::escape_sentence;
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::state::{KeyProblem, MAX_KEY_BYTES};
+use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -73,9 +74,12 @@ pub fn key_input(props: &KeyInputProps) -> Html {
     let value = value.unwrap_or_else(|| props.key_store.get().input.clone());
     {
         let (field, known, value) = (field.clone(), known.clone(), value.clone());
+        let store = props.key_store.clone();
         use_effect(move || {
             let mut known = known.borrow_mut();
-            if known.as_ref() != Some(&value) {
+            // An edit still waiting is newer than the state (the app mounting hands over what
+            // the reader typed into the prerendered page as an edit, before this first runs).
+            if known.as_ref() != Some(&value) && !store.edit_waiting() {
                 if let Some(input) = field.cast::<HtmlInputElement>() {
                     input.set_value(&value);
                 }
@@ -83,17 +87,18 @@ pub fn key_input(props: &KeyInputProps) -> Html {
             }
         });
     }
+    // An edit reaches the key's state a task after the frame that shows it in the field has
+    // painted (issue 17, `KeyStore::edited`): the keystroke's own frame holds only the
+    // browser's echo of the character, as on a page with nothing but the field.
     let oninput = {
         let (store, known) = (props.key_store.clone(), known.clone());
-        Callback::from(move |e: InputEvent| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let text = input.value();
-            *known.borrow_mut() = Some(AttrValue::from(text.clone()));
-            store.dispatch(text);
-        })
+        let read: Rc<dyn Fn(&str)> = Rc::new(move |text: &str| {
+            *known.borrow_mut() = Some(AttrValue::from(text.to_string()))
+        });
+        Callback::from(move |e: InputEvent| store.edited(e.target_unchecked_into(), read.clone()))
     };
     // Leaving the field settles the key at once (the share link catches up before a click on
-    // Share lands).
+    // Share lands), an edit still waiting included.
     let onblur = {
         let store = props.key_store.clone();
         Callback::from(move |_: FocusEvent| store.settle())
