@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sharedBrowser, fixtures, redisSlot, crc16 } from './harness.mjs';
+import { sharedBrowser, fixtures, redisSlot, crc16, fillKey } from './harness.mjs';
 
 const env = sharedBrowser();
 const DEFAULT_KEY = '{user1}:profile';
@@ -119,7 +119,7 @@ test('before the app starts, the prerendered pipeline answers typed keys with Re
   assert.equal(await page.locator('[data-testid=pipeline-early]').count(), 0, 'the live page has no early note');
   // The live pipeline, key by key, shows exactly what the module showed.
   for (const [i, v] of keys.entries()) {
-    await input.fill(v.display);
+    await fillKey(page, v.display);
     await page.waitForFunction((want) => document.querySelector('[data-testid=slot]')?.textContent === want, String(v.slot));
     assert.deepEqual(await readCards(page), early[i], `the app and the module agree on ${v.display}`);
   }
