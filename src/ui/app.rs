@@ -26,7 +26,7 @@ use crate::ui::components::topology_lab::{LabControls, LabImport, LastChange};
 use crate::ui::components::tour::Tour;
 use crate::ui::key_store::{use_key_settled, KeyStore};
 use crate::ui::lang::{self, Lang};
-use crate::ui::late_lang::InView;
+use crate::ui::late_lang::{InView, PageSection};
 use crate::ui::planner_state::PlannerState;
 use crate::ui::player::{resolve_old, resolve_shared, Player, PlayerAction, ScenarioIndex};
 use crate::ui::sections::{join_fragment, split_fragment, Place};
@@ -255,15 +255,13 @@ pub fn app() -> Html {
             <main>
                 <RestoreNotice problems={opened.problems.clone()} saved={opened.saved} />
                 // nav-phone: each section has an anchor (`sections::Place`).
-                <ContextProvider<Lang> context={speak(Place::Key)}>
-                <div id="key" class="page-section" tabindex="-1" lang={speak(Place::Key).bcp47()}>
+                <PageSection id="key" lang={speak(Place::Key)}>
                 <section class="card key-card">
                     <KeyInput key_store={key.clone()} />
                 </section>
                 <Pipeline key_store={key.clone()} map={state.map.clone()}
                           colours={state.colours.clone()} />
-                </div>
-                </ContextProvider<Lang>>
+                </PageSection>
                 <ContextProvider<Lang> context={speak(Place::Map)}>
                 <section id="map" tabindex="-1" class="card map-card page-section" aria-labelledby="map-title" lang={speak(Place::Map).bcp47()}>
                     <div class="map-card__head">
@@ -298,30 +296,22 @@ pub fn app() -> Html {
                     </div>
                 </section>
                 </ContextProvider<Lang>>
-                <ContextProvider<Lang> context={speak(Place::Planner)}>
-                <div id="planner" class="page-section" tabindex="-1" lang={speak(Place::Planner).bcp47()}>
+                <PageSection id="planner" lang={speak(Place::Planner)}>
                 <Planner map={state.map.clone()} colours={state.colours.clone()} state={planner.clone()} />
-                </div>
-                </ContextProvider<Lang>>
-                <ContextProvider<Lang> context={speak(Place::Tags)}>
-                <div id="tags" class="page-section" tabindex="-1" lang={speak(Place::Tags).bcp47()}>
+                </PageSection>
+                <PageSection id="tags" lang={speak(Place::Tags)}>
                 <TagGenerator map={state.map.clone()} colours={state.colours.clone()} />
                 <HotSpotView map={state.map.clone()} colours={state.colours.clone()} />
-                </div>
-                </ContextProvider<Lang>>
-                <ContextProvider<Lang> context={speak(Place::Redirections)}>
-                <div id="redirections" class="page-section" tabindex="-1" lang={speak(Place::Redirections).bcp47()}>
+                </PageSection>
+                <PageSection id="redirections" lang={speak(Place::Redirections)}>
                 <Redirections map={state.map.clone()} player={(*player).clone()} {on_player} index={index.clone()} />
-                </div>
-                </ContextProvider<Lang>>
+                </PageSection>
                 <ContextProvider<Lang> context={speak(Place::Bus)}>
                 <BusSection opening={shared.bus.clone()} on_link={on_bus_link} on_action={on_action.clone()} />
                 </ContextProvider<Lang>>
-                <ContextProvider<Lang> context={speak(Place::Why)}>
-                <div id="why" class="page-section" tabindex="-1" lang={speak(Place::Why).bcp47()}>
+                <PageSection id="why" lang={speak(Place::Why)}>
                 <CompareView />
-                </div>
-                </ContextProvider<Lang>>
+                </PageSection>
             </main>
             <footer class="footer" lang={lang.bcp47()}>{ t.footer }</footer>
         </div>

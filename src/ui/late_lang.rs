@@ -9,6 +9,7 @@
 
 use crate::ui::lang::Lang;
 use crate::ui::sections::Place;
+use yew::prelude::*;
 
 /// The sections that were on screen when the language was switched (a set of [`Place`]s).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -69,6 +70,31 @@ impl InView {
         } else {
             late
         }
+    }
+}
+
+/// Props of [`PageSection`].
+#[derive(Properties, PartialEq)]
+pub struct PageSectionProps {
+    /// The section's anchor (`sections::Place`).
+    pub id: AttrValue,
+    /// The language it speaks now (App's `speak`).
+    pub lang: Lang,
+    /// What it holds.
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// A section of the page in the language it speaks now: its words (the `Lang` context its
+/// components read) and its `lang` attribute, which the page's CSS and screen readers follow.
+#[function_component(PageSection)]
+pub fn page_section(props: &PageSectionProps) -> Html {
+    html! {
+        <ContextProvider<Lang> context={props.lang}>
+            <div id={props.id.clone()} class="page-section" tabindex="-1" lang={props.lang.bcp47()}>
+                { props.children.clone() }
+            </div>
+        </ContextProvider<Lang>>
     }
 }
 

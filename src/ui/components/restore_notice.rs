@@ -46,6 +46,11 @@ pub struct RestoreNoticeProps {
 #[function_component(RestoreNotice)]
 pub fn restore_notice(props: &RestoreNoticeProps) -> Html {
     let t = use_messages();
+    // Its own `lang`: after a language switch, `<html lang>` names the new language only a
+    // task after this text is in it (`late_lang`).
+    let lang = yew::use_context::<crate::ui::lang::Lang>()
+        .unwrap_or_default()
+        .bcp47();
     if props.problems.is_empty() {
         return Html::default();
     }
@@ -55,7 +60,7 @@ pub fn restore_notice(props: &RestoreNoticeProps) -> Html {
         t.restore_link
     };
     html! {
-        <div class="card lab__error restore-error" role="alert" data-testid="restore-error">
+        <div class="card lab__error restore-error" role="alert" data-testid="restore-error" {lang}>
             <p>{ head }</p>
             <ul>{ for props.problems.iter().map(|p| html! { <li>{ problem_text(t, p) }</li> }) }</ul>
         </div>
