@@ -198,20 +198,23 @@ pub fn node_options(props: &NodeOptionsProps) -> Html {
 /// opens it, and before the keys or the wheel move through it) until both have left.
 #[hook]
 fn use_at_select() -> (bool, [Callback<bool>; 2]) {
-    let at = use_state_eq(|| (false, false));
+    // Focus and pointer as the events left them (two can come in one task, before a render
+    // gives the callbacks a fresh state), and whether either is there, which renders.
+    let at = use_mut_ref(|| (false, false));
+    let either = use_state_eq(|| false);
     let set = |which: usize| {
-        let at = at.clone();
+        let (at, either) = (at.clone(), either.clone());
         Callback::from(move |on: bool| {
-            let mut now = *at;
+            let mut now = at.borrow_mut();
             if which == 0 {
                 now.0 = on;
             } else {
                 now.1 = on;
             }
-            at.set(now);
+            either.set(now.0 || now.1);
         })
     };
-    (at.0 || at.1, [set(0), set(1)])
+    (*either, [set(0), set(1)])
 }
 
 /// Props of [`MasterSelect`].
