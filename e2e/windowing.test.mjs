@@ -1,7 +1,8 @@
 //! Long lists render only the rows in view (issue 17): the node list at 1000 masters and the
 //! planner's 2,000 verdicts (its line limit). Scrolled anywhere, the rows shown are the right ones — every
 //! master once, with the slots the cluster gives it; every pasted line with its own slot,
-//! checked with the tests' own `redisSlot`.
+//! checked with the tests' own `redisSlot`. The masters' `<select>`s at 1000 masters hold their whole list only
+//! while the reader is at them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedBrowser, openPage, redisSlot } from './harness.mjs';
@@ -136,6 +137,56 @@ test('the slot map\'s text alternative of 1000 masters is built when opened, wit
   const items = await details.locator('li').allTextContents();
   const want = createAllocation(1000).map(([a, b], i) => `127.0.0.1:${7000 + i}, ${b - a + 1} slots: ${a}-${b}`);
   assert.deepEqual(items, want);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the masters\' lists at 1000 masters are whole only while the reader is at them, and keep their choice', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('cluster-select').selectOption('create');
+  await page.getByTestId('n-masters').fill('1000');
+  await page.waitForFunction(() => document.querySelector('[data-testid=node-list]')?.dataset.rows === '1000');
+  const count = (id) => page.getByTestId(id).evaluate((s) => s.options.length);
+  // Left alone: the target's selected master (the last), the sources' "all masters" and the
+  // four rows the listbox shows, the planner's selected node.
+  assert.equal(await count('reshard-to'), 1);
+  assert.equal(await page.getByTestId('reshard-to').inputValue(), '999');
+  assert.equal(await count('reshard-from'), 5);
+  assert.equal(await count('plan-node'), 1);
+  // Focused (as a click or Tab does), the whole list comes, a piece a task; the keys move
+  // through it.
+  const to = page.getByTestId('reshard-to');
+  await to.focus();
+  await page.waitForFunction(() => document.querySelector('[data-testid=reshard-to]').options.length === 1000);
+  const values = await to.evaluate((s) => [...s.options].map((o) => [o.value, o.textContent]));
+  assert.deepEqual(values, Array.from({ length: 1000 }, (_, i) => [String(i), `127.0.0.1:${7000 + i}`]));
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction(() => document.querySelector('[data-testid=reshard-to]').value === '1');
+  // Left: back to the chosen option alone, still chosen.
+  await to.evaluate((el) => el.blur());
+  await page.waitForFunction(() => document.querySelector('[data-testid=reshard-to]').options.length === 1);
+  assert.equal(await to.inputValue(), '1');
+  assert.equal(await to.locator('option').textContent(), '127.0.0.1:7001');
+  // The pointer over the sources' listbox brings all of them; sources picked stay selected
+  // once it leaves, after the rows it shows.
+  await page.getByTestId('reshard-from').hover();
+  await page.waitForFunction(() => document.querySelector('[data-testid=reshard-from]').options.length === 1001);
+  await page.getByTestId('reshard-from').selectOption(['500', '2']);
+  await page.mouse.move(0, 0);
+  await page.waitForFunction(() => document.querySelector('[data-testid=reshard-from]').options.length === 6);
+  const from = await page.getByTestId('reshard-from').evaluate((s) => [...s.options].map((o) => [o.value, o.selected]));
+  assert.deepEqual(from, [['all', false], ['0', false], ['1', false], ['2', true], ['3', false], ['500', true]]);
+  // A reshard from those two to 127.0.0.1:7001 does what the lists say.
+  await page.getByTestId('reshard-slots').fill('10');
+  await page.getByTestId('reshard').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=last-change]')?.textContent.includes('10 slots moved'));
+  const trails = await page.getByTestId('reshard-trail').evaluateAll((gs) => gs.map((g) => [g.dataset.from, g.dataset.to]));
+  assert.ok(trails.length > 0);
+  for (const [f, t] of trails) {
+    assert.ok(['127.0.0.1:7002', '127.0.0.1:7500'].includes(f), f);
+    assert.equal(t, '127.0.0.1:7001');
+  }
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -1,9 +1,11 @@
 //! The `<option>`s that name a cluster's nodes in a `<select>` (the lab's reshard from/to and
 //! move-to, the planner's node), as components of their own: they render again only when the
-//! cluster, the selection or their words change (not on every keystroke or language switch of
-//! the card around them), and a large cluster's options come after the cluster itself, `CHUNK`
-//! a task, so switching to 1000 masters paints without first building 3,000 options and the
-//! page answers while they come (issue 17).
+//! nodes, the selection or their words change (not on a reshard, a keystroke or a language
+//! switch of the card around them). A large cluster's list (over `AT_ONCE`) is rendered whole
+//! only while the reader is at its select (`MasterSelect`, `NodeSelect`: focused or under the
+//! pointer), `CHUNK` options a task; otherwise only the selected options (and a listbox's first
+//! rows) are, so 1000 masters do not put 3,000 options in the page for every change, restyle
+//! and layout of the section around them (issue 17).
 
 use crate::core::SlotMap;
 use std::rc::Rc;
@@ -20,10 +22,11 @@ pub const AT_ONCE: usize = 64;
 pub const CHUNK: usize = 200;
 
 /// How many of a list's `n` options to render (the first ones; the selected ones are rendered
-/// in any case, so the `<select>` shows and says the same meanwhile): all of them once the
-/// whole list was built for these nodes, else none at first and `CHUNK` more a task at a time.
+/// in any case, so the `<select>` shows and says the same meanwhile): all of a small list; of a
+/// large one, the first `head` while the reader is not at it (`wanted` false), else all of them
+/// once the whole list was built for these nodes, `CHUNK` more a task until then.
 #[hook]
-fn use_ready(map: &Rc<SlotMap>, n: usize) -> usize {
+fn use_ready(map: &Rc<SlotMap>, n: usize, wanted: bool, head: usize) -> usize {
     // The cluster whose whole list was last rendered: a change that keeps every node's address
     // (a reshard, a rebalance) keeps the list whole, with nothing to rebuild. A small list is
     // whole too, so it is recorded as well: 1000 masters, then 6, then 1000 again is a new
@@ -33,41 +36,48 @@ fn use_ready(map: &Rc<SlotMap>, n: usize) -> usize {
     // The list being built: its cluster and how many of its options are rendered.
     let building = use_mut_ref(|| None::<(Rc<SlotMap>, usize)>);
     let redraw = use_force_update();
-    let is_ready = n <= AT_ONCE || whole.borrow().as_ref().is_some_and(|r| same_nodes(r, map));
+    let head = head.min(n);
+    let small = n <= AT_ONCE;
+    if !small && !wanted {
+        // Left alone: the list goes back to its head, and is built again when next wanted.
+        *whole.borrow_mut() = None;
+        *building.borrow_mut() = None;
+    }
+    let is_ready = small || whole.borrow().as_ref().is_some_and(|r| same_nodes(r, map));
     if is_ready && !whole.borrow().as_ref().is_some_and(|r| Rc::ptr_eq(r, map)) {
         *whole.borrow_mut() = Some(map.clone());
     }
     let shown = if is_ready {
         *building.borrow_mut() = None;
         n
+    } else if !wanted {
+        head
     } else {
         // A change that keeps the nodes (a reshard while the list is built) keeps its progress.
         let kept = building
             .borrow()
             .as_ref()
             .filter(|(m, _)| same_nodes(m, map))
-            .map_or(0, |&(_, k)| k);
+            .map_or(head, |&(_, k)| k.max(head));
         *building.borrow_mut() = Some((map.clone(), kept));
         kept
     };
-    use_effect_with(
-        (map.clone(), shown, is_ready),
-        move |(map, shown, is_ready)| {
-            let timeout = (!*is_ready).then(|| {
-                let (map, next) = (map.clone(), shown + CHUNK);
-                gloo_timers::callback::Timeout::new(0, move || {
-                    if next >= n {
-                        *whole.borrow_mut() = Some(map);
-                        *building.borrow_mut() = None;
-                    } else {
-                        *building.borrow_mut() = Some((map, next));
-                    }
-                    redraw.force_update();
-                })
-            });
-            move || drop(timeout)
-        },
-    );
+    let builds = wanted && !is_ready;
+    use_effect_with((map.clone(), shown, builds), move |(map, shown, builds)| {
+        let timeout = builds.then(|| {
+            let (map, next) = (map.clone(), shown + CHUNK);
+            gloo_timers::callback::Timeout::new(0, move || {
+                if next >= n {
+                    *whole.borrow_mut() = Some(map);
+                    *building.borrow_mut() = None;
+                } else {
+                    *building.borrow_mut() = Some((map, next));
+                }
+                redraw.force_update();
+            })
+        });
+        move || drop(timeout)
+    });
     shown
 }
 
@@ -85,19 +95,35 @@ fn same_nodes(a: &SlotMap, b: &SlotMap) -> bool {
 }
 
 /// Props of [`MasterOptions`].
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct MasterOptionsProps {
     /// The cluster.
     pub map: Rc<SlotMap>,
     /// The master indices selected.
     pub selected: Rc<[usize]>,
+    /// Whether the reader is at the select (a large list is rendered whole only then).
+    #[prop_or(true)]
+    pub wanted: bool,
+    /// Options rendered first in any case (the rows a listbox shows).
+    #[prop_or_default]
+    pub head: usize,
+}
+
+/// Equal when the options would be: the same nodes (a reshard changes the map, not them).
+impl PartialEq for MasterOptionsProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.selected == other.selected
+            && self.wanted == other.wanted
+            && self.head == other.head
+            && (Rc::ptr_eq(&self.map, &other.map) || same_nodes(&self.map, &other.map))
+    }
 }
 
 /// `<option>`s naming each master by address, valued by its index.
 #[function_component(MasterOptions)]
 pub fn master_options(props: &MasterOptionsProps) -> Html {
     let masters = props.map.masters();
-    let shown = use_ready(&props.map, masters.len());
+    let shown = use_ready(&props.map, masters.len(), props.wanted, props.head);
     let option = |idx: usize| {
         masters.get(idx).map(|m| {
             html! {
@@ -122,7 +148,7 @@ pub fn master_options(props: &MasterOptionsProps) -> Html {
 }
 
 /// Props of [`NodeOptions`].
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct NodeOptionsProps {
     /// The cluster.
     pub map: Rc<SlotMap>,
@@ -130,6 +156,19 @@ pub struct NodeOptionsProps {
     pub selected: AttrValue,
     /// The words for a master and a replica, after each address.
     pub roles: [&'static str; 2],
+    /// Whether the reader is at the select (a large list is rendered whole only then).
+    #[prop_or(true)]
+    pub wanted: bool,
+}
+
+/// Equal when the options would be: the same nodes, selection and words.
+impl PartialEq for NodeOptionsProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.selected == other.selected
+            && self.roles == other.roles
+            && self.wanted == other.wanted
+            && (Rc::ptr_eq(&self.map, &other.map) || same_nodes(&self.map, &other.map))
+    }
 }
 
 /// `<option>`s naming every node (each master, then its replicas) by address and role, valued
@@ -138,7 +177,7 @@ pub struct NodeOptionsProps {
 pub fn node_options(props: &NodeOptionsProps) -> Html {
     let map = &props.map;
     let n = map.masters().iter().map(|m| 1 + m.replicas.len()).sum();
-    let shown = use_ready(map, n);
+    let shown = use_ready(map, n, props.wanted, 0);
     let nodes = map.masters().iter().flat_map(|m| {
         std::iter::once((&m.addr, props.roles[0]))
             .chain(m.replicas.iter().map(|r| (&r.addr, props.roles[1])))
@@ -152,4 +191,249 @@ pub fn node_options(props: &NodeOptionsProps) -> Html {
             <option key={addr.as_str()} value={addr.clone()} selected={addr.as_str() == selected}>{ format!("{addr} ({role})") }</option>
         })
         .collect()
+}
+
+/// Whether the reader is at a select: it has the focus or the pointer is over it. A large
+/// list is rendered whole from the first `focus` or `pointerenter` (which come before a click
+/// opens it, and before the keys or the wheel move through it) until both have left.
+#[hook]
+fn use_at_select() -> (bool, [Callback<bool>; 2]) {
+    // Focus and pointer as the events left them (two can come in one task, before a render
+    // gives the callbacks a fresh state), and whether either is there, which renders.
+    let at = use_mut_ref(|| (false, false));
+    let either = use_state_eq(|| false);
+    let set = |which: usize| {
+        let (at, either) = (at.clone(), either.clone());
+        Callback::from(move |on: bool| {
+            let mut now = at.borrow_mut();
+            if which == 0 {
+                now.0 = on;
+            } else {
+                now.1 = on;
+            }
+            either.set(now.0 || now.1);
+        })
+    };
+    (*either, [set(0), set(1)])
+}
+
+/// Props of [`MasterSelect`].
+#[derive(Properties, PartialEq)]
+pub struct MasterSelectProps {
+    /// The cluster.
+    pub map: Rc<SlotMap>,
+    /// The master indices selected.
+    pub selected: Rc<[usize]>,
+    /// The element's id (its label's `for`).
+    pub id: AttrValue,
+    /// Its `data-testid`, if any.
+    #[prop_or_default]
+    pub testid: Option<AttrValue>,
+    /// A listbox of several choices (the reshard's sources) with "all masters" first, selected
+    /// when nothing else is: its words. `None`: a one-choice drop-down.
+    #[prop_or_default]
+    pub all: Option<&'static str>,
+    /// The listbox's tooltip.
+    #[prop_or_default]
+    pub title: Option<AttrValue>,
+    /// The change.
+    pub onchange: Callback<Event>,
+}
+
+/// A `<select>` of the cluster's masters (see [`MasterOptions`]).
+#[function_component(MasterSelect)]
+pub fn master_select(props: &MasterSelectProps) -> Html {
+    let (wanted, [focus, hover]) = use_at_select();
+    let listeners = (
+        focus.reform(|_: FocusEvent| true),
+        focus.reform(|_: FocusEvent| false),
+        hover.reform(|_: PointerEvent| true),
+        hover.reform(|_: PointerEvent| false),
+    );
+    let options = |head: usize| {
+        html! { <MasterOptions map={props.map.clone()} selected={props.selected.clone()} {wanted} {head} /> }
+    };
+    match props.all {
+        // Tall enough for "all masters" and every master of a small cluster; a larger one
+        // scrolls, showing its first rows before the reader comes to it.
+        Some(all) => {
+            let size = (props.map.masters().len() + 1).clamp(2, 5);
+            html! {
+                <select id={props.id.clone()} data-testid={props.testid.clone()} multiple=true
+                        size={size.to_string()} class="lab__sources" title={props.title.clone()}
+                        onchange={props.onchange.clone()} onfocus={listeners.0} onblur={listeners.1}
+                        onpointerenter={listeners.2} onpointerleave={listeners.3}>
+                    <option value="all" selected={props.selected.is_empty()}>{ all }</option>
+                    { options(size - 1) }
+                </select>
+            }
+        }
+        None => html! {
+            <select id={props.id.clone()} data-testid={props.testid.clone()}
+                    onchange={props.onchange.clone()} onfocus={listeners.0} onblur={listeners.1}
+                    onpointerenter={listeners.2} onpointerleave={listeners.3}>
+                { options(0) }
+            </select>
+        },
+    }
+}
+
+/// Props of [`NodeSelect`].
+#[derive(Properties, PartialEq)]
+pub struct NodeSelectProps {
+    /// The cluster.
+    pub map: Rc<SlotMap>,
+    /// The selected node's address.
+    pub selected: AttrValue,
+    /// The words for a master and a replica, after each address.
+    pub roles: [&'static str; 2],
+    /// The element's id (its label's `for`).
+    pub id: AttrValue,
+    /// Its `data-testid`.
+    pub testid: AttrValue,
+    /// The change.
+    pub onchange: Callback<Event>,
+}
+
+/// A `<select>` of every node of the cluster (see [`NodeOptions`]).
+#[function_component(NodeSelect)]
+pub fn node_select(props: &NodeSelectProps) -> Html {
+    let (wanted, [focus, hover]) = use_at_select();
+    html! {
+        <select id={props.id.clone()} data-testid={props.testid.clone()} onchange={props.onchange.clone()}
+                onfocus={focus.reform(|_: FocusEvent| true)} onblur={focus.reform(|_: FocusEvent| false)}
+                onpointerenter={hover.reform(|_: PointerEvent| true)}
+                onpointerleave={hover.reform(|_: PointerEvent| false)}>
+            <NodeOptions map={props.map.clone()} selected={props.selected.clone()} roles={props.roles} {wanted} />
+        </select>
+    }
+}
+
+#[cfg(all(test, feature = "ssr"))]
+mod tests {
+    use super::*;
+
+    /// The HTML of `C` with `props`, as the server renderer writes it.
+    fn render<C: BaseComponent>(props: C::Properties) -> String {
+        use std::sync::Arc;
+        use std::task::{Context, Poll, Wake, Waker};
+        struct Unpark(std::thread::Thread);
+        impl Wake for Unpark {
+            fn wake(self: Arc<Self>) {
+                self.0.unpark();
+            }
+        }
+        let future = yew::LocalServerRenderer::<C>::with_props(props)
+            .hydratable(false)
+            .render();
+        let mut future = std::pin::pin!(future);
+        let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+        let mut cx = Context::from_waker(&waker);
+        loop {
+            if let Poll::Ready(html) = future.as_mut().poll(&mut cx) {
+                return html;
+            }
+            std::thread::park();
+        }
+    }
+
+    fn created(n: usize) -> Rc<SlotMap> {
+        Rc::new(SlotMap::created(n, "127.0.0.1", 7000).unwrap())
+    }
+
+    /// The values of the `<option>`s in `html`, in order, with whether each is selected.
+    fn options(html: &str) -> Vec<(String, bool)> {
+        html.split("<option")
+            .skip(1)
+            .map(|o| {
+                let tag = &o[..o.find('>').unwrap()];
+                let value = tag.split("value=\"").nth(1).unwrap();
+                (
+                    value[..value.find('"').unwrap()].to_owned(),
+                    tag.contains("selected"),
+                )
+            })
+            .collect()
+    }
+
+    fn master_select(map: &Rc<SlotMap>, selected: &[usize], all: bool) -> String {
+        render::<MasterSelect>(MasterSelectProps {
+            map: map.clone(),
+            selected: Rc::from(selected),
+            id: "s".into(),
+            testid: None,
+            all: all.then_some("all masters"),
+            title: None,
+            onchange: Callback::noop(),
+        })
+    }
+
+    #[test]
+    fn a_large_list_left_alone_has_its_selected_options_and_a_listboxs_first_rows() {
+        let map = created(1000);
+        let opts = options(&master_select(&map, &[999], false));
+        assert_eq!(opts, vec![("999".to_owned(), true)]);
+        let opts = options(&master_select(&map, &[700, 2], true));
+        let want: Vec<(String, bool)> = [("all", false), ("0", false), ("1", false)]
+            .into_iter()
+            .chain([("2", true), ("3", false), ("700", true)])
+            .map(|(v, s)| (v.to_owned(), s))
+            .collect();
+        assert_eq!(opts, want);
+        // "All masters" is selected when no source is.
+        assert_eq!(
+            options(&master_select(&map, &[], true))[0],
+            ("all".into(), true)
+        );
+        let nodes = render::<NodeSelect>(NodeSelectProps {
+            map: map.clone(),
+            selected: "127.0.0.1:7500".into(),
+            roles: ["master", "replica"],
+            id: "n".into(),
+            testid: "n".into(),
+            onchange: Callback::noop(),
+        });
+        assert_eq!(options(&nodes), vec![("127.0.0.1:7500".to_owned(), true)]);
+        assert!(nodes.contains(">127.0.0.1:7500 (master)</option>"));
+    }
+
+    #[test]
+    fn a_small_list_is_whole_at_once() {
+        let map = created(AT_ONCE);
+        let opts = options(&master_select(&map, &[3], false));
+        assert_eq!(opts.len(), AT_ONCE);
+        assert!(opts
+            .iter()
+            .enumerate()
+            .all(|(i, (v, s))| *v == i.to_string() && *s == (i == 3)));
+        assert_eq!(options(&master_select(&map, &[], true)).len(), AT_ONCE + 1);
+    }
+
+    #[test]
+    fn options_are_equal_while_the_nodes_are() {
+        let map = created(1000);
+        let mut moved = (*map).clone();
+        for slot in 0..100 {
+            moved.assign(slot, Some(999));
+        }
+        let props = |map: &Rc<SlotMap>| MasterOptionsProps {
+            map: map.clone(),
+            selected: Rc::from([1usize].as_slice()),
+            wanted: true,
+            head: 0,
+        };
+        // A reshard moves slots, not nodes: the options do not render again.
+        assert!(props(&map) == props(&Rc::new(moved)));
+        assert!(props(&map) != props(&created(999)));
+        let other = MasterOptionsProps {
+            selected: Rc::from([2usize].as_slice()),
+            ..props(&map)
+        };
+        assert!(props(&map) != other);
+        let left = MasterOptionsProps {
+            wanted: false,
+            ..props(&map)
+        };
+        assert!(props(&map) != left);
+    }
 }

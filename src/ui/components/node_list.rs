@@ -40,7 +40,7 @@ fn badges(flags: &[String]) -> Html {
 
 /// Props of [`MasterRow`]: only what the row shows, so a keystroke that moves the highlight
 /// re-renders two rows, not a thousand.
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct MasterRowProps {
     /// The cluster (compared by pointer: the map is never mutated in place).
     pub map: Rc<SlotMap>,
@@ -56,6 +56,21 @@ pub struct MasterRowProps {
     pub current: bool,
     /// Where its actions go.
     pub on_action: Callback<Action>,
+}
+
+/// The map and the ranges by pointer, as their comments say (a derived comparison read a
+/// changed 1000-master map and its 1000 range lists whole, for every row in view, issue 17):
+/// a new map is a new `Rc`, and an equal one under a new pointer only renders the row again.
+impl PartialEq for MasterRowProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.map, &other.map)
+            && Rc::ptr_eq(&self.ranges, &other.ranges)
+            && self.idx == other.idx
+            && self.colour == other.colour
+            && self.count == other.count
+            && self.current == other.current
+            && self.on_action == other.on_action
+    }
 }
 
 /// One master and its replicas.

@@ -15,7 +15,7 @@ use crate::core::workload::{chunk_masters, plan, Plan, Strategy, MAX_KEYS};
 use crate::core::SlotMap;
 use crate::ui::after_paint::use_after_paint;
 use crate::ui::clipboard::CopyButton;
-use crate::ui::components::master_options::NodeOptions;
+use crate::ui::components::master_options::NodeSelect;
 use crate::ui::components::window::{spacer, use_window};
 use crate::ui::forms::{input_to, select_to};
 use crate::ui::lang::Lang;
@@ -579,9 +579,8 @@ pub fn planner(props: &PlannerProps) -> Html {
                     }) }
                 </select>
                 <label for="plan-node">{ t.plan_sent_to }</label>
-                <select id="plan-node" data-testid="plan-node" onchange={on_node}>
-                    <NodeOptions map={map.clone()} selected={AttrValue::from(node_addr.clone())} roles={t.node_roles} />
-                </select>
+                <NodeSelect id="plan-node" testid="plan-node" onchange={on_node}
+                        map={map.clone()} selected={AttrValue::from(node_addr.clone())} roles={t.node_roles} />
             </div>
             <textarea class="lab__paste mono" rows="7" data-testid="batch-input"
                       value={held.as_ref().as_ref().map_or_else(|| AttrValue::from(state.text.clone()), |h| h.0.clone())}

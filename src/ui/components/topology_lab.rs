@@ -7,7 +7,7 @@ use crate::core::bus::FailoverTimes;
 use crate::core::cluster::lab;
 use crate::core::SlotMap;
 use crate::ui::clipboard::CopyButton;
-use crate::ui::components::master_options::MasterOptions;
+use crate::ui::components::master_options::MasterSelect;
 use crate::ui::forms::{bind_input, bind_textarea};
 use crate::ui::localize::Note;
 use crate::ui::messages::{fill, use_messages, Messages};
@@ -145,22 +145,14 @@ pub fn lab_controls(props: &LabControlsProps) -> Html {
                 </span>
                 <span class="lab__pair">
                 <label for="reshard-from">{ t.lab_from }</label>
-                // Tall enough for "all masters" and every master of a small cluster; a larger
-                // one scrolls.
-                <select id="reshard-from" data-testid="reshard-from" multiple=true
-                        size={(map.masters().len() + 1).clamp(2, 5).to_string()}
-                        class="lab__sources" title={t.lab_from_help}
-                        onchange={ let s = sources.clone(); Callback::from(move |e: Event| s.set(selected_sources(&e))) }>
-                    <option value="all" selected={sources.is_empty()}>{ t.lab_all_masters }</option>
-                    <MasterOptions map={map.clone()} selected={Rc::<[usize]>::from(sources.as_slice())} />
-                </select>
+                <MasterSelect id="reshard-from" testid="reshard-from" all={t.lab_all_masters}
+                        title={t.lab_from_help} map={map.clone()} selected={Rc::<[usize]>::from(sources.as_slice())}
+                        onchange={ let s = sources.clone(); Callback::from(move |e: Event| s.set(selected_sources(&e))) } />
                 </span>
                 <span class="lab__pair">
                 <label for="reshard-to">{ t.lab_to }</label>
-                <select id="reshard-to" data-testid="reshard-to"
-                        onchange={ let s = target.clone(); Callback::from(move |e: Event| s.set(select_value(&e).parse().ok())) }>
-                    <MasterOptions map={map.clone()} selected={Rc::<[usize]>::from([target_idx])} />
-                </select>
+                <MasterSelect id="reshard-to" testid="reshard-to" map={map.clone()} selected={Rc::<[usize]>::from([target_idx])}
+                        onchange={ let s = target.clone(); Callback::from(move |e: Event| s.set(select_value(&e).parse().ok())) } />
                 </span>
                 <button type="button" class="button" data-testid="reshard" onclick={on_reshard}>{ t.lab_reshard_go }</button>
             </div>
@@ -191,10 +183,8 @@ pub fn lab_controls(props: &LabControlsProps) -> Html {
                 <div class="lab__row lab__selection" data-testid="selection">
                     <span>{ fill(t.lab_selected, &[&first, &last, &(last - first + 1)]) }</span>
                     <label for="move-to">{ t.lab_to }</label>
-                    <select id="move-to"
-                            onchange={ let s = target.clone(); Callback::from(move |e: Event| s.set(select_value(&e).parse().ok())) }>
-                        <MasterOptions map={map.clone()} selected={Rc::<[usize]>::from([target_idx])} />
-                    </select>
+                    <MasterSelect id="move-to" map={map.clone()} selected={Rc::<[usize]>::from([target_idx])}
+                            onchange={ let s = target.clone(); Callback::from(move |e: Event| s.set(select_value(&e).parse().ok())) } />
                     <button type="button" class="button" data-testid="move-selection" onclick={on_move_selection}>{ t.lab_move }</button>
                     <button type="button" class="button button--quiet"
                             onclick={ let c = props.on_clear_selection.clone(); Callback::from(move |_: MouseEvent| c.emit(())) }>
