@@ -172,6 +172,9 @@ pub struct BusWords {
     pub building: &'static str,
     /// Drops the run being built.
     pub building_stop: &'static str,
+    /// Seeking back on a cluster too big for copies of its recording: {0} the instant (s after
+    /// the start), {1} nodes, {2} and {3} simulated seconds done and to do.
+    pub replaying: &'static str,
     /// Scenario titles, by slug.
     pub scenarios: [(&'static str, &'static str); 15],
 }
@@ -265,6 +268,7 @@ pub const EN: BusWords = BusWords {
     no_answer: "(no answer: the process is stopped with SIGSTOP; redis-cli waits)",
     building: "Simulating {0} nodes: {1} of {2} simulated seconds (the warm-up, then the run). The run shown stays until this one is ready.",
     building_stop: "Stop",
+    replaying: "Going back to {0} s: a cluster of {1} nodes keeps no copies of its past, so it is simulated again from its creation, {2} of {3} simulated seconds. The instant shown stays until then.",
     scenarios: [
         ("steady", "Steady heartbeats"),
         ("master-crash", "A master crashes"),
@@ -373,6 +377,7 @@ pub const ZH: BusWords = BusWords {
     no_answer: "（没有回复：进程被 SIGSTOP 暂停，redis-cli 一直等待）",
     building: "正在模拟 {0} 个节点：已模拟 {1} / {2} 秒（先预热，然后是这次运行）。新的运行准备好之前，仍显示当前的运行。",
     building_stop: "停止",
+    replaying: "正在回到 {0} 秒：{1} 个节点的集群不保存过去的副本，因此从创建起重新模拟，已模拟 {2} / {3} 秒。在此之前仍显示当前时刻。",
     scenarios: [
         ("steady", "稳定的心跳"),
         ("master-crash", "主节点崩溃"),

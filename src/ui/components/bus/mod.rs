@@ -266,11 +266,44 @@ const BUILD_SLICE_MS: f64 = 12.0;
 /// and the section changes in that task as it always did.
 const BUILD_FIRST_MS: f64 = 40.0;
 
-/// A run being built and what the section does with it once it is.
+/// Work the section does a slice at a time between frames.
 struct Pending {
-    build: Building,
-    then: Then,
+    job: Job,
     id: u64,
+}
+
+/// What is done in slices.
+enum Job {
+    /// A run being built, and what the section does with it once it is.
+    Build(Box<Building>, Then),
+    /// Seeking back on a cluster too big for copies of its recording: the cursor replayed from
+    /// the cluster's creation (`model::Replay`); `play` starts the player once there.
+    Replay {
+        replay: Box<model::Replay>,
+        play: bool,
+    },
+}
+
+impl Job {
+    fn work(&mut self, now: &dyn Fn() -> f64, budget: f64) -> bool {
+        match self {
+            Job::Build(b, _) => b.work(now, budget),
+            Job::Replay { replay, .. } => replay.work(now, budget),
+        }
+    }
+
+    fn progress(&self) -> Progress {
+        let (nodes, (done, total), going_to) = match self {
+            Job::Build(b, _) => (b.nodes(), b.progress(), None),
+            Job::Replay { replay, .. } => (replay.nodes(), replay.progress(), Some(replay.t)),
+        };
+        Progress {
+            nodes,
+            done,
+            total,
+            going_to,
+        }
+    }
 }
 
 /// What follows a build.
@@ -293,6 +326,8 @@ struct Progress {
     nodes: usize,
     done: u64,
     total: u64,
+    /// Seeking back: the instant (absolute) the replay goes to.
+    going_to: Option<u64>,
 }
 
 /// The section's state as the message callback and a build's pieces change it.
@@ -315,8 +350,39 @@ struct Ctx {
 }
 
 impl Ctx {
-    /// Shows absolute instant `to` (clamped to the recording).
+    /// Shows absolute instant `to` (clamped to the recording). Back in time on a cluster that
+    /// keeps no copies of its recording, in slices (`replay_to`).
     fn goto(&self, to: u64) {
+        self.goto_then(to, false);
+    }
+
+    /// [`Ctx::goto`], and plays from there if `play` (once a replay is done, if it replays).
+    fn goto_then(&self, to: u64, play: bool) {
+        let replays = {
+            let r = self.run.borrow();
+            r.replays_to(to).then(|| to.clamp(r.start, r.end))
+        };
+        if let Some(to) = replays {
+            self.replay_to(to, play);
+            return;
+        }
+        // The instant is reached at once: a replay under way would come back to another.
+        {
+            let mut pending = self.pending.borrow_mut();
+            if matches!(
+                pending.as_ref(),
+                Some(Pending {
+                    job: Job::Replay { .. },
+                    ..
+                })
+            ) {
+                pending.take();
+                self.progress.set(None);
+            }
+        }
+        if play {
+            self.playing.set(true);
+        }
         let to = {
             let mut r = self.run.borrow_mut();
             let to = to.clamp(r.start, r.end);
@@ -347,13 +413,42 @@ impl Ctx {
     /// Builds `b` (in place of any build under way), then does `then`.
     fn build(&self, b: Building, then: Then) {
         self.link_pending.set(matches!(then, Then::Link { .. }));
+        self.start_job(Job::Build(Box::new(b), then), BUILD_FIRST_MS);
+    }
+
+    /// Replays the cursor from the creation to `to` in slices, the instant shown staying until
+    /// it is there; a replay under way that has not passed `to` goes on to it instead.
+    fn replay_to(&self, to: u64, play: bool) {
+        {
+            let mut pending = self.pending.borrow_mut();
+            if let Some(Pending { job, .. }) = pending.as_mut()
+                && let Job::Replay { replay, play: p } = job
+                && replay.retarget(to)
+            {
+                *p = play;
+                self.progress.set(Some(job.progress()));
+                return;
+            }
+        }
+        let replay = self.run.borrow().replay(to);
+        self.start_job(
+            Job::Replay {
+                replay: Box::new(replay),
+                play,
+            },
+            BUILD_SLICE_MS,
+        );
+    }
+
+    /// Starts `job` in place of any under way, its first slice in this task.
+    fn start_job(&self, job: Job, first: f64) {
         let id = {
             let mut l = self.latest.borrow_mut();
             l.builds += 1;
             l.builds
         };
-        *self.pending.borrow_mut() = Some(Pending { build: b, then, id });
-        self.piece(id, BUILD_FIRST_MS);
+        *self.pending.borrow_mut() = Some(Pending { job, id });
+        self.piece(id, first);
     }
 
     /// One piece of build `id` (nothing if it was dropped or replaced); the next in a task
@@ -364,15 +459,10 @@ impl Ctx {
             let Some(p) = pending.as_mut().filter(|p| p.id == id) else {
                 return;
             };
-            if p.build.work(&now_ms, budget) {
+            if p.job.work(&now_ms, budget) {
                 pending.take()
             } else {
-                let (done, total) = p.build.progress();
-                self.progress.set(Some(Progress {
-                    nodes: p.build.nodes(),
-                    done,
-                    total,
-                }));
+                self.progress.set(Some(p.job.progress()));
                 None
             }
         };
@@ -386,8 +476,21 @@ impl Ctx {
             return;
         };
         self.progress.set(None);
-        if let Some(run) = p.build.take() {
-            self.finish(run, p.then);
+        match p.job {
+            Job::Build(b, then) => {
+                if let Some(run) = b.take() {
+                    self.finish(run, then);
+                }
+            }
+            Job::Replay { replay, play } => {
+                let t = replay.t;
+                self.run.borrow_mut().seek_replayed(*replay);
+                *self.t_ref.borrow_mut() = t;
+                self.t.set(t);
+                if play {
+                    self.playing.set(true);
+                }
+            }
         }
     }
 
@@ -700,9 +803,10 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
                         };
                         if at_end {
                             let s = run.borrow().start;
-                            ctx.goto(s);
+                            ctx.goto_then(s, true);
+                        } else {
+                            playing.set(true)
                         }
-                        playing.set(true)
                     }
                     BusMsg::Pause => playing.set(false),
                     BusMsg::Seek(to) => {
@@ -804,6 +908,7 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
     // equal between events and yew skips them.
     let notable = r.last_notable(*t);
     let t_story = story::snap(&r, *t);
+    let start = r.start;
     drop(r);
     let trouble_text = (*trouble).as_ref().map(|tr| match tr {
         LinkTrouble::Unknown(s) => fill(w.link_unknown, &[s]),
@@ -819,9 +924,13 @@ pub fn bus_section(props: &BusSectionProps) -> Html {
             }
             <knobs::BusKnobs slug={(*slug).clone()} free={(*free).clone()} on_msg={on_msg.clone()} />
             if let Some(p) = *progress {
-                <p class="bus__building" role="status" data-testid="bus-building"
+                <p class="bus__building" role="status" data-testid="bus-building" data-replay={p.going_to.is_some().to_string()}
                    data-done={p.done.to_string()} data-total={p.total.to_string()}>
-                    <span>{ fill(w.building, &[&p.nodes, &seconds(p.done), &seconds(p.total)]) }</span>
+                    <span>{ match p.going_to {
+                        None => fill(w.building, &[&p.nodes, &seconds(p.done), &seconds(p.total)]),
+                        Some(to) => fill(w.replaying, &[&seconds(to.saturating_sub(start)), &p.nodes,
+                                                        &seconds(p.done), &seconds(p.total)]),
+                    } }</span>
                     <progress max={p.total.to_string()} value={p.done.to_string()} aria-hidden="true"></progress>
                     <button type="button" class="button button--quiet" data-testid="bus-building-stop"
                             onclick={on_msg.reform(|_| BusMsg::StopBuilding)}>{ w.building_stop }</button>

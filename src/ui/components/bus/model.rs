@@ -210,6 +210,117 @@ impl Player {
     }
 }
 
+/// Seeking back where no copy of the recording is kept (a big cluster): the cursor replayed
+/// from the cluster's creation a slice at a time, so that the page keeps answering and says
+/// how far it is ([`Run::seek`] does the same calls in one piece: `create`'s nodes and
+/// warm-up, then `Player::advance`).
+pub struct Replay {
+    stage: ReplayStage,
+    start: u64,
+    script: Vec<(u64, Action)>,
+    /// The instant it goes to (absolute).
+    pub t: u64,
+    nodes: usize,
+}
+
+enum ReplayStage {
+    /// The nodes are created.
+    Create(Box<Creating>),
+    /// The warm-up runs to `until`.
+    Warm { sim: Sim, until: u64 },
+    /// The timeline runs to [`Replay::t`].
+    Advance(Player),
+    /// Taken (only while moving from one stage to the next).
+    Gone,
+}
+
+/// Events (and the messages they send) run between two looks at the clock.
+const REPLAY_STEPS: usize = 256;
+/// Nodes created between two looks at the clock.
+const REPLAY_NODES: usize = 4;
+
+impl Replay {
+    /// Nodes of the cluster.
+    pub fn nodes(&self) -> usize {
+        self.nodes
+    }
+
+    /// Replays until at [`Replay::t`] or until `now()` (wall ms) is `budget` ms past its first
+    /// reading: `true` once there.
+    pub fn work(&mut self, now: &dyn Fn() -> f64, budget: f64) -> bool {
+        let began = now();
+        let out_of_time = || now() - began >= budget;
+        loop {
+            self.stage = match std::mem::replace(&mut self.stage, ReplayStage::Gone) {
+                ReplayStage::Create(mut c) => {
+                    while !c.step(REPLAY_NODES) {
+                        if out_of_time() {
+                            self.stage = ReplayStage::Create(c);
+                            return false;
+                        }
+                    }
+                    let sim = cold(*c);
+                    let until = sim.now.saturating_add(WARMUP_MS);
+                    ReplayStage::Warm { sim, until }
+                }
+                ReplayStage::Warm { mut sim, until } => {
+                    while !sim.run_until_steps(until, REPLAY_STEPS) {
+                        if out_of_time() {
+                            self.stage = ReplayStage::Warm { sim, until };
+                            return false;
+                        }
+                    }
+                    sim.cfg.record_messages = false;
+                    ReplayStage::Advance(Player::new(sim))
+                }
+                ReplayStage::Advance(mut p) => {
+                    let done = loop {
+                        let at =
+                            p.advance_bounded(self.start, &self.script, self.t, None, REPLAY_STEPS);
+                        if at >= self.t {
+                            break true;
+                        }
+                        if out_of_time() {
+                            break false;
+                        }
+                    };
+                    p.sim.events.clear();
+                    p.sim.logs.clear();
+                    self.stage = ReplayStage::Advance(p);
+                    return done;
+                }
+                ReplayStage::Gone => return true,
+            };
+        }
+    }
+
+    /// Goes to `t` instead, if it has not passed it: `true` if so.
+    pub fn retarget(&mut self, t: u64) -> bool {
+        let ok = match &self.stage {
+            ReplayStage::Advance(p) => p.sim.now <= t,
+            _ => true,
+        };
+        if ok && t >= self.start {
+            self.t = t;
+        }
+        ok && t >= self.start
+    }
+
+    /// Simulated ms done and to do: the warm-up, then the timeline up to the instant.
+    pub fn progress(&self) -> (u64, u64) {
+        let ahead = self.t.saturating_sub(self.start);
+        let total = WARMUP_MS + ahead;
+        let done = match &self.stage {
+            ReplayStage::Create(_) | ReplayStage::Gone => 0,
+            ReplayStage::Warm { sim, until } => {
+                WARMUP_MS - until.saturating_sub(sim.now).min(WARMUP_MS)
+            }
+            ReplayStage::Advance(p) => WARMUP_MS + p.sim.now.saturating_sub(self.start).min(ahead),
+        };
+        (done, total)
+    }
+}
+
 /// A run: the recorded future and the instant shown.
 pub struct Run {
     /// The knobs it was created with.
@@ -605,6 +716,48 @@ impl Run {
         self.cursor.sim.logs.clear();
     }
 
+    /// Whether [`Run::seek`] to `t` replays the cursor from the cluster's creation: `t` is
+    /// before the cursor and before every copy kept (a big cluster keeps none).
+    pub fn replays_to(&self, t: u64) -> bool {
+        let t = t.clamp(self.start, self.end);
+        let now = self.full.sim.now;
+        let live = t >= self.end && (now == t || (self.inside && now == t.saturating_add(1)));
+        let before_marks = self.marks.first().is_none_or(|m| m.sim.now > t);
+        !live && before_marks && t < self.cursor.sim.now
+    }
+
+    /// The replay [`Run::seek`] to `t` would do in one piece ([`Run::replays_to`]), to be done
+    /// a slice at a time ([`Replay::work`]) and then shown ([`Run::seek_replayed`]).
+    pub fn replay(&self, t: u64) -> Replay {
+        Replay {
+            stage: ReplayStage::Create(Box::new(creating(&self.knobs))),
+            start: self.start,
+            script: self.script.clone(),
+            t: t.clamp(self.start, self.end),
+            nodes: self.knobs.nodes(),
+        }
+    }
+
+    /// Shows the instant `replay` went to, with its cursor (as [`Run::seek`] would have):
+    /// `false` if the replay was not done, and the instant is sought in one piece instead.
+    pub fn seek_replayed(&mut self, replay: Replay) -> bool {
+        let t = replay.t;
+        match replay.stage {
+            ReplayStage::Advance(mut cursor) if t <= self.end && cursor.sim.now == t => {
+                self.at = t;
+                self.live = false;
+                cursor.sim.events.clear();
+                cursor.sim.logs.clear();
+                self.cursor = cursor;
+                true
+            }
+            _ => {
+                self.seek(t);
+                false
+            }
+        }
+    }
+
     /// Does `act` at the instant shown: the recorded future after it is dropped (with the
     /// script's later actions) and recorded again.
     pub fn act(&mut self, act: Action, length: u64) {
@@ -772,6 +925,63 @@ mod tests {
     /// Seeking back starts from the nearest copy of the recording, and the cluster there is
     /// the one the core's timeline replays from the creation, as every node answers; a long
     /// run keeps at most `MARKS_MAX` copies, spaced wider.
+    #[test]
+    fn a_replay_in_slices_is_the_seek_done_at_once() {
+        use std::cell::Cell;
+        let spec = ScenarioId::MasterCrash.spec(1);
+        let mut a = Run::new(&spec, 20_000);
+        let mut b = Run::new(&spec, 20_000);
+        let n = a.cursor().nodes.len() as u32;
+        // A clock that moves 1 ms at each reading and a 1 ms budget: many slices.
+        let clock = Cell::new(0.0);
+        let now = || {
+            clock.set(clock.get() + 1.0);
+            clock.get()
+        };
+        let finish = |r: &mut Replay| {
+            let mut slices = 0;
+            let mut last = r.progress();
+            while !r.work(&now, 1.0) {
+                let p = r.progress();
+                assert!(p.0 >= last.0 && p.0 <= p.1, "progress {p:?} after {last:?}");
+                last = p;
+                slices += 1;
+            }
+            assert_eq!(r.progress().0, r.progress().1);
+            slices
+        };
+        for (t, then) in [(12_000, None), (3_000, Some(9_000)), (9_000, Some(9_000))] {
+            let t = a.start + t;
+            let mut r = b.replay(t);
+            let mut slices = 0;
+            while slices < 40 && !r.work(&now, 1.0) {
+                slices += 1;
+            }
+            let to = match then {
+                // Retargeted on the way: it goes on to the later instant.
+                Some(later) => {
+                    let later = a.start + later;
+                    assert!(r.retarget(later));
+                    later
+                }
+                None => t,
+            };
+            let slices = slices + finish(&mut r);
+            assert!(slices > 5, "{slices} slices");
+            assert!(!r.retarget(a.start + 1), "it has passed the start");
+            a.seek(to);
+            assert!(b.seek_replayed(r));
+            assert_eq!((a.at, a.cursor().now), (b.at, b.cursor().now));
+            for node in 0..n {
+                assert_eq!(
+                    a.cursor().cluster_nodes(node),
+                    b.cursor().cluster_nodes(node)
+                );
+                assert_eq!(a.cursor().cluster_info(node), b.cursor().cluster_info(node));
+            }
+        }
+    }
+
     #[test]
     fn seeking_back_from_the_copies_is_the_timeline() {
         let spec = ScenarioId::MasterCrash.spec(1);
