@@ -434,6 +434,12 @@ impl Peer {
             self.rare(3)
         }
     }
+    /// The hot part's first and last fields mixed (a read-ahead: loading them brings in
+    /// every cache line the gossip reads of this record, even when it straddles two).
+    #[inline]
+    pub fn hot_bits(&self) -> u64 {
+        u64::from(self.flags) ^ u64::from(self.pong_received)
+    }
     /// Set `ping_sent`.
     #[inline]
     pub fn set_ping_sent(&mut self, t: u64) {
