@@ -10,7 +10,7 @@ impl Sim {
     /// Make `other` known to `n` (a MEET, or gossip from a known node about a new one).
     pub(super) fn learn(&mut self, n: u32, other: u32, flags: u16) {
         let nu = n as usize;
-        if self.nodes[nu].peers[other as usize].known {
+        if self.nodes[nu].peers[other as usize].known() {
             return;
         }
         self.nodes[nu].peers[other as usize] =
@@ -46,11 +46,11 @@ impl Sim {
             std::hint::black_box(acc);
         }
         self.nodes[nu].stats_received[msg.kind.stat_index()] += 1;
-        if msg.kind == MsgType::Meet && !self.nodes[nu].peers[su].known {
+        if msg.kind == MsgType::Meet && !self.nodes[nu].peers[su].known() {
             // A MEET from an unknown node: it joins (the handshake is folded into the MEET).
             self.learn(n, s, msg.sender_flags);
         }
-        let known = self.nodes[nu].peers[su].known;
+        let known = self.nodes[nu].peers[su].known();
         let mut sender_config_epoch = 0;
         if known {
             self.nodes[nu].peers[su].data_received = now;
@@ -91,7 +91,7 @@ impl Sim {
                 }
                 let f = msg.about;
                 let fp = &self.nodes[nu].peers[f as usize];
-                if fp.known && fp.flags & (flag::FAIL | flag::MYSELF) == 0 {
+                if fp.known() && fp.flags & (flag::FAIL | flag::MYSELF) == 0 {
                     let (a, b) = (
                         self.nodes[su].name.clone(),
                         self.nodes[f as usize].name.clone(),
@@ -145,7 +145,7 @@ impl Sim {
                     return;
                 }
                 let about = msg.about;
-                if about == NO_NODE || !self.nodes[nu].peers[about as usize].known {
+                if about == NO_NODE || !self.nodes[nu].peers[about as usize].known() {
                     return;
                 }
                 if self.nodes[nu].peers[about as usize].config_epoch >= msg.update_epoch {
@@ -217,7 +217,7 @@ impl Sim {
                 self.nodes[nu].touch();
                 self.nodes[nu].todo |= todo::SAVE_CONFIG | todo::UPDATE_STATE;
             }
-            if self.nodes[nu].peers[m as usize].known
+            if self.nodes[nu].peers[m as usize].known()
                 && self.nodes[nu].peers[su].master() != Some(m)
             {
                 if let Some(old) = self.nodes[nu].peers[su].master() {
@@ -319,7 +319,7 @@ impl Sim {
             if xu >= self.nodes[nu].peers.len() {
                 continue;
             }
-            if !self.nodes[nu].peers[xu].known {
+            if !self.nodes[nu].peers[xu].known() {
                 if g.flags & flag::NOADDR == 0 {
                     self.learn(n, x, g.flags);
                 }
