@@ -218,11 +218,14 @@ impl Sim {
         let ahead = &mut self.picks;
         ahead.clear();
         if wanted >= READ_AHEAD_FROM {
-            let mut acc = 0u64;
+            // Drawn first, loaded in a loop of their own: a short loop body lets the CPU
+            // keep more of the loads in flight at once.
             for _ in 0..wanted {
-                let r = rng.below(len) as usize;
-                ahead.push(r as u32);
-                if let Some(pick) = pick_at(r)
+                ahead.push(rng.below(len) as u32);
+            }
+            let mut acc = 0u64;
+            for &r in ahead.iter() {
+                if let Some(pick) = pick_at(r as usize)
                     && let Some(p) = node.peers.get(pick as usize)
                 {
                     acc ^= p.hot_bits();
