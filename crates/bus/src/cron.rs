@@ -208,26 +208,39 @@ impl Sim {
                 node.known_list.get(r).copied()
             }
         };
+        // In a big cluster each pick is a cache miss: draw the first `wanted` picks at once
+        // and load the peers they land on together (their misses overlap) before the loop
+        // takes them one at a time. The loop draws at least `wanted` numbers (it stops at
+        // `wanted` entries, at `3 × wanted` draws, or when `freshnodes ≥ wanted` are spent),
+        // so the generator advances exactly as it would draw by draw. What the pick reads is
+        // in the record's hot part (`Peer`), which may straddle two cache lines: `hot_bits`
+        // reads its first and last fields.
+        let ahead = &mut self.picks;
+        ahead.clear();
         if wanted >= READ_AHEAD_FROM {
-            // In a big cluster each pick is a cache miss: load the peers the first `wanted`
-            // picks land on together (their misses overlap) before the loop makes the same
-            // picks one at a time. Only a copy of the generator advances. What the pick reads
-            // is in the record's hot part (`Peer`).
-            let mut peek = rng.clone();
-            let mut acc = 0u64;
+            // Drawn first, loaded in a loop of their own: a short loop body lets the CPU
+            // keep more of the loads in flight at once.
             for _ in 0..wanted {
-                let r = peek.below(len) as usize;
-                if let Some(pick) = pick_at(r)
+                ahead.push(rng.below(len) as u32);
+            }
+            let mut acc = 0u64;
+            for &r in ahead.iter() {
+                if let Some(pick) = pick_at(r as usize)
                     && let Some(p) = node.peers.get(pick as usize)
                 {
-                    acc ^= u64::from(p.flags);
+                    acc ^= p.hot_bits();
                 }
             }
             std::hint::black_box(acc);
         }
+        let mut drawn = 0usize;
         while freshnodes > 0 && (gossip.len() as i64) < wanted && maxiter > 0 {
             maxiter -= 1;
-            let r = rng.below(len) as usize;
+            let r = match ahead.get(drawn) {
+                Some(r) => *r as usize,
+                None => rng.below(len) as usize,
+            };
+            drawn += 1;
             let Some(pick) = pick_at(r) else {
                 continue;
             };
@@ -256,6 +269,10 @@ impl Sim {
             *mark |= bit;
             freshnodes -= 1;
         }
+        debug_assert!(
+            drawn >= ahead.len(),
+            "drew fewer picks than were read ahead"
+        );
         for g in &gossip {
             if let Some(mark) = marks.get_mut(usize::from(g.node) / 64) {
                 *mark = 0;

@@ -183,7 +183,7 @@ impl Creating {
         node.known_list = (0..total as u32).collect();
         for p in 0..total {
             let q = &mut node.peers[p];
-            q.known = true;
+            q.set_known(true);
             q.config_epoch = p as u64 + 1;
             q.set_link(if p == v { None } else { Some(now) });
             q.set_pong_received(now);

@@ -10,7 +10,7 @@ impl Sim {
     /// Make `other` known to `n` (a MEET, or gossip from a known node about a new one).
     pub(super) fn learn(&mut self, n: u32, other: u32, flags: u16) {
         let nu = n as usize;
-        if self.nodes[nu].peers[other as usize].known {
+        if self.nodes[nu].peers[other as usize].known() {
             return;
         }
         self.nodes[nu].peers[other as usize] =
@@ -30,12 +30,27 @@ impl Sim {
         let now = self.now;
         let s = msg.from;
         let su = s as usize;
+        if msg.gossip.len() as i64 >= super::cron::READ_AHEAD_FROM {
+            // Load every gossip entry's peer first, and the sender's record, so their cache
+            // misses overlap (see `send_ping`) instead of coming one by one below.
+            let peers = &self.nodes[nu].peers;
+            let mut acc = 0u64;
+            for g in &msg.gossip {
+                if let Some(p) = peers.get(g.node as usize) {
+                    acc ^= p.hot_bits();
+                }
+            }
+            if let Some(p) = peers.get(su) {
+                acc ^= p.hot_bits() ^ p.data_received;
+            }
+            std::hint::black_box(acc);
+        }
         self.nodes[nu].stats_received[msg.kind.stat_index()] += 1;
-        if msg.kind == MsgType::Meet && !self.nodes[nu].peers[su].known {
+        if msg.kind == MsgType::Meet && !self.nodes[nu].peers[su].known() {
             // A MEET from an unknown node: it joins (the handshake is folded into the MEET).
             self.learn(n, s, msg.sender_flags);
         }
-        let known = self.nodes[nu].peers[su].known;
+        let known = self.nodes[nu].peers[su].known();
         let mut sender_config_epoch = 0;
         if known {
             self.nodes[nu].peers[su].data_received = now;
@@ -76,7 +91,7 @@ impl Sim {
                 }
                 let f = msg.about;
                 let fp = &self.nodes[nu].peers[f as usize];
-                if fp.known && fp.flags & (flag::FAIL | flag::MYSELF) == 0 {
+                if fp.known() && fp.flags & (flag::FAIL | flag::MYSELF) == 0 {
                     let (a, b) = (
                         self.nodes[su].name.clone(),
                         self.nodes[f as usize].name.clone(),
@@ -130,7 +145,7 @@ impl Sim {
                     return;
                 }
                 let about = msg.about;
-                if about == NO_NODE || !self.nodes[nu].peers[about as usize].known {
+                if about == NO_NODE || !self.nodes[nu].peers[about as usize].known() {
                     return;
                 }
                 if self.nodes[nu].peers[about as usize].config_epoch >= msg.update_epoch {
@@ -202,7 +217,7 @@ impl Sim {
                 self.nodes[nu].touch();
                 self.nodes[nu].todo |= todo::SAVE_CONFIG | todo::UPDATE_STATE;
             }
-            if self.nodes[nu].peers[m as usize].known
+            if self.nodes[nu].peers[m as usize].known()
                 && self.nodes[nu].peers[su].master() != Some(m)
             {
                 if let Some(old) = self.nodes[nu].peers[su].master() {
@@ -298,24 +313,13 @@ impl Sim {
         let nt = self.cfg.node_timeout;
         let now = self.now;
         let sender_is_master = self.nodes[nu].peers[s as usize].is_master();
-        if msg.gossip.len() as i64 >= super::cron::READ_AHEAD_FROM {
-            // Load every entry's peer first, so their cache misses overlap (see `send_ping`).
-            let peers = &self.nodes[nu].peers;
-            let mut acc = 0u64;
-            for g in &msg.gossip {
-                if let Some(p) = peers.get(g.node as usize) {
-                    acc ^= u64::from(p.flags) ^ p.pong_received();
-                }
-            }
-            std::hint::black_box(acc);
-        }
         for g in &msg.gossip {
             let x = u32::from(g.node);
             let xu = x as usize;
             if xu >= self.nodes[nu].peers.len() {
                 continue;
             }
-            if !self.nodes[nu].peers[xu].known {
+            if !self.nodes[nu].peers[xu].known() {
                 if g.flags & flag::NOADDR == 0 {
                     self.learn(n, x, g.flags);
                 }

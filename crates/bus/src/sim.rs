@@ -71,6 +71,8 @@ pub struct Sim {
     /// Scratch: one bit per node, set while the gossip section being built holds it
     /// (`send_ping`); all clear between messages.
     pub(super) gossip_marks: Vec<u64>,
+    /// Scratch: the gossip picks drawn ahead of a section's loop (`send_ping`).
+    pub(super) picks: Vec<u32>,
 }
 
 impl Sim {
@@ -97,6 +99,7 @@ impl Sim {
             due: Vec::new(),
             claims: Vec::new(),
             gossip_marks: vec![0; MAX_NODES.div_ceil(64)],
+            picks: Vec::new(),
         }
     }
 

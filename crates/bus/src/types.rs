@@ -210,35 +210,46 @@ impl Msg {
 /// What one node knows of one node (itself included): Redis's `clusterNode`.
 ///
 /// Split in two by how often it is read. This record holds what every gossip entry built and
-/// every gossip entry read touches (flags, `numslots`, whether it is known, linked and has
-/// failure reports, `ping_sent` and `pong_received` as 32-bit milliseconds): 20 bytes in
-/// wasm (24 natively), laid out in `Node::peers` one after the other, so a 1000-node
-/// cluster's million views keep their hot part in 20 MB, which a CPU's last-level cache can
+/// every gossip entry read touches (flags, `numslots`, `ping_sent` and `pong_received` as
+/// milliseconds in 32-bit words whose top bits say whether it is known, linked and has
+/// failure reports): 16 bytes in wasm, aligned to 16 so that no record straddles two cache
+/// lines (24 natively), laid out in `Node::peers` one after the other, so a 1000-node
+/// cluster's million views keep their hot part in 16 MB, which a CPU's last-level cache can
 /// hold, instead of touching one 64-byte line of a 96-byte record per gossip entry. The rest
 /// (`PeerCold`: reports, replicas, epochs, offsets, link time, cached claim, the rare times)
 /// sits behind one pointer and reads through `Deref` as if it were here (`p.config_epoch`).
-/// The times are exact: past `u32::MAX - 1` ms (49 days) the record stores `FAR` and the
-/// full value sits in the cold part.
+/// The times are exact: from 2^30 - 1 ms (12 days) on for `ping_sent` and 2^31 - 1 ms (24
+/// days) for `pong_received`, the record stores its time field's all-ones value and the full
+/// value sits in the cold part.
 #[derive(Clone, Debug, Default)]
 #[repr(C)]
+#[cfg_attr(target_pointer_width = "32", repr(align(16)))]
 pub struct Peer {
     /// `CLUSTER_NODE_*` flags (`types::flag`).
     pub flags: u16,
     /// `numslots`: slots it owns in the observer's table (at most 16384).
     pub numslots: u16,
-    /// This node is in the observer's table (the dict holds it).
-    pub known: bool,
-    /// Whether there is an outbound link (`link().is_some()`, kept by `set_link`).
-    has_link: bool,
-    /// Whether `reports` is non-empty (kept by the report functions of `Node`).
-    has_reports: bool,
-    /// `ping_sent` in ms, or `FAR` (the full time is `rare[3]`).
-    ping_sent: u32,
-    /// `pong_received` in ms, or `FAR` (the full time is `rare[4]`).
-    pong_received: u32,
+    /// `ping_sent` in ms in the low 30 bits (`PING_TIME`: the full time is `rare[3]`), then
+    /// `KNOWN` (the observer's table holds it) and `LINKED` (there is an outbound link,
+    /// `link().is_some()`, kept by `set_link`).
+    ping: u32,
+    /// `pong_received` in ms in the low 31 bits (`PONG_TIME`: the full time is `rare[4]`),
+    /// then `REPORTED` (`reports` is non-empty, kept by the report functions of `Node`).
+    pong: u32,
     /// Everything the gossip does not read.
     cold: Box<PeerCold>,
 }
+
+/// `Peer::ping`'s time bits; all ones: the time is in the cold part.
+const PING_TIME: u32 = (1 << 30) - 1;
+/// `Peer::ping`: the node is known.
+const KNOWN: u32 = 1 << 30;
+/// `Peer::ping`: there is an outbound link.
+const LINKED: u32 = 1 << 31;
+/// `Peer::pong`'s time bits; all ones: the time is in the cold part.
+const PONG_TIME: u32 = (1 << 31) - 1;
+/// `Peer::pong`: there are failure reports.
+const REPORTED: u32 = 1 << 31;
 
 /// The part of a `Peer` the gossip does not read (reached through `Deref`).
 #[derive(Clone, Debug)]
@@ -262,7 +273,7 @@ pub struct PeerCold {
     /// The last slot bitmap this node claimed that matched our table.
     claim_bits: Option<Rc<SlotBits>>,
     /// `fail_time`, `voted_time`, `orphaned_time`, and `ping_sent` / `pong_received` when
-    /// they do not fit in 32 bits; `None` while all five are 0.
+    /// they do not fit in the hot part's time bits; `None` while all five are 0.
     rare: Option<Box<[u64; 5]>>,
 }
 
@@ -270,8 +281,6 @@ pub struct PeerCold {
 const NO_MASTER: u16 = u16::MAX;
 /// `Peer::link`'s stored value for no link (a link's creation time is never this).
 const NO_LINK: u64 = u64::MAX;
-/// A 32-bit time that did not fit: the full one is in `PeerCold::rare`.
-const FAR: u32 = u32::MAX;
 const _: () = assert!(MAX_NODES < NO_MASTER as usize);
 const _: () = assert!(SLOTS <= u16::MAX as usize);
 
@@ -378,7 +387,7 @@ impl<T: std::fmt::Debug> std::fmt::Debug for List<T> {
 }
 
 #[cfg(target_pointer_width = "32")]
-const _: () = assert!(std::mem::size_of::<Peer>() == 20);
+const _: () = assert!(std::mem::size_of::<Peer>() == 16);
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(std::mem::size_of::<Peer>() == 24);
 
@@ -386,9 +395,22 @@ impl Peer {
     /// A newly known node with these flags and nothing else.
     pub fn known_with(flags: u16) -> Peer {
         Peer {
-            known: true,
+            ping: KNOWN,
             flags,
             ..Peer::default()
+        }
+    }
+    /// Whether the observer's table holds this node (the dict has it).
+    #[inline]
+    pub fn known(&self) -> bool {
+        self.ping & KNOWN != 0
+    }
+    /// Set whether the observer's table holds this node.
+    pub fn set_known(&mut self, known: bool) {
+        if known {
+            self.ping |= KNOWN;
+        } else {
+            self.ping &= !KNOWN;
         }
     }
     /// `slaveof`: its master, for a replica.
@@ -409,38 +431,54 @@ impl Peer {
     /// Set (or drop, with `None`) the outbound link.
     pub fn set_link(&mut self, ctime: Option<u64>) {
         self.cold.link = ctime.map_or(NO_LINK, |t| t.min(NO_LINK - 1));
-        self.has_link = ctime.is_some();
+        if ctime.is_some() {
+            self.ping |= LINKED;
+        } else {
+            self.ping &= !LINKED;
+        }
     }
     /// Whether there is an outbound link (`link().is_some()`, read from the hot part).
     #[inline]
     pub fn has_link(&self) -> bool {
-        self.has_link
+        self.ping & LINKED != 0
     }
     /// Whether it has failure reports (`!reports.is_empty()`, read from the hot part).
     #[inline]
     pub fn has_reports(&self) -> bool {
-        self.has_reports
+        self.pong & REPORTED != 0
     }
     /// After a change of `reports`: the hot part's copy of whether there are any.
     pub fn reports_changed(&mut self) {
-        self.has_reports = !self.cold.reports.is_empty();
+        if self.cold.reports.is_empty() {
+            self.pong &= !REPORTED;
+        } else {
+            self.pong |= REPORTED;
+        }
     }
     /// `ping_sent`: when the unanswered PING went out (0: none in flight).
     #[inline]
     pub fn ping_sent(&self) -> u64 {
-        if self.ping_sent != FAR {
-            u64::from(self.ping_sent)
+        let t = self.ping & PING_TIME;
+        if t != PING_TIME {
+            u64::from(t)
         } else {
             self.rare(3)
         }
+    }
+    /// The hot part's first and last fields mixed (a read-ahead: loading them brings in
+    /// every cache line the gossip reads of this record, also natively where it may
+    /// straddle two).
+    #[inline]
+    pub fn hot_bits(&self) -> u64 {
+        u64::from(self.flags) ^ u64::from(self.pong)
     }
     /// Set `ping_sent`.
     #[inline]
     pub fn set_ping_sent(&mut self, t: u64) {
         match u32::try_from(t) {
-            Ok(t) if t != FAR => self.ping_sent = t,
+            Ok(t) if t < PING_TIME => self.ping = (self.ping & !PING_TIME) | t,
             _ => {
-                self.ping_sent = FAR;
+                self.ping |= PING_TIME;
                 self.set_rare(3, t);
             }
         }
@@ -448,8 +486,9 @@ impl Peer {
     /// `pong_received`: the last PONG (or a fresher time from gossip).
     #[inline]
     pub fn pong_received(&self) -> u64 {
-        if self.pong_received != FAR {
-            u64::from(self.pong_received)
+        let t = self.pong & PONG_TIME;
+        if t != PONG_TIME {
+            u64::from(t)
         } else {
             self.rare(4)
         }
@@ -458,9 +497,9 @@ impl Peer {
     #[inline]
     pub fn set_pong_received(&mut self, t: u64) {
         match u32::try_from(t) {
-            Ok(t) if t != FAR => self.pong_received = t,
+            Ok(t) if t < PONG_TIME => self.pong = (self.pong & !PONG_TIME) | t,
             _ => {
-                self.pong_received = FAR;
+                self.pong |= PONG_TIME;
                 self.set_rare(4, t);
             }
         }

@@ -320,6 +320,18 @@ impl Sim {
             self.nodes[nu].walk.sort_walk_order(&mut due);
             due.dedup();
         }
+        if due.len() > 1 {
+            // Each due peer is a cache miss in a big cluster (its hot record, then its cold
+            // one): load them all first so the misses overlap.
+            let peers = &self.nodes[nu].peers;
+            let mut acc = 0u64;
+            for &p in &due {
+                if let Some(q) = peers.get(p as usize) {
+                    acc ^= q.hot_bits() ^ q.data_received;
+                }
+            }
+            std::hint::black_box(acc);
+        }
         #[cfg(debug_assertions)]
         self.check_walk(n, &due, &refused);
         let mut update_state = false;

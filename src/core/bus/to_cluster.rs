@@ -65,7 +65,7 @@ impl ClusterView for Sim {
         let mut master_ix: Vec<Option<usize>> = vec![None; peers.len()];
         let mut masters: Vec<Master> = Vec::new();
         for (p, q) in peers.iter().enumerate() {
-            if !q.known || !q.is_master() {
+            if !q.known() || !q.is_master() {
                 continue;
             }
             let Some(other) = self.nodes.get(p) else {
@@ -79,7 +79,7 @@ impl ClusterView for Sim {
             });
         }
         for (p, q) in peers.iter().enumerate() {
-            if !q.known || !q.is_slave() {
+            if !q.known() || !q.is_slave() {
                 continue;
             }
             let (Some(other), Some(m)) = (

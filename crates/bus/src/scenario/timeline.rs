@@ -593,7 +593,7 @@ impl Builder {
                 continue;
             }
             let p = &n.peers[new];
-            if p.known && p.flags & flag::HANDSHAKE == 0 {
+            if p.known() && p.flags & flag::HANDSHAKE == 0 {
                 // The message that taught it: the last delivered to i this ms.
                 let from = sim
                     .events

@@ -66,7 +66,7 @@ fn paint(canvas: &HtmlCanvasElement, run: &RunHandle, observer: u32) {
     ctx.fill_rect(0.0, 0.0, f64::from(px), f64::from(px));
     for (i, node) in sim.nodes.iter().enumerate() {
         for (j, p) in node.peers.iter().enumerate() {
-            let colour = if i == j || !p.known {
+            let colour = if i == j || !p.known() {
                 unknown
             } else if p.flags & flag::FAIL != 0 {
                 fail

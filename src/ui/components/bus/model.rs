@@ -831,7 +831,7 @@ impl Run {
 pub fn opinion(sim: &Sim, observer: u32, subject: u32) -> Option<(Opinion, usize)> {
     let node = sim.nodes.get(observer as usize)?;
     let peer = node.peers.get(subject as usize)?;
-    if !peer.known {
+    if !peer.known() {
         return None;
     }
     let op = if peer.flags & flag::FAIL != 0 {
