@@ -356,6 +356,53 @@ test('a big cluster is built a piece at a time: the page keeps answering, shows 
   await context.close();
 });
 
+test('seeking back on a cluster too big to keep copies replays it in slices, says so, and lands on the same state as going forward', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.locator('.bus__settings summary').click();
+  // 600 nodes: over the size whose copies fit the memory kept for seeking back (model.rs,
+  // MARKS_BUDGET), so going back replays from the creation. NT 15000 keeps the build short.
+  await page.getByTestId('bus-masters').fill('300');
+  await page.getByTestId('bus-replicas').fill('1');
+  await page.getByTestId('bus-node-timeout').fill('15000');
+  await page.getByTestId('bus-apply').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 600
+    && !document.querySelector('[data-testid=bus-building]'), null, { timeout: 600_000, polling: 500 });
+  const status = page.getByTestId('bus-building');
+  const at = () => timeline(page).getAttribute('data-time-ms');
+  const shown = () => page.getByTestId('bus-cluster-nodes').textContent();
+  // Forward from the start: the cursor goes on, nothing to replay.
+  const end = Number(await timeline(page).getAttribute('max'));
+  // A third of the way (not a half-tenth of a second, where rounding to one decimal may differ).
+  const third = Math.floor(end / 3);
+  const early = String(third % 100 === 50 ? third - 1 : third);
+  const reach = async (ms) => {
+    await timeline(page).fill(ms);
+    await page.waitForFunction((v) => document.querySelector('[data-testid=bus-timeline]').dataset.timeMs === v, ms);
+  };
+  assert.ok(end >= 1000, `recorded ${end} ms`);
+  await reach(early);
+  assert.equal(await status.count(), 0);
+  const forward = await shown();
+  // On to two thirds (not the end: there the recording answers, and the cursor stays).
+  const later = String(2 * third);
+  await reach(later);
+  // Back: a replay in slices, the instant shown staying until it is there.
+  await timeline(page).fill(early);
+  await status.waitFor();
+  assert.equal(await status.getAttribute('data-replay'), 'true');
+  const seconds = (Number(early) / 1000).toFixed(1).replace('.', '\\.');
+  assert.match(await status.textContent(), new RegExp(`^Going back to ${seconds} s: a cluster of 600 nodes keeps no copies of its past, so it is simulated again from its creation, [\\d.]+ of [\\d.]+ simulated seconds`));
+  assert.equal(await at(), later);
+  // The page answers meanwhile (fixtures/keyslot.tsv: CLUSTER KEYSLOT foo is 12182).
+  await page.getByTestId('key-input').fill('foo');
+  await page.waitForFunction(() => document.querySelector('[data-testid=slot]')?.textContent === '12182');
+  await status.waitFor({ state: 'detached', timeout: 300_000 });
+  assert.equal(await at(), early);
+  assert.equal(await shown(), forward, 'the replayed instant is the one reached going forward');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a link to a big cluster opens the page first, builds its run in pieces, and keeps the address until it is shown', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.locator('.bus__settings summary').click();
