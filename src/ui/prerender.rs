@@ -10,26 +10,33 @@
 /// renders), without Yew's hydration marks: the browser mounts a fresh app in its place.
 #[cfg(feature = "ssr")]
 pub fn render() -> String {
-    use std::future::Future;
+    block_on(
+        yew::ServerRenderer::<crate::ui::App>::new()
+            .hydratable(false)
+            .render(),
+    )
+}
+
+/// Runs `future` to its end on this thread, parked while it waits (Yew's server renderer
+/// wakes it): `render` here, and the tests that render a component to HTML.
+#[cfg(feature = "ssr")]
+pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
     use std::sync::Arc;
     use std::task::{Context, Poll, Wake, Waker};
 
-    /// Wakes this thread, parked below while the render runs on Yew's runtime.
+    /// Wakes this thread, parked below while the future waits.
     struct Unpark(std::thread::Thread);
     impl Wake for Unpark {
         fn wake(self: Arc<Self>) {
             self.0.unpark();
         }
     }
-    let future = yew::ServerRenderer::<crate::ui::App>::new()
-        .hydratable(false)
-        .render();
     let mut future = std::pin::pin!(future);
     let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
     let mut cx = Context::from_waker(&waker);
     loop {
-        if let Poll::Ready(html) = future.as_mut().poll(&mut cx) {
-            return html;
+        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+            return out;
         }
         std::thread::park();
     }

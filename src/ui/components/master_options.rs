@@ -315,26 +315,11 @@ mod tests {
 
     /// The HTML of `C` with `props`, as the server renderer writes it.
     fn render<C: BaseComponent>(props: C::Properties) -> String {
-        use std::sync::Arc;
-        use std::task::{Context, Poll, Wake, Waker};
-        struct Unpark(std::thread::Thread);
-        impl Wake for Unpark {
-            fn wake(self: Arc<Self>) {
-                self.0.unpark();
-            }
-        }
-        let future = yew::LocalServerRenderer::<C>::with_props(props)
-            .hydratable(false)
-            .render();
-        let mut future = std::pin::pin!(future);
-        let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
-        let mut cx = Context::from_waker(&waker);
-        loop {
-            if let Poll::Ready(html) = future.as_mut().poll(&mut cx) {
-                return html;
-            }
-            std::thread::park();
-        }
+        crate::ui::prerender::block_on(
+            yew::LocalServerRenderer::<C>::with_props(props)
+                .hydratable(false)
+                .render(),
+        )
     }
 
     fn created(n: usize) -> Rc<SlotMap> {

@@ -13,7 +13,7 @@ use crate::core::bus::scenario::{Action, ScenarioSpec, WARMUP_MS};
 use crate::core::bus::{Creating, Sim};
 
 /// Events run between two looks at the clock during the warm-up.
-const STEPS: usize = 256;
+pub(super) const STEPS: usize = 256;
 /// Nodes created between two looks at the clock (1000 nodes: about 0.4 ms each natively).
 const NODES: usize = 4;
 
@@ -168,7 +168,7 @@ impl Building {
 }
 
 /// Creates `c`'s nodes until `out_of_time`: `true` once all are there.
-fn create(c: &mut Creating, out_of_time: &dyn Fn() -> bool) -> bool {
+pub(super) fn create(c: &mut Creating, out_of_time: &dyn Fn() -> bool) -> bool {
     loop {
         if c.step(NODES) {
             return true;
@@ -180,7 +180,7 @@ fn create(c: &mut Creating, out_of_time: &dyn Fn() -> bool) -> bool {
 }
 
 /// Runs `sim`'s warm-up towards `until` until `out_of_time`: `true` once there.
-fn warm(sim: &mut Sim, until: u64, out_of_time: &dyn Fn() -> bool) -> bool {
+pub(super) fn warm(sim: &mut Sim, until: u64, out_of_time: &dyn Fn() -> bool) -> bool {
     loop {
         if sim.run_until_steps(until, STEPS) {
             return true;

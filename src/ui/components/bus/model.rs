@@ -234,11 +234,6 @@ enum ReplayStage {
     Gone,
 }
 
-/// Events (and the messages they send) run between two looks at the clock.
-const REPLAY_STEPS: usize = 256;
-/// Nodes created between two looks at the clock.
-const REPLAY_NODES: usize = 4;
-
 impl Replay {
     /// Nodes of the cluster.
     pub fn nodes(&self) -> usize {
@@ -253,30 +248,31 @@ impl Replay {
         loop {
             self.stage = match std::mem::replace(&mut self.stage, ReplayStage::Gone) {
                 ReplayStage::Create(mut c) => {
-                    while !c.step(REPLAY_NODES) {
-                        if out_of_time() {
-                            self.stage = ReplayStage::Create(c);
-                            return false;
-                        }
+                    if !super::building::create(&mut c, &out_of_time) {
+                        self.stage = ReplayStage::Create(c);
+                        return false;
                     }
                     let sim = cold(*c);
                     let until = sim.now.saturating_add(WARMUP_MS);
                     ReplayStage::Warm { sim, until }
                 }
                 ReplayStage::Warm { mut sim, until } => {
-                    while !sim.run_until_steps(until, REPLAY_STEPS) {
-                        if out_of_time() {
-                            self.stage = ReplayStage::Warm { sim, until };
-                            return false;
-                        }
+                    if !super::building::warm(&mut sim, until, &out_of_time) {
+                        self.stage = ReplayStage::Warm { sim, until };
+                        return false;
                     }
                     sim.cfg.record_messages = false;
                     ReplayStage::Advance(Player::new(sim))
                 }
                 ReplayStage::Advance(mut p) => {
                     let done = loop {
-                        let at =
-                            p.advance_bounded(self.start, &self.script, self.t, None, REPLAY_STEPS);
+                        let at = p.advance_bounded(
+                            self.start,
+                            &self.script,
+                            self.t,
+                            None,
+                            super::building::STEPS,
+                        );
                         if at >= self.t {
                             break true;
                         }
