@@ -30,6 +30,22 @@ fn text(root: &web_sys::Element, id: &str) -> String {
     by_testid(root, id).text_content().unwrap_or_default()
 }
 
+/// Resolves in a task after the next frame (a timeout set from an animation frame callback).
+async fn after_next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let later = wasm_bindgen::closure::Closure::once_into_js(move || {
+            let _ = web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(resolve.unchecked_ref(), 0);
+        });
+        web_sys::window()
+            .unwrap()
+            .request_animation_frame(later.unchecked_ref())
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
 async fn type_key(root: &web_sys::Element, key: &str) {
     let input: HtmlInputElement = by_testid(root, "key-input").dyn_into().unwrap();
     input.set_value(key);
@@ -37,6 +53,18 @@ async fn type_key(root: &web_sys::Element, key: &str) {
     init.set_bubbles(true);
     let event = Event::new_with_event_init_dict("input", &init).unwrap();
     input.dispatch_event(&event).unwrap();
+    // The page takes an edit into the key a task after the frame that paints it
+    // (`KeyStore::edited`); the field carries `data-pending` until then.
+    for _ in 0..100 {
+        if !input.has_attribute("data-pending") {
+            break;
+        }
+        after_next_frame().await;
+    }
+    assert!(
+        !input.has_attribute("data-pending"),
+        "the edit was never taken"
+    );
     yew::scheduler::flush().await;
 }
 
