@@ -113,7 +113,7 @@ pub struct BusWords {
     pub votes: &'static str,
     /// Node card: `{0}` epoch.
     pub epoch: &'static str,
-    /// Messages are not drawn above `{0}` nodes.
+    /// Messages are not drawn above `{0}` nodes, and the narration's numbers not told.
     pub no_messages: &'static str,
     /// Above 1×, one ping or pong in `{0}` is drawn.
     pub sampled: &'static str,
@@ -233,7 +233,7 @@ pub const EN: BusWords = BusWords {
     election_in: "election in {0} ms (rank #{1})",
     votes: "epoch {0}: {1} of {2} votes",
     epoch: "epoch {0}",
-    no_messages: "Messages are drawn up to {0} nodes; above that the matrix shows the spread.",
+    no_messages: "Messages are drawn up to {0} nodes; above that the matrix shows the spread, and the narration names each event without the numbers behind it (failure reports counted, votes received).",
     sampled: "At this speed one PING or PONG in {0} is drawn; every other message is.",
     intro: "Steady heartbeats: each node pings a few others every second and any node it has not heard from for half the node-timeout. Press play, or click a node to make something happen.",
     n_pfail: "{0} has had no PONG from {1} for node-timeout: it flags it fail? (PFAIL) and tells the others in its gossip.",
@@ -342,7 +342,7 @@ pub const ZH: BusWords = BusWords {
     election_in: "{0} 毫秒后选举（排名 #{1}）",
     votes: "纪元 {0}：{1} / {2} 票",
     epoch: "纪元 {0}",
-    no_messages: "节点不超过 {0} 个时绘制消息；更多节点时由矩阵显示传播。",
+    no_messages: "节点不超过 {0} 个时绘制消息；更多节点时由矩阵显示传播，叙述只说出每个事件，不给出其背后的数字（计入的故障报告、收到的投票）。",
     sampled: "在此速度下每 {0} 条 PING 或 PONG 只绘制一条；其他消息全部绘制。",
     intro: "稳定的心跳：每个节点每秒 PING 几个其他节点，并 PING 超过半个 node-timeout 没有消息的节点。点击播放，或点击一个节点制造事件。",
     n_pfail: "{0} 超过 node-timeout 没有收到 {1} 的 PONG：把它标记为 fail?（PFAIL），并在 gossip 中告诉其他节点。",
