@@ -689,8 +689,7 @@ impl Run {
         // Inside the next millisecond the recorded simulator still answers for the instant
         // shown: the view keeps that instant until the millisecond is whole, and the events
         // and log lines of the millisecond (times past `t`) are not shown.
-        let now = self.full.sim.now;
-        self.live = t >= self.end && (now == t || (self.inside && now == t.saturating_add(1)));
+        self.live = self.live_at(t);
         if self.live {
             return;
         }
@@ -716,10 +715,15 @@ impl Run {
     /// before the cursor and before every copy kept (a big cluster keeps none).
     pub fn replays_to(&self, t: u64) -> bool {
         let t = t.clamp(self.start, self.end);
-        let now = self.full.sim.now;
-        let live = t >= self.end && (now == t || (self.inside && now == t.saturating_add(1)));
         let before_marks = self.marks.first().is_none_or(|m| m.sim.now > t);
-        !live && before_marks && t < self.cursor.sim.now
+        !self.live_at(t) && before_marks && t < self.cursor.sim.now
+    }
+
+    /// Whether the recording's own simulator answers for instant `t` (clamped): it stands
+    /// there, or inside the millisecond after it ([`Run::seek`]).
+    fn live_at(&self, t: u64) -> bool {
+        let now = self.full.sim.now;
+        t >= self.end && (now == t || (self.inside && now == t.saturating_add(1)))
     }
 
     /// The replay [`Run::seek`] to `t` would do in one piece ([`Run::replays_to`]), to be done
@@ -739,11 +743,10 @@ impl Run {
     pub fn seek_replayed(&mut self, replay: Replay) -> bool {
         let t = replay.t;
         match replay.stage {
-            ReplayStage::Advance(mut cursor) if t <= self.end && cursor.sim.now == t => {
+            ReplayStage::Advance(cursor) if t <= self.end && cursor.sim.now == t => {
+                // Its records were cleared after each slice (`Replay::work`).
                 self.at = t;
                 self.live = false;
-                cursor.sim.events.clear();
-                cursor.sim.logs.clear();
                 self.cursor = cursor;
                 true
             }
