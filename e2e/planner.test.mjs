@@ -394,3 +394,55 @@ test('a big batch is shown first and its copied plan follows a task later, whole
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a 4 MB paste of keys is taken in, read and planned a slice at a time, with its progress shown, into the plan of every key', async () => {
+  const { page, context, problems } = await openForPastes();
+  // About 100,000 keys over many slots (each checked with redisSlot below), with one line
+  // that is not a key half-way and one blank line.
+  const keys = Array.from({ length: 100_000 }, (_, i) => `user:${i}:session:aaaaaaaaaaaaaaaaaaaaa`);
+  const lines = [...keys];
+  lines.splice(50_000, 0, 'bad\\x4', '');
+  const text = lines.join('\n');
+  assert.ok(text.length > 4_000_000 && text.length < (4 << 20), `${text.length} bytes`);
+  // Every state of the working note, in order, as the page showed it.
+  await page.evaluate(() => {
+    window.__working = [];
+    new MutationObserver(() => {
+      const note = document.querySelector('[data-testid=batch-working]');
+      const last = window.__working.at(-1);
+      const now = note && { phase: note.dataset.phase, text: note.textContent, value: note.querySelector('progress')?.value, max: note.querySelector('progress')?.max };
+      if (now && JSON.stringify(now) !== JSON.stringify(last)) window.__working.push(now);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  await pasteOver(page, text);
+  const perKey = '[data-testid=plan][data-strategy=per-key]';
+  await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.roundTrips === '100000', perKey, { timeout: 30_000 });
+  const working = await page.evaluate(() => window.__working);
+  const phases = working.map((w) => w.phase).filter((p, i, all) => p !== all[i - 1]);
+  assert.deepEqual(phases, ['pasting', 'reading', 'planning'], JSON.stringify(working.slice(0, 5)));
+  assert.equal(working[0].text, 'Taking in the paste…');
+  const reading = working.filter((w) => w.phase === 'reading');
+  const kb = (text.length / 1024).toFixed(1);
+  assert.equal(reading[0].text, `Reading the batch: 0.0 KB of ${kb} KB…`);
+  assert.equal(reading[0].max, text.length);
+  assert.ok(reading.every((w, i) => i === 0 || w.value >= reading[i - 1].value), 'the progress only goes forward');
+  assert.equal(working.find((w) => w.phase === 'planning').text, 'Planning 100000 keys…');
+  assert.equal(await page.getByTestId('batch-working').count(), 0);
+  // The plan holds every key: one command per slot (slots counted with redisSlot).
+  const slots = new Set(keys.map(redisSlot));
+  assert.equal(await page.locator('[data-testid=plan][data-strategy=per-slot] td').nth(2).textContent(), String(slots.size));
+  assert.match(await page.locator('.planner h3.lab__title').first().textContent(), new RegExp(`^100000 keys in ${slots.size} slots`));
+  // The line that is not a key is named by its number; the field shows the batch's start.
+  const alerts = await page.locator('.planner .lab__error[role=alert]').allTextContents();
+  assert.equal(alerts.length, 1);
+  assert.match(alerts[0], /^line 50001: /);
+  assert.equal(await page.getByTestId('batch-held').getAttribute('data-lines'), String(lines.length));
+  assert.equal(await page.getByTestId('batch-input').inputValue(), lines.slice(0, 200).join('\n'));
+  // The copied plan follows: one MGET per slot (up to 500), the first for the lowest slot.
+  await page.waitForFunction(() => /^# slot \d+ on /.test(document.querySelector('[data-testid=plan-commands]')?.value ?? ''));
+  assert.equal(await page.getByTestId('plan-commands-writing').count(), 0);
+  const first = Math.min(...slots);
+  assert.match(await page.getByTestId('plan-commands').inputValue(), new RegExp(`^# slot ${first} on 127\\.0\\.0\\.1:\\d+\nMGET `));
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -26,6 +26,57 @@ pub fn after_paint(work: impl FnOnce() + 'static) -> AfterPaint {
     AfterPaint { cancelled, timeout }
 }
 
+/// Runs `step` in a task after each paint, once per frame, until it says it is done (returns
+/// `true`), unless the returned guard is dropped first: long work in slices, each followed by
+/// a frame, so the page keeps answering and can show how far the work has come.
+pub fn in_slices(step: impl FnMut() -> bool + 'static) -> Slices {
+    let cancelled = Rc::new(Cell::new(false));
+    next_slice(Rc::new(RefCell::new(step)), cancelled.clone());
+    Slices { cancelled }
+}
+
+/// Sets the next slice of [`in_slices`]: an animation frame callback sets a timeout (each
+/// closure is freed by wasm-bindgen once called; a cancelled chain does nothing at its next
+/// call).
+fn next_slice(step: Rc<RefCell<dyn FnMut() -> bool>>, cancelled: Rc<Cell<bool>>) {
+    let Some(w) = web_sys::window() else { return };
+    let frame = Closure::once_into_js(move || {
+        let Some(w) = web_sys::window().filter(|_| !cancelled.get()) else {
+            return;
+        };
+        let task = Closure::once_into_js(move || {
+            if cancelled.get() {
+                return;
+            }
+            let done = (step.borrow_mut())();
+            if !done {
+                next_slice(step, cancelled);
+            }
+        });
+        let _ = w.set_timeout_with_callback(task.unchecked_ref());
+    });
+    let _ = w.request_animation_frame(frame.unchecked_ref());
+}
+
+/// Stops the work of [`in_slices`] when dropped.
+pub struct Slices {
+    cancelled: Rc<Cell<bool>>,
+}
+
+impl Drop for Slices {
+    fn drop(&mut self) {
+        self.cancelled.set(true);
+    }
+}
+
+/// The page's clock in milliseconds (`performance.now()`; 0 where there is none: the
+/// build-time prerender). Work split into slices times each slice with it.
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
 /// Cancels the work of [`after_paint`] when dropped before it ran.
 pub struct AfterPaint {
     cancelled: Rc<Cell<bool>>,

@@ -686,6 +686,13 @@ pub struct Messages {
     pub plan_copy_cut: &'static str,
     /// A big batch's copied plan is being written (after the batch is shown): `{0}` keys.
     pub plan_copy_writing: &'static str,
+    /// A paste too big to read in the frame that shows it is being taken from the clipboard.
+    pub plan_pasting: &'static str,
+    /// A big batch of keys is being read a slice at a time: `{0}` KB read of `{1}` KB.
+    pub plan_reading: &'static str,
+    /// A big batch's keys are being planned (in a task after the frame that shows them):
+    /// `{0}` keys.
+    pub plan_planning: &'static str,
     /// Accessible name of the last change's redis-cli commands.
     pub lab_commands_label: &'static str,
     /// Accessible name of the scrollable CRC register table.
@@ -1420,6 +1427,9 @@ pub const EN: Messages = Messages {
     plan_commands_label: "Commands for this plan",
     plan_copy_cut: "The field shows the first {0} KB of the plan's {1} KB; Copy copies all of it.",
     plan_copy_writing: "Writing the commands for {0} keys…",
+    plan_pasting: "Taking in the paste…",
+    plan_reading: "Reading the batch: {0} KB of {1} KB…",
+    plan_planning: "Planning {0} keys…",
     lab_commands_label: "redis-cli commands that perform this change",
     crc_register_label: "CRC register, byte by byte",
     doc_title: "slotscope — Redis Cluster slots, step by step",

@@ -4,6 +4,7 @@
 
 pub mod after_paint;
 pub mod app;
+pub mod batch_read;
 pub mod bus_notes;
 pub mod bus_words;
 pub mod clipboard;

@@ -178,7 +178,19 @@ pub fn format_key(bytes: &[u8]) -> String {
 /// Appends the redis-cli form of `bytes` to `out`.
 pub fn push_formatted(out: &mut String, bytes: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    for &b in bytes {
+    let plain = |b: &u8| matches!(b, 0x20..=0x7e) && *b != b'\\' && *b != b'"';
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        // A run of printable bytes that need no escape is copied whole (a big plan's keys
+        // are mostly such runs).
+        let run = rest.iter().position(|b| !plain(b)).unwrap_or(rest.len());
+        if let Ok(s) = core::str::from_utf8(&rest[..run]) {
+            out.push_str(s);
+        }
+        let Some((&b, tail)) = rest[run..].split_first() else {
+            break;
+        };
+        rest = tail;
         match b {
             b'\\' => out.push_str("\\\\"),
             b'"' => out.push_str("\\\""),

@@ -410,33 +410,40 @@ pub fn slot_command_parts<'a>(
     style: CommandStyle,
     limit: usize,
 ) -> Vec<SlotCommand<'a>> {
-    let quote = |k: &[u8]| format!("\"{}\"", crate::core::key::escape::format_key(k));
+    use core::fmt::Write;
     plan.slots
         .iter()
         .take(limit)
         .map(|group| {
-            let ks: Vec<String> = plan
+            // Written into one string: a slot's command can hold 100,000 keys.
+            let ks: Vec<&[u8]> = plan
                 .keys_in(group)
                 .iter()
                 .filter_map(|&i| keys.get(i as usize))
-                .map(quote)
                 .collect();
             let master = group
                 .master
                 .and_then(|m| map.masters().get(m))
                 .map(|m| m.addr.as_str());
-            let command = match style {
-                CommandStyle::Mget => format!("MGET {}", ks.join(" ")),
-                CommandStyle::EvalSetEx { ttl } => {
-                    let values: Vec<String> = (1..=ks.len()).map(|i| format!("\"v{i}\"")).collect();
-                    format!(
-                        "EVAL \"{SET_EX_SCRIPT}\" {} {} {} {ttl}",
-                        ks.len(),
-                        ks.join(" "),
-                        values.join(" ")
-                    )
+            let mut command =
+                String::with_capacity(ks.iter().map(|k| k.len() + 3).sum::<usize>() + 16);
+            match style {
+                CommandStyle::Mget => command.push_str("MGET"),
+                CommandStyle::EvalSetEx { .. } => {
+                    let _ = write!(command, "EVAL \"{SET_EX_SCRIPT}\" {}", ks.len());
                 }
-            };
+            }
+            for k in &ks {
+                command.push_str(" \"");
+                crate::core::key::escape::push_formatted(&mut command, k);
+                command.push('"');
+            }
+            if let CommandStyle::EvalSetEx { ttl } = style {
+                for i in 1..=ks.len() {
+                    let _ = write!(command, " \"v{i}\"");
+                }
+                let _ = write!(command, " {ttl}");
+            }
             SlotCommand {
                 slot: group.slot,
                 master,

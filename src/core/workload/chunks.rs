@@ -49,12 +49,45 @@ pub fn chunk_masters<'a>(
     chunk: usize,
     sorted: bool,
 ) -> ChunkStats {
-    let chunk = chunk.max(1);
     let (slot_of, _) = slots_of(keys);
-    let order: Vec<u32> = if sorted {
-        sort_by_slot(&slot_of).1
-    } else {
-        (0..slot_of.len() as u32).collect()
+    let order = sorted.then(|| sort_by_slot(&slot_of).1);
+    chunk_stats(&slot_of, order.as_deref(), map, chunk)
+}
+
+/// [`chunk_masters`] of the keys `plan` was made for on `map`, from the slots the plan already
+/// computed (the planner's chunk row: no second pass over the keys).
+///
+/// ```
+/// use slotscope::core::workload::{chunk_masters, chunk_masters_of, plan, KeySample};
+/// use slotscope::core::cluster::topology::SlotMap;
+/// let keys = KeySample::numbered(b"key:", 1000);
+/// let map = SlotMap::fixture_cluster();
+/// let p = plan(&keys, &map);
+/// for sorted in [false, true] {
+///     assert_eq!(chunk_masters_of(&p, &map, 100, sorted), chunk_masters(&keys, &map, 100, sorted));
+/// }
+/// ```
+pub fn chunk_masters_of(plan: &Plan, map: &SlotMap, chunk: usize, sorted: bool) -> ChunkStats {
+    chunk_stats(
+        &plan.slot_of,
+        sorted.then(|| plan.keys_by_slot()),
+        map,
+        chunk,
+    )
+}
+
+/// Chunk statistics of keys whose slots are `slot_of`, taken in `order` (indices into
+/// `slot_of`: sorted by slot) or, when `None`, as given.
+fn chunk_stats(slot_of: &[u16], order: Option<&[u32]>, map: &SlotMap, chunk: usize) -> ChunkStats {
+    let chunk = chunk.max(1);
+    let sorted = order.is_some();
+    let given: Vec<u32>;
+    let order = match order {
+        Some(o) => o,
+        None => {
+            given = (0..slot_of.len() as u32).collect();
+            &given
+        }
     };
     // `seen_*[x] == c + 1` when chunk `c` already counted master or slot `x`.
     let mut seen_master = vec![0u32; map.n_masters()];

@@ -4,6 +4,7 @@
 pub mod batch;
 mod chunks;
 mod hotspot;
+mod key_lines;
 mod keys;
 mod plan;
 mod sample;
@@ -13,6 +14,7 @@ mod tests;
 
 pub use chunks::*;
 pub use hotspot::*;
+pub use key_lines::*;
 pub use keys::*;
 pub use plan::*;
 pub use sample::*;

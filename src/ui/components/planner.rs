@@ -1,32 +1,32 @@
 //! The fan-out planner: paste commands (or keys for one command), read each reply as the
 //! cluster gives it from a chosen node, and compare the ways a client can send the batch.
 
-use crate::core::key::escape::{format_key, parse_key, EscapeError};
+use crate::core::key::escape::format_key;
 use crate::core::server::reply::{ErrorReply, Reply};
-use crate::core::server::route::Session;
-use crate::core::server::Cluster;
 use crate::core::workload::batch::{
-    command_for_keys, route_key_batch, run_lines, slot_command_parts, BatchError, CommandStyle,
-    Line, Outcome, KEY_COMMANDS,
+    route_key_batch, slot_command_parts, CommandStyle, Line, Outcome, KEY_COMMANDS,
 };
 use crate::core::workload::tags::{generate_tags, retag};
 use crate::core::workload::KeySample;
-use crate::core::workload::{chunk_masters, plan, Plan, Strategy, MAX_KEYS};
+use crate::core::workload::{chunk_masters_of, plan, Plan, Strategy, MAX_KEYS};
 use crate::core::SlotMap;
-use crate::ui::after_paint::use_after_paint;
+use crate::ui::after_paint::{after_paint, use_after_paint, AfterPaint};
+use crate::ui::batch_read::use_batch;
 use crate::ui::clipboard::CopyButton;
 use crate::ui::components::master_options::NodeSelect;
 use crate::ui::components::window::{spacer, use_window};
 use crate::ui::forms::{input_to, select_to};
 use crate::ui::lang::Lang;
-use crate::ui::localize::{batch_error, escape_error, plan_error, tag_error};
+use crate::ui::localize::{escape_error, plan_error, tag_error};
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::planner_state::{
     preview, too_long_for_field, CopyStyle, GenError, GenKind, Lines, PlannerAction, PlannerState,
-    MAX_PASTE_BYTES,
+    FIELD_BYTES, MAX_PASTE_BYTES,
 };
 use crate::ui::reply_words::{note_of, note_text, reply_text};
+use js_sys::JsString;
 use std::rc::Rc;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -53,8 +53,6 @@ fn utf16_to_byte(text: &str, u: usize) -> usize {
     text.len()
 }
 
-/// Keys one command is checked with by the engine; larger batches get the plan's verdict.
-const MAX_ENGINE_KEYS: usize = 10_000;
 /// Batches of more keys than this get their copied plan a task after the frame that shows
 /// them (`after_paint`): writing it was the largest part of a 4 MB paste's interaction (one
 /// MGET of 116,000 keys, 4 MB of text, of which the field shows 16 KB; issue 17).
@@ -71,96 +69,6 @@ pub struct PlannerProps {
     pub colours: Rc<Vec<String>>,
     /// The planner's state (the page owns it: a link restores it and carries it).
     pub state: UseReducerHandle<PlannerState>,
-}
-
-/// What the batch was read into: the answered lines, the keys, and what went wrong.
-#[derive(PartialEq)]
-struct Batch {
-    lines: Vec<Line>,
-    keys: Rc<KeySample>,
-    problems: Vec<Problem>,
-}
-
-/// Why part of a paste was not planned; worded only when shown, in the reader's language.
-#[derive(PartialEq)]
-enum Problem {
-    /// The batch was not answered at all.
-    Batch(BatchError),
-    /// More than [`MAX_KEYS`] keys: the rest were dropped.
-    OnlyFirst,
-    /// A line (1-based) that is not a key.
-    Line(usize, EscapeError),
-}
-
-impl Problem {
-    fn describe(&self, t: &Messages) -> String {
-        match self {
-            Problem::Batch(e) => batch_error(t, e),
-            Problem::OnlyFirst => fill(t.plan_only_first, &[&MAX_KEYS]),
-            Problem::Line(line, e) => fill(t.at_line, &[line, &escape_error(t, e)]),
-        }
-    }
-}
-
-/// Reads the paste: commands, or one key per line for `command`.
-fn read_batch(t: &Messages, map: &SlotMap, node: &str, text: &str, lines: Lines) -> Batch {
-    let mut keys = KeySample::new();
-    let mut problems = Vec::new();
-    let Lines::KeysFor(command) = lines else {
-        let lines = match run_lines(map, node, text) {
-            Ok(lines) => lines,
-            Err(e) => {
-                problems.push(Problem::Batch(e));
-                Vec::new()
-            }
-        };
-        for line in &lines {
-            for (k, _) in &line.keys {
-                keys.push(k);
-            }
-        }
-        return Batch {
-            lines,
-            keys: Rc::new(keys),
-            problems,
-        };
-    };
-    let mut parsed = Vec::new();
-    for (i, l) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        if parsed.len() >= MAX_KEYS {
-            problems.push(Problem::OnlyFirst);
-            break;
-        }
-        match parse_key(l.trim()) {
-            Ok(k) => parsed.push(k),
-            Err(e) => problems.push(Problem::Line(i + 1, e)),
-        }
-    }
-    for k in &parsed {
-        keys.push(k);
-    }
-    let lines = if !parsed.is_empty() && parsed.len() <= MAX_ENGINE_KEYS {
-        let args = command_for_keys(command, &parsed);
-        let mut cluster = Cluster::new(map.clone());
-        let reply = cluster.exec(node, &args, &mut Session::new());
-        vec![Line {
-            line_no: 1,
-            text: fill(t.plan_keys_line, &[&command, &parsed.len()]),
-            keys: Vec::new(),
-            outcome: Outcome::Reply(reply),
-        }]
-    } else {
-        Vec::new()
-    };
-    Batch {
-        lines,
-        keys: Rc::new(keys),
-        problems,
-    }
 }
 
 /// The verdict for generated keys sent as one command to the chosen node, and whether it is a
@@ -245,41 +153,48 @@ fn copy_plan(
 ) -> String {
     const TTL: u32 = 3600;
     let eval = CommandStyle::EvalSetEx { ttl: TTL };
-    let worded = |p: &Plan, keys: &KeySample, style: CommandStyle| -> Vec<String> {
-        let mut lines: Vec<String> = slot_command_parts(p, keys, map, style, MAX_COPIED_COMMANDS)
-            .into_iter()
-            .map(|c| {
-                let node = c.master.unwrap_or(t.plan_copy_no_master);
-                format!(
-                    "{}\n{}",
-                    fill(t.plan_copy_slot, &[&c.slot, &node]),
-                    c.command
-                )
-            })
-            .collect();
+    // Lines joined by `\n`, written into one string (a command can be 4 MB).
+    let line = |out: &mut String, text: &str| {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(text);
+    };
+    let worded = |out: &mut String, p: &Plan, keys: &KeySample, style: CommandStyle| {
+        let parts = slot_command_parts(p, keys, map, style, MAX_COPIED_COMMANDS);
+        for c in &parts {
+            let node = c.master.unwrap_or(t.plan_copy_no_master);
+            line(out, &fill(t.plan_copy_slot, &[&c.slot, &node]));
+            line(out, &c.command);
+        }
         // A list that stops short says so, in the text that is copied.
         let all = p.slots.len();
-        if all > lines.len() {
-            let left_out = all - lines.len();
-            lines.push(fill(t.plan_copy_more, &[&left_out, &lines.len(), &all]));
+        if all > parts.len() {
+            let left_out = all - parts.len();
+            line(
+                out,
+                &fill(t.plan_copy_more, &[&left_out, &parts.len(), &all]),
+            );
         }
-        lines
     };
-    let lines = match style {
-        CopyStyle::Eval => worded(planned, keys, eval),
+    let mut out = String::new();
+    match style {
+        CopyStyle::Eval => worded(&mut out, planned, keys, eval),
         CopyStyle::Tagged => match generate_tags(ROUTE_TAG_TEMPLATE, 1, map, 1_000_000) {
             Ok(set) => {
                 let retagged = retag(keys, map, &set);
-                let mut out = vec![fill(t.plan_copy_retagged, &[&ROUTE_TAG_TEMPLATE])];
+                line(
+                    &mut out,
+                    &fill(t.plan_copy_retagged, &[&ROUTE_TAG_TEMPLATE]),
+                );
                 let p = plan(&retagged, map);
-                out.extend(worded(&p, &retagged, eval));
-                out
+                worded(&mut out, &p, &retagged, eval);
             }
-            Err(e) => vec![format!("# {}", tag_error(t, &e))],
+            Err(e) => line(&mut out, &format!("# {}", tag_error(t, &e))),
         },
-        CopyStyle::Mget => worded(planned, keys, CommandStyle::Mget),
-    };
-    lines.join("\n")
+        CopyStyle::Mget => worded(&mut out, planned, keys, CommandStyle::Mget),
+    }
+    out
 }
 
 /// A line's verdict: the node's reply verbatim, or redis-cli's `Invalid argument(s)` with
@@ -315,6 +230,31 @@ fn strategy_name(t: &Messages, s: Strategy) -> &'static str {
     }
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// A paste's `DataTransfer`, read with its text left in JavaScript (web-sys's `get_data`
+    /// copies it into wasm at once).
+    type PasteData;
+    #[wasm_bindgen(method, catch, js_name = getData)]
+    fn get_data(this: &PasteData, format: &str) -> Result<JsString, JsValue>;
+}
+
+/// The field's text `before` with its bytes `a..b` (the selection) replaced by `pasted`, line
+/// ends made `\n` as the field would make them.
+fn spliced(before: &str, a: usize, b: usize, pasted: String) -> String {
+    let pasted = if pasted.contains('\r') {
+        pasted.replace("\r\n", "\n").replace('\r', "\n")
+    } else {
+        pasted
+    };
+    let (a, b) = (a.min(before.len()), b.min(before.len()));
+    let mut text = String::with_capacity(before.len() - (b - a) + pasted.len());
+    text.push_str(&before[..a]);
+    text.push_str(&pasted);
+    text.push_str(&before[b..]);
+    text
+}
+
 /// The tag template the "per master" copy uses (the case study's).
 const ROUTE_TAG_TEMPLATE: &str = "routing:v1:%d";
 
@@ -339,19 +279,15 @@ pub fn planner(props: &PlannerProps) -> Html {
         .or_else(|| map.masters().first().map(|m| m.addr.clone()))
         .unwrap_or_default();
     // Commands are answered without words (the reply is Redis's); only a key list's line is
-    // worded, so only then does a language switch read the batch again.
-    let batch = use_memo(
-        (
-            state.text.clone(),
-            state.lines,
-            node_addr.clone(),
-            props.map.clone(),
-            matches!(state.lines, Lines::KeysFor(_)).then_some(lang),
-        ),
-        |(text, lines, node, map, lang)| {
-            read_batch(lang.unwrap_or_default().messages(), map, node, text, *lines)
-        },
-    );
+    // worded, so only then does a language switch read the batch again. A big key list is
+    // read a slice per frame (`reading` until it is read).
+    let (batch, reading) = use_batch((
+        state.text.clone(),
+        state.lines,
+        node_addr.clone(),
+        props.map.clone(),
+        matches!(state.lines, Lines::KeysFor(_)).then_some(lang),
+    ));
     // Thousands of pasted lines: only those scrolled into view are rendered.
     let verdict_list = use_node_ref();
     let windowed = use_window(verdict_list.clone(), batch.lines.len());
@@ -359,9 +295,16 @@ pub fn planner(props: &PlannerProps) -> Html {
     // Generated keys, when there are some, stand in for the pasted ones: one batch at a time.
     let generated = &state.generated;
     let keys = generated.clone().unwrap_or_else(|| batch.keys.clone());
-    let the_plan = use_memo((keys.clone(), props.map.clone()), |(keys, map)| {
-        plan(keys.as_ref(), map)
-    });
+    // Many keys are planned in a task after the frame that shows their batch (`planning`
+    // until then); the plan, its chunks and its copy are all of the keys `planned` holds.
+    let ((planned_keys, planned_map), planning) = use_after_paint(
+        (keys.clone(), props.map.clone()),
+        keys.len() > COPY_LATE_KEYS,
+    );
+    let the_plan = use_memo(
+        (planned_keys.clone(), planned_map.clone()),
+        |(keys, map)| plan(keys.as_ref(), map),
+    );
     // The generated keys' verdict from the core, sent as the chosen key command (MGET when the
     // lines are commands); routed again only when the keys, the cluster or the node change.
     let generated_route = use_memo(
@@ -382,12 +325,13 @@ pub fn planner(props: &PlannerProps) -> Html {
         },
     );
     let chunk_size = state.chunk_size();
+    // From the plan's slots: no second pass over the keys.
     let chunks = use_memo(
-        (keys.clone(), props.map.clone(), chunk_size),
-        |(keys, map, c)| {
+        (the_plan.clone(), planned_map.clone(), chunk_size),
+        |(p, map, c)| {
             (
-                chunk_masters(keys.as_ref(), map, *c, false),
-                chunk_masters(keys.as_ref(), map, *c, true),
+                chunk_masters_of(p, map, *c, false),
+                chunk_masters_of(p, map, *c, true),
             )
         },
     );
@@ -406,19 +350,23 @@ pub fn planner(props: &PlannerProps) -> Html {
     };
     // A paste that makes the batch too long for the field is held by the planner instead
     // (`planner_state::FIELD_LINES`): the text never goes into the field, so the browser does
-    // not lay it out. A shorter paste is the browser's own, as typing is.
+    // not lay it out. A shorter paste is the browser's own, as typing is. A paste longer than
+    // the field takes crosses into wasm a task after the frame that says it is being taken
+    // in (`pasting`): 4 MB of text is a long copy.
+    let pasting = use_state_eq(|| false);
+    let taking_in = use_mut_ref(|| None::<AfterPaint>);
     let on_paste = {
-        let (on, held) = (on.clone(), state.held);
+        let (on, held, pasting) = (on.clone(), state.held, pasting.clone());
         Callback::from(move |e: Event| {
-            let pasted = e
-                .dyn_ref::<web_sys::ClipboardEvent>()
-                .and_then(|c| c.clipboard_data())
-                .and_then(|d| d.get_data("text/plain").ok());
-            let Some(pasted) = pasted else { return };
             if held {
                 // Read-only: the field holds only the batch's start.
                 return;
             }
+            let pasted = e
+                .dyn_ref::<web_sys::ClipboardEvent>()
+                .and_then(|c| c.clipboard_data())
+                .and_then(|d| d.unchecked_ref::<PasteData>().get_data("text/plain").ok());
+            let Some(pasted) = pasted else { return };
             let area = e.target_unchecked_into::<HtmlTextAreaElement>();
             let before = area.value();
             let at = |u: Option<u32>| utf16_to_byte(&before, u.map_or(usize::MAX, |u| u as usize));
@@ -427,16 +375,18 @@ pub fn planner(props: &PlannerProps) -> Html {
                 at(area.selection_end().ok().flatten()),
             );
             let (a, b) = (a.min(b), a.max(b));
-            // As the field would have it: line ends as `\n`.
-            let pasted = if pasted.contains('\r') {
-                pasted.replace("\r\n", "\n").replace('\r', "\n")
-            } else {
-                pasted
-            };
-            let mut text = String::with_capacity(before.len() - (b - a) + pasted.len());
-            text.push_str(&before[..a]);
-            text.push_str(&pasted);
-            text.push_str(&before[b..]);
+            // At least one UTF-8 byte per UTF-16 unit: held (or refused) whatever the field held.
+            if pasted.length() as usize > FIELD_BYTES {
+                e.prevent_default();
+                pasting.set(true);
+                let (on, pasting) = (on.clone(), pasting.clone());
+                *taking_in.borrow_mut() = Some(after_paint(move || {
+                    on.emit(PlannerAction::Pasted(spliced(&before, a, b, pasted.into())));
+                    pasting.set(false);
+                }));
+                return;
+            }
+            let text = spliced(&before, a, b, pasted.into());
             if text.len() > MAX_PASTE_BYTES || too_long_for_field(&text) {
                 e.prevent_default();
                 on.emit(PlannerAction::Pasted(text));
@@ -546,13 +496,13 @@ pub fn planner(props: &PlannerProps) -> Html {
     // big batch, in a task after the frame that shows the batch (`copy_behind` until then).
     let (copy_inputs, copy_behind) = use_after_paint(
         (
-            keys.clone(),
+            planned_keys.clone(),
             the_plan.clone(),
-            props.map.clone(),
+            planned_map.clone(),
             state.style,
             lang,
         ),
-        keys.len() > COPY_LATE_KEYS,
+        planned_keys.len() > COPY_LATE_KEYS,
     );
     let copied = use_memo(copy_inputs, |(keys, planned, map, style, lang)| {
         let text = copy_plan(lang.messages(), keys, planned, map, *style);
@@ -565,6 +515,18 @@ pub fn planner(props: &PlannerProps) -> Html {
         (AttrValue::from(text), cut)
     });
     let (copied, copied_cut) = (*copied).clone();
+    // The batch's results are not shown while what they come from is still being worked out:
+    // a paste taken in, a big key list read, many keys planned.
+    let working = if *pasting {
+        Some(("pasting", t.plan_pasting.to_string(), None))
+    } else if let (Some(r), None) = (reading, generated) {
+        let words = fill(t.plan_reading, &[&kb(r.read), &kb(r.total)]);
+        Some(("reading", words, Some(r)))
+    } else if planning {
+        Some(("planning", fill(t.plan_planning, &[&keys.len()]), None))
+    } else {
+        None
+    };
 
     html! {
         <section class="card planner" aria-labelledby="planner-title">
@@ -584,7 +546,8 @@ pub fn planner(props: &PlannerProps) -> Html {
             </div>
             <textarea class="lab__paste mono" rows="7" data-testid="batch-input"
                       value={held.as_ref().as_ref().map_or_else(|| AttrValue::from(state.text.clone()), |h| h.0.clone())}
-                      readonly={state.held} data-held={state.held.then_some("true")}
+                      readonly={state.held || *pasting} data-held={state.held.then_some("true")}
+                      aria-busy={pasting.then_some("true")}
                       oninput={on_text} onpaste={on_paste} spellcheck="false" aria-label={t.plan_batch_label}
                       aria-describedby={state.held.then_some("batch-held")} />
             if let Some((_, shown, lines, bytes)) = held.as_ref() {
@@ -621,83 +584,93 @@ pub fn planner(props: &PlannerProps) -> Html {
                     { fill(t.plan_too_big, &[&format!("{:.1}", n as f64 / 1e6), &(MAX_PASTE_BYTES >> 20)]) }
                 </p>
             }
-            // One batch at a time: generated keys set the pasted lines (and what they got wrong)
-            // aside until the reader goes back to them or edits them.
-            if generated.is_none() {
-                { for batch.problems.iter().map(|p| html! { <p class="lab__error" role="alert">{ p.describe(t) }</p> }) }
-            }
-
-            if let Some(keys) = generated {
-                <p class="section-help planner__switch" data-testid="generated-note" role="status">
-                    { fill(t.plan_showing_generated, &[&keys.len()]) }{ " " }
-                    <button type="button" class="link-button" data-testid="show-pasted"
-                            onclick={on_show_pasted}>{ t.plan_show_pasted }</button>
-                </p>
-                <ol class="verdicts">{ generated_verdict.unwrap_or_default() }</ol>
-            } else {
-                <ol class={classes!("verdicts", window.windowed.then_some("verdicts--windowed"))}
-                    ref={verdict_list} onscroll={windowed.onscroll.clone()} data-testid="verdicts"
-                    data-rows={batch.lines.len().to_string()}
-                    tabindex={window.windowed.then_some("0")} aria-label={window.windowed.then_some(t.plan_batch_label)}>
-                    { spacer(&windowed, &windowed.before) }
-                    { for verdicts }
-                    { spacer(&windowed, &windowed.after) }
-                </ol>
-            }
-
-            if p.n_keys > 0 {
-                <h3 class="lab__title">{ fill(t.plan_strategies, &[&p.n_keys, &p.slots.len(), &p.masters.len()]) }</h3>
-                <div class="planner__plans">
-                    <table class="compare__table">
-                        <thead><tr>
-                            <th scope="col">{ t.plan_col_strategy }</th>
-                            <th scope="col">{ t.plan_col_trips }</th>
-                            <th scope="col">{ t.plan_col_parallel }</th>
-                            <th scope="col">{ t.plan_col_commands }</th>
-                            <th scope="col">{ t.plan_col_queue }</th>
-                            <th scope="col">{ t.plan_col_largest }</th>
-                            <th scope="col">{ t.plan_col_atomic }</th>
-                        </tr></thead>
-                        <tbody>{ for rows }</tbody>
-                    </table>
-                    { fan_out(t, p, map, &props.colours) }
-                </div>
-                <p class="section-help">{ t.plan_latency_note }</p>
-                if p.unserved.n_keys > 0 {
-                    <p class="lab__error">{ fill(t.plan_unserved, &[&p.unserved.n_keys]) }</p>
-                }
-                <div class="lab__row lab__form">
-                    <label for="chunk">{ t.plan_chunk }</label>
-                    <input id="chunk" class="lab__number" type="number" min="1" value={state.chunk.clone()}
-                           oninput={input_to(on.clone(), PlannerAction::Chunk)} />
-                    <span data-testid="chunk-stats">{ fill(t.plan_chunk_stats, &[
-                        &mean(unsorted.mean_masters), &unsorted.max_masters,
-                        &mean(sorted.mean_masters), &sorted.max_masters]) }</span>
-                </div>
-                <div class="lab__row lab__form">
-                    <label for="copy-style">{ t.plan_copy_as }</label>
-                    <select id="copy-style"
-                            onchange={select_to(on.clone(), |v| CopyStyle::from_value(&v).map(PlannerAction::Style))}>
-                        <option value="mget" selected={state.style == CopyStyle::Mget}>{ t.plan_copy_mget }</option>
-                        <option value="eval" selected={state.style == CopyStyle::Eval}>{ t.plan_copy_eval }</option>
-                        <option value="tagged" selected={state.style == CopyStyle::Tagged}>{ t.plan_copy_tagged }</option>
-                    </select>
-                </div>
-                <textarea class="lab__commands mono" rows="6" readonly=true data-testid="plan-commands"
-                          value={copied_cut.as_ref().map_or_else(|| copied.clone(), |c| c.0.clone())}
-                          aria-label={t.plan_commands_label} aria-busy={copy_behind.then_some("true")} />
-                if copy_behind {
-                    // The field still holds the previous plan's commands: no Copy until then.
-                    <p class="section-help" role="status" data-testid="plan-commands-writing">
-                        { fill(t.plan_copy_writing, &[&p.n_keys]) }
-                    </p>
-                } else {
-                    if let Some((_, shown, all)) = &copied_cut {
-                        <p class="section-help" data-testid="plan-commands-cut" data-bytes={all.to_string()}>
-                            { fill(t.plan_copy_cut, &[&kb(*shown), &kb(*all)]) }
-                        </p>
+            if let Some((phase, words, progress)) = working {
+                // What the batch's results wait for, where they will be.
+                <div class="planner__working" role="status" data-testid="batch-working" data-phase={phase}>
+                    <span>{ words }</span>
+                    if let Some(r) = progress {
+                        <progress max={r.total.to_string()} value={r.read.to_string()} aria-hidden="true"></progress>
                     }
-                    <CopyButton text={copied} />
+                </div>
+            } else {
+                // One batch at a time: generated keys set the pasted lines (and what they got wrong)
+                // aside until the reader goes back to them or edits them.
+                if generated.is_none() {
+                    { for batch.problems.iter().map(|p| html! { <p class="lab__error" role="alert">{ p.describe(t) }</p> }) }
+                }
+
+                if let Some(keys) = generated {
+                    <p class="section-help planner__switch" data-testid="generated-note" role="status">
+                        { fill(t.plan_showing_generated, &[&keys.len()]) }{ " " }
+                        <button type="button" class="link-button" data-testid="show-pasted"
+                                onclick={on_show_pasted}>{ t.plan_show_pasted }</button>
+                    </p>
+                    <ol class="verdicts">{ generated_verdict.unwrap_or_default() }</ol>
+                } else {
+                    <ol class={classes!("verdicts", window.windowed.then_some("verdicts--windowed"))}
+                        ref={verdict_list} onscroll={windowed.onscroll.clone()} data-testid="verdicts"
+                        data-rows={batch.lines.len().to_string()}
+                        tabindex={window.windowed.then_some("0")} aria-label={window.windowed.then_some(t.plan_batch_label)}>
+                        { spacer(&windowed, &windowed.before) }
+                        { for verdicts }
+                        { spacer(&windowed, &windowed.after) }
+                    </ol>
+                }
+
+                if p.n_keys > 0 {
+                    <h3 class="lab__title">{ fill(t.plan_strategies, &[&p.n_keys, &p.slots.len(), &p.masters.len()]) }</h3>
+                    <div class="planner__plans">
+                        <table class="compare__table">
+                            <thead><tr>
+                                <th scope="col">{ t.plan_col_strategy }</th>
+                                <th scope="col">{ t.plan_col_trips }</th>
+                                <th scope="col">{ t.plan_col_parallel }</th>
+                                <th scope="col">{ t.plan_col_commands }</th>
+                                <th scope="col">{ t.plan_col_queue }</th>
+                                <th scope="col">{ t.plan_col_largest }</th>
+                                <th scope="col">{ t.plan_col_atomic }</th>
+                            </tr></thead>
+                            <tbody>{ for rows }</tbody>
+                        </table>
+                        { fan_out(t, p, map, &props.colours) }
+                    </div>
+                    <p class="section-help">{ t.plan_latency_note }</p>
+                    if p.unserved.n_keys > 0 {
+                        <p class="lab__error">{ fill(t.plan_unserved, &[&p.unserved.n_keys]) }</p>
+                    }
+                    <div class="lab__row lab__form">
+                        <label for="chunk">{ t.plan_chunk }</label>
+                        <input id="chunk" class="lab__number" type="number" min="1" value={state.chunk.clone()}
+                               oninput={input_to(on.clone(), PlannerAction::Chunk)} />
+                        <span data-testid="chunk-stats">{ fill(t.plan_chunk_stats, &[
+                            &mean(unsorted.mean_masters), &unsorted.max_masters,
+                            &mean(sorted.mean_masters), &sorted.max_masters]) }</span>
+                    </div>
+                    <div class="lab__row lab__form">
+                        <label for="copy-style">{ t.plan_copy_as }</label>
+                        <select id="copy-style"
+                                onchange={select_to(on.clone(), |v| CopyStyle::from_value(&v).map(PlannerAction::Style))}>
+                            <option value="mget" selected={state.style == CopyStyle::Mget}>{ t.plan_copy_mget }</option>
+                            <option value="eval" selected={state.style == CopyStyle::Eval}>{ t.plan_copy_eval }</option>
+                            <option value="tagged" selected={state.style == CopyStyle::Tagged}>{ t.plan_copy_tagged }</option>
+                        </select>
+                    </div>
+                    <textarea class="lab__commands mono" rows="6" readonly=true data-testid="plan-commands"
+                              value={copied_cut.as_ref().map_or_else(|| copied.clone(), |c| c.0.clone())}
+                              aria-label={t.plan_commands_label} aria-busy={copy_behind.then_some("true")} />
+                    if copy_behind {
+                        // The field still holds the previous plan's commands: no Copy until then.
+                        <p class="section-help" role="status" data-testid="plan-commands-writing">
+                            { fill(t.plan_copy_writing, &[&p.n_keys]) }
+                        </p>
+                    } else {
+                        if let Some((_, shown, all)) = &copied_cut {
+                            <p class="section-help" data-testid="plan-commands-cut" data-bytes={all.to_string()}>
+                                { fill(t.plan_copy_cut, &[&kb(*shown), &kb(*all)]) }
+                            </p>
+                        }
+                        <CopyButton text={copied} />
+                    }
                 }
             }
         </section>

@@ -28,6 +28,7 @@ pub mod story;
 
 use crate::core::bus::scenario::{Action, Knobs, ScenarioId, ScenarioSpec};
 use crate::persist::BusState;
+use crate::ui::after_paint::now_ms;
 use crate::ui::bus_words::use_bus_words;
 use crate::ui::lang::Lang;
 use crate::ui::messages::fill;
@@ -242,12 +243,6 @@ fn link_of(slug: &str, run: &Run, t: u64) -> Option<BusState> {
 /// Simulated ms as seconds with one decimal.
 fn seconds(ms: u64) -> String {
     format!("{:.1}", ms as f64 / 1000.0)
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
 }
 
 /// The section's state as the (once-made) message callback reads it.

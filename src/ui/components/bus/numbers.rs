@@ -10,6 +10,7 @@ use crate::core::bus::measure::{
     SLOT_BITMAP_BYTES, SLOT_BITMAP_BYTES_65536,
 };
 use crate::core::bus::scenario::{Action, Knobs, Note, ScenarioSpec, Timeline};
+use crate::ui::after_paint::now_ms;
 use crate::ui::components::tour::rate;
 use crate::ui::messages::{fill, use_messages, Messages};
 use gloo_timers::callback::Timeout;
@@ -216,12 +217,6 @@ struct Measured {
     two: Option<TwoMasters>,
     /// The 3-masters comparison is in `two`.
     three_done: bool,
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
 }
 
 /// The spec of the 2-masters case: 2 masters with a replica each, master 7200 killed at 0.
