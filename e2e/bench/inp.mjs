@@ -45,8 +45,29 @@ async function interactions(page, act) {
   return durs;
 }
 
-/** Typing and pasting into `[data-testid=key-input]` of the page at `url`. */
-async function inpOf(browser, url, ready) {
+/**
+ * The computed style of slotscope's key field while focused (its font, size, box and focus
+ * ring), as CSS text for another input: the plain page's input styled so is what the field's
+ * own look costs the browser (laying out and rastering 64 KB in a wide field of large monospace
+ * text), apart from what the rest of the page costs.
+ */
+async function keyFieldStyle(browser, url) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(url);
+  await page.locator('[data-testid=slot]').waitFor();
+  const css = await page.getByTestId('key-input').evaluate((el) => {
+    el.focus();
+    const s = getComputedStyle(el);
+    const props = ['box-sizing', 'width', 'height', 'font-family', 'font-size', 'font-weight', 'line-height', 'letter-spacing',
+      'padding', 'border', 'border-radius', 'outline', 'box-shadow', 'background-color', 'color'];
+    return props.map((p) => `${p}: ${s.getPropertyValue(p)}`).join('; ');
+  });
+  await page.close();
+  return css;
+}
+
+/** Typing and pasting into `[data-testid=key-input]` of the page at `url` (styled `style`). */
+async function inpOf(browser, url, ready, style = '') {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
   const page = await context.newPage();
@@ -54,6 +75,7 @@ async function inpOf(browser, url, ready) {
   await page.goto(url);
   await page.locator(ready).waitFor();
   const input = page.getByTestId('key-input');
+  if (style) await input.evaluate((el, css) => { el.style.cssText = css; }, style);
   await input.click();
   await frame(page);
   const typed = [];
@@ -89,13 +111,17 @@ async function inpOf(browser, url, ready) {
   return { typed, pasted, afterPaste };
 }
 
-/** INP of slotscope's key field and of the plain page, in one run (the plain page first and last). */
+/**
+ * INP of slotscope's key field, of the plain page, and of the plain page with its input styled
+ * as the key field, in one run.
+ */
 export async function measureInp(browser, url, plainUrl) {
   const plain = await inpOf(browser, plainUrl, '[data-testid=key-input]');
+  const styled = await inpOf(browser, plainUrl, '[data-testid=key-input]', await keyFieldStyle(browser, url));
   const page = await inpOf(browser, url, '[data-testid=slot]');
   const rows = [];
   for (const [what, key] of [['typing in the key field', 'typed'], ['pasting a 64 KB key', 'pasted'], ['a key typed after the 64 KB key', 'afterPaste']]) {
-    rows.push([what, plain[key], page[key]]);
+    rows.push([what, plain[key], styled[key], page[key]]);
   }
   return rows;
 }
@@ -279,10 +305,12 @@ export async function measureHeavy(browser, url, runs = 5) {
 /** Prints INP rows: p50 / p95 of the plain page and of slotscope. */
 export function printInp(inp) {
   console.log('\ninteraction to next paint (Event Timing, trusted input; ms, p50 / p95; under 16 counts as 8):');
-  console.log('   plain page    slotscope   interactions');
-  for (const [what, plain, ours] of inp) {
+  console.log('(plain page styled: its one input given the key field\'s computed style, so it costs what the field\'s look costs)');
+  console.log('   plain page    plain page,  slotscope   interactions');
+  console.log('                 styled');
+  for (const [what, plain, styled, ours] of inp) {
     const f = (xs) => `${String(p50(xs)).padStart(4)} / ${String(p95(xs)).padEnd(4)}`;
-    console.log(`  ${f(plain)}  ${f(ours)}  ${what} (${ours.length})`);
+    console.log(`  ${f(plain)}  ${f(styled)}  ${f(ours)}  ${what} (${ours.length})`);
   }
 }
 

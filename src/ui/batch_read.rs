@@ -24,8 +24,9 @@ const MAX_ENGINE_KEYS: usize = 10_000;
 /// milliseconds' reading) in the render that shows it.
 pub const SLICED_BYTES: usize = 256 << 10;
 
-/// How long one slice reads before the page paints again.
-const SLICE_MS: f64 = 8.0;
+/// How long one slice of the planner's work (reading, generating) runs before the page paints
+/// again.
+pub const SLICE_MS: f64 = 8.0;
 
 /// Lines read between two looks at the clock.
 const LINES_PER_LOOK: usize = 2048;

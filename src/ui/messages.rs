@@ -690,6 +690,8 @@ pub struct Messages {
     pub plan_pasting: &'static str,
     /// A big batch of keys is being read a slice at a time: `{0}` KB read of `{1}` KB.
     pub plan_reading: &'static str,
+    /// A big batch of keys is being generated a slice at a time: `{0}` made of `{1}`.
+    pub plan_generating: &'static str,
     /// A big batch's keys are being planned (in a task after the frame that shows them):
     /// `{0}` keys.
     pub plan_planning: &'static str,
@@ -1430,6 +1432,7 @@ pub const EN: Messages = Messages {
     plan_pasting: "Taking in the paste…",
     plan_reading: "Reading the batch: {0} KB of {1} KB…",
     plan_planning: "Planning {0} keys…",
+    plan_generating: "Generating keys: {0} of {1}…",
     lab_commands_label: "redis-cli commands that perform this change",
     crc_register_label: "CRC register, byte by byte",
     doc_title: "slotscope — Redis Cluster slots, step by step",

@@ -328,6 +328,7 @@ pub const ZH: Messages = Messages {
     plan_pasting: "正在接收粘贴的内容……",
     plan_reading: "正在读取批次：已读 {0} KB，共 {1} KB……",
     plan_planning: "正在为 {0} 个键做规划……",
+    plan_generating: "正在生成键：已生成 {0} 个，共 {1} 个……",
     lab_commands_label: "执行此变更的 redis-cli 命令",
     crc_register_label: "CRC 寄存器（逐字节）",
     doc_title: "slotscope — 一步步看 Redis Cluster 的槽",

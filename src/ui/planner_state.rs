@@ -6,7 +6,7 @@
 
 use crate::core::workload::batch::KEY_COMMANDS;
 use crate::core::workload::KeySample;
-use crate::core::workload::{h3_pair_keys, numbered_keys, PlanError, MAX_KEYS};
+use crate::core::workload::{KeyMaker, PlanError, MAX_KEYS};
 use crate::persist::PlannerInput;
 use std::rc::Rc;
 use yew::Reducible;
@@ -155,15 +155,21 @@ pub enum GenError {
 
 /// Generates keys as the generator row asks: `count` as typed.
 pub fn generate_keys(kind: GenKind, template: &str, count: &str) -> Result<KeySample, GenError> {
+    key_maker(kind, template, count).map(KeyMaker::make_all)
+}
+
+/// The generator the row asks for, no key made yet (the page makes a big batch a slice per
+/// frame), or why it makes none.
+pub fn key_maker(kind: GenKind, template: &str, count: &str) -> Result<KeyMaker, GenError> {
     let n = match count.trim().parse::<u64>() {
         Ok(n) if (1..=MAX_KEYS as u64).contains(&n) => n,
         _ => return Err(GenError::Count(count.to_string())),
     };
-    let made = match kind {
-        GenKind::H3 => h3_pair_keys("route:", n as u32, 1),
-        GenKind::Template => numbered_keys(template, 0..n),
+    let maker = match kind {
+        GenKind::H3 => KeyMaker::h3_pairs("route:", n as u32, 1),
+        GenKind::Template => KeyMaker::numbered(template, 0..n),
     };
-    made.map_err(GenError::Plan)
+    maker.map_err(GenError::Plan)
 }
 
 /// The planner's state.
@@ -277,6 +283,9 @@ pub enum PlannerAction {
     GenCount(String),
     /// Generate keys: they replace the pasted lines in view until the reader goes back.
     Generate,
+    /// Keys the generator made (a slice per frame, for a big batch): as
+    /// [`PlannerAction::Generate`] once they are made.
+    Generated(Rc<KeySample>),
     /// Back to the pasted lines (the generated keys are dropped).
     ShowPasted,
     /// The chunk size, as typed.
@@ -326,6 +335,10 @@ impl Reducible for PlannerState {
                     }
                     Err(e) => next.gen_error = Some(e),
                 }
+            }
+            PlannerAction::Generated(keys) => {
+                next.generated = Some(keys);
+                next.gen_error = None;
             }
             PlannerAction::ShowPasted => next.generated = None,
             PlannerAction::Chunk(c) => next.chunk = c,
@@ -437,6 +450,13 @@ mod tests {
         let s = run(&[PlannerAction::GenCount("0".into()), PlannerAction::Generate]);
         assert_eq!(s.gen_error, Some(GenError::Count("0".into())));
         assert!(s.generated.is_none());
+        // Keys made a slice at a time arrive made: they stand in as Generate's do.
+        let keys = Rc::new(generate_keys(GenKind::H3, "", "3").unwrap());
+        let s = s.reduce(PlannerAction::Generated(keys.clone()));
+        assert_eq!(
+            (s.generated.clone(), s.gen_error.clone()),
+            (Some(keys), None)
+        );
     }
 
     #[test]

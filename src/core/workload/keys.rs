@@ -142,12 +142,7 @@ pub(super) fn check_count(n: u64) -> Result<u32, PlanError> {
 /// assert_eq!(keys.iter().collect::<Vec<_>>(), [&b"user:7"[..], b"user:8", b"user:9"]);
 /// ```
 pub fn numbered_keys(template: &str, range: core::ops::Range<u64>) -> Result<KeySample, PlanError> {
-    let template = Template::parse(template)?;
-    let n = check_count(range.end.saturating_sub(range.start))?;
-    let first = range.start;
-    Ok(KeySample::from_fn(n, |i, buf| {
-        template.write(buf, first + u64::from(i))
-    }))
+    Ok(KeyMaker::numbered(template, range)?.make_all())
 }
 
 /// SplitMix64 (Steele, Lea and Flood, 2014; the constants of Vigna's reference
@@ -241,22 +236,108 @@ pub(super) fn push_hex15(buf: &mut Vec<u8>, v: u64) {
 /// assert_eq!(keys, h3_pair_keys("route:", 2, 42).unwrap());
 /// ```
 pub fn h3_pair_keys(prefix: &str, n: u32, seed: u64) -> Result<KeySample, PlanError> {
-    let n = check_count(u64::from(n))?;
-    let mut rng = SplitMix64::new(seed);
-    Ok(KeySample::from_fn(n, |_, buf| {
-        let base = rng.below(H3_BASE_CELLS);
-        let mut digits = [0u64; H3_RESOLUTION as usize];
-        for d in digits.iter_mut() {
-            *d = rng.below(7);
+    Ok(KeyMaker::h3_pairs(prefix, n, seed)?.make_all())
+}
+
+/// A generator's keys made a slice at a time ([`KeyMaker::make`]): the planner makes a
+/// million keys in pieces so the page keeps answering (issue 17). The keys are those of
+/// [`numbered_keys`] and [`h3_pair_keys`] (which make them all at once), wherever the
+/// pieces end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyMaker {
+    keys: KeySample,
+    total: u32,
+    how: Making,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Making {
+    Numbered { template: Template, first: u64 },
+    H3 { prefix: String, rng: SplitMix64 },
+}
+
+impl KeyMaker {
+    /// The keys of [`numbered_keys`], none made yet; its errors.
+    pub fn numbered(template: &str, range: core::ops::Range<u64>) -> Result<Self, PlanError> {
+        let template = Template::parse(template)?;
+        let total = check_count(range.end.saturating_sub(range.start))?;
+        Ok(KeyMaker::new(
+            total,
+            Making::Numbered {
+                template,
+                first: range.start,
+            },
+        ))
+    }
+
+    /// The keys of [`h3_pair_keys`], none made yet; its errors.
+    pub fn h3_pairs(prefix: &str, n: u32, seed: u64) -> Result<Self, PlanError> {
+        let total = check_count(u64::from(n))?;
+        let how = Making::H3 {
+            prefix: prefix.to_string(),
+            rng: SplitMix64::new(seed),
+        };
+        Ok(KeyMaker::new(total, how))
+    }
+
+    fn new(total: u32, how: Making) -> Self {
+        KeyMaker {
+            keys: KeySample::with_capacity(total as usize),
+            total,
+            how,
         }
-        let origin = h3_cell(base, &digits);
-        for d in digits.iter_mut().skip(H3_SHARED_DIGITS as usize) {
-            *d = rng.below(7);
+    }
+
+    /// How many keys it makes in all.
+    pub fn total(&self) -> u32 {
+        self.total
+    }
+
+    /// How many keys it has made.
+    pub fn made(&self) -> u32 {
+        self.keys.len() as u32
+    }
+
+    /// Makes up to `max` more keys; says whether all are made.
+    pub fn make(&mut self, max: u32) -> bool {
+        let end = self.total.min(self.made().saturating_add(max));
+        for i in self.made()..end {
+            match &mut self.how {
+                Making::Numbered { template, first } => self
+                    .keys
+                    .push_with(|buf| template.write(buf, *first + u64::from(i))),
+                Making::H3 { prefix, rng } => self.keys.push_with(|buf| h3_pair(buf, prefix, rng)),
+            }
         }
-        let destination = h3_cell(base, &digits);
-        buf.extend_from_slice(prefix.as_bytes());
-        push_hex15(buf, origin);
-        buf.push(b':');
-        push_hex15(buf, destination);
-    }))
+        self.made() == self.total
+    }
+
+    /// Makes every key left and returns them all.
+    pub fn make_all(mut self) -> KeySample {
+        self.make(u32::MAX);
+        self.keys
+    }
+
+    /// The keys, once all are made (`None` before).
+    pub fn finished(self) -> Option<KeySample> {
+        (self.made() == self.total).then_some(self.keys)
+    }
+}
+
+/// One route-cache key of [`h3_pair_keys`], drawn from `rng`, appended to `buf`.
+fn h3_pair(buf: &mut Vec<u8>, prefix: &str, rng: &mut SplitMix64) {
+    let base = rng.below(H3_BASE_CELLS);
+    let mut digits = [0u64; H3_RESOLUTION as usize];
+    for d in digits.iter_mut() {
+        *d = rng.below(7);
+    }
+    let origin = h3_cell(base, &digits);
+    for d in digits.iter_mut().skip(H3_SHARED_DIGITS as usize) {
+        *d = rng.below(7);
+    }
+    let destination = h3_cell(base, &digits);
+    buf.extend_from_slice(prefix.as_bytes());
+    push_hex15(buf, origin);
+    buf.push(b':');
+    push_hex15(buf, destination);
 }

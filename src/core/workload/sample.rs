@@ -70,6 +70,20 @@ impl KeySample {
         sample
     }
 
+    /// An empty sample with room for `n` keys' ends.
+    pub fn with_capacity(n: usize) -> Self {
+        KeySample {
+            bytes: Vec::new(),
+            ends: Vec::with_capacity(n),
+        }
+    }
+
+    /// Appends one key, written by `write` at the end of the buffer.
+    pub fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        write(&mut self.bytes);
+        self.ends.push(self.bytes.len());
+    }
+
     /// Appends one key.
     pub fn push(&mut self, key: &[u8]) {
         self.bytes.extend_from_slice(key);

@@ -123,3 +123,61 @@ fn empty_batch() {
     );
     assert_eq!((c.n_chunks, c.mean_masters, c.chunk), (0, 0.0, 1));
 }
+
+/// What the generators made in one piece before they made keys in slices, written out
+/// (`KeySample::from_fn` over the numbers, and the H3 draw in its order).
+fn h3_reference(prefix: &str, n: u32, seed: u64) -> KeySample {
+    let mut rng = SplitMix64::new(seed);
+    KeySample::from_fn(n, |_, buf| {
+        let base = rng.below(122);
+        let mut digits = [0u64; H3_RESOLUTION as usize];
+        for d in digits.iter_mut() {
+            *d = rng.below(7);
+        }
+        let origin = h3_cell(base, &digits);
+        for d in digits.iter_mut().skip(6) {
+            *d = rng.below(7);
+        }
+        let destination = h3_cell(base, &digits);
+        buf.extend_from_slice(prefix.as_bytes());
+        push_hex15(buf, origin);
+        buf.push(b':');
+        push_hex15(buf, destination);
+    })
+}
+
+#[test]
+fn generators_made_in_slices_make_what_one_piece_makes() {
+    for slice in [1, 3, 1000, 4096, u32::MAX] {
+        let mut m = KeyMaker::h3_pairs("route:", 10_000, 42).unwrap();
+        while !m.make(slice) {}
+        assert_eq!(m.made(), 10_000);
+        assert_eq!(m.finished().unwrap(), h3_reference("route:", 10_000, 42));
+        let mut m = KeyMaker::numbered("user:%d:x", 5..20_005).unwrap();
+        let mut calls = 0;
+        while !m.make(slice) {
+            calls += 1;
+        }
+        assert_eq!(
+            calls,
+            if slice >= 20_000 {
+                0
+            } else {
+                20_000usize.div_ceil(slice as usize) - 1
+            }
+        );
+        let t = Template::parse("user:%d:x").unwrap();
+        assert_eq!(
+            m.finished().unwrap(),
+            KeySample::from_fn(20_000, |i, buf| t.write(buf, 5 + u64::from(i)))
+        );
+    }
+    // Not finished: no keys; none asked: done at once.
+    let mut m = KeyMaker::h3_pairs("r:", 10, 1).unwrap();
+    assert!(!m.make(9));
+    assert_eq!(m.clone().finished(), None);
+    assert!(m.make(1));
+    assert!(KeyMaker::numbered("k%d", 0..0).unwrap().make(0));
+    assert!(KeyMaker::numbered("k", 0..1).is_err());
+    assert!(KeyMaker::h3_pairs("r:", MAX_KEYS as u32 + 1, 1).is_err());
+}

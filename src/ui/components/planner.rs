@@ -8,10 +8,10 @@ use crate::core::workload::batch::{
 };
 use crate::core::workload::tags::{generate_tags, retag};
 use crate::core::workload::KeySample;
-use crate::core::workload::{chunk_masters_of, plan, Plan, Strategy, MAX_KEYS};
+use crate::core::workload::{chunk_masters_of, plan, KeyMaker, Plan, Strategy, MAX_KEYS};
 use crate::core::SlotMap;
-use crate::ui::after_paint::{after_paint, use_after_paint, AfterPaint};
-use crate::ui::batch_read::use_batch;
+use crate::ui::after_paint::{after_paint, in_slices, now_ms, use_after_paint, AfterPaint, Slices};
+use crate::ui::batch_read::{use_batch, SLICE_MS};
 use crate::ui::clipboard::CopyButton;
 use crate::ui::components::master_options::NodeSelect;
 use crate::ui::components::window::{spacer, use_window};
@@ -20,8 +20,8 @@ use crate::ui::lang::Lang;
 use crate::ui::localize::{escape_error, plan_error, tag_error};
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::planner_state::{
-    preview, too_long_for_field, CopyStyle, GenError, GenKind, Lines, PlannerAction, PlannerState,
-    FIELD_BYTES, MAX_PASTE_BYTES,
+    key_maker, preview, too_long_for_field, CopyStyle, GenError, GenKind, Lines, PlannerAction,
+    PlannerState, FIELD_BYTES, MAX_PASTE_BYTES,
 };
 use crate::ui::reply_words::{note_of, note_text, reply_text};
 use js_sys::JsString;
@@ -57,6 +57,10 @@ fn utf16_to_byte(text: &str, u: usize) -> usize {
 /// them (`after_paint`): writing it was the largest part of a 4 MB paste's interaction (one
 /// MGET of 116,000 keys, 4 MB of text, of which the field shows 16 KB; issue 17).
 const COPY_LATE_KEYS: usize = 20_000;
+/// A generator asked for more keys than this makes them a slice per frame.
+const GEN_SLICED_KEYS: u32 = 100_000;
+/// Keys made between two looks at the clock.
+const GEN_SLICE_KEYS: u32 = 4096;
 /// Commands shown in the copyable plan.
 const MAX_COPIED_COMMANDS: usize = 500;
 
@@ -419,9 +423,52 @@ pub fn planner(props: &PlannerProps) -> Html {
             ))
         })
     };
+    // More than `GEN_SLICED_KEYS` keys are made a slice per frame (`generating`: how many of
+    // how many); a new batch (typed, pasted, other lines) or another Generate ends that.
+    let generating = use_state_eq(|| None::<(u32, u32)>);
+    let gen_job = use_mut_ref(|| None::<Slices>);
+    {
+        let (gen_job, generating) = (gen_job.clone(), generating.clone());
+        use_effect_with((state.text.clone(), state.lines), move |_| {
+            gen_job.borrow_mut().take();
+            generating.set(None);
+        });
+    }
     let on_generate = {
         let on = on.clone();
-        Callback::from(move |_: MouseEvent| on.emit(PlannerAction::Generate))
+        let (kind, template, count) = (
+            state.gen_kind,
+            state.gen_template.clone(),
+            state.gen_count.clone(),
+        );
+        let generating = generating.clone();
+        Callback::from(move |_: MouseEvent| {
+            gen_job.borrow_mut().take();
+            generating.set(None);
+            let maker = match key_maker(kind, &template, &count) {
+                Ok(m) if m.total() > GEN_SLICED_KEYS => m,
+                // Refused, or made at once: the reducer's.
+                _ => return on.emit(PlannerAction::Generate),
+            };
+            generating.set(Some((0, maker.total())));
+            let (on, generating) = (on.clone(), generating.clone());
+            let mut maker = Some(maker);
+            *gen_job.borrow_mut() = Some(in_slices(move || {
+                let Some(m) = maker.as_mut() else { return true };
+                let start = now_ms();
+                while !m.make(GEN_SLICE_KEYS) {
+                    if now_ms() - start >= SLICE_MS {
+                        generating.set(Some((m.made(), m.total())));
+                        return false;
+                    }
+                }
+                if let Some(keys) = maker.take().and_then(KeyMaker::finished) {
+                    on.emit(PlannerAction::Generated(Rc::new(keys)));
+                }
+                generating.set(None);
+                true
+            }));
+        })
     };
     let on_show_pasted = {
         let on = on.clone();
@@ -519,9 +566,12 @@ pub fn planner(props: &PlannerProps) -> Html {
     // a paste taken in, a big key list read, many keys planned.
     let working = if *pasting {
         Some(("pasting", t.plan_pasting.to_string(), None))
+    } else if let Some((made, total)) = *generating {
+        let words = fill(t.plan_generating, &[&made, &total]);
+        Some(("generating", words, Some((made as usize, total as usize))))
     } else if let (Some(r), None) = (reading, generated) {
         let words = fill(t.plan_reading, &[&kb(r.read), &kb(r.total)]);
-        Some(("reading", words, Some(r)))
+        Some(("reading", words, Some((r.read, r.total))))
     } else if planning {
         Some(("planning", fill(t.plan_planning, &[&keys.len()]), None))
     } else {
@@ -588,8 +638,8 @@ pub fn planner(props: &PlannerProps) -> Html {
                 // What the batch's results wait for, where they will be.
                 <div class="planner__working" role="status" data-testid="batch-working" data-phase={phase}>
                     <span>{ words }</span>
-                    if let Some(r) = progress {
-                        <progress max={r.total.to_string()} value={r.read.to_string()} aria-hidden="true"></progress>
+                    if let Some((done, all)) = progress {
+                        <progress max={all.to_string()} value={done.to_string()} aria-hidden="true"></progress>
                     }
                 </div>
             } else {
