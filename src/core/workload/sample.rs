@@ -59,13 +59,9 @@ impl KeySample {
     /// assert_eq!(keys.get(65), Some(&b"{user1:1}:item:65"[..]));
     /// ```
     pub fn from_fn(n: u32, mut write: impl FnMut(u32, &mut Vec<u8>)) -> Self {
-        let mut sample = KeySample {
-            bytes: Vec::new(),
-            ends: Vec::with_capacity(n as usize),
-        };
+        let mut sample = KeySample::with_capacity(n as usize);
         for i in 0..n {
-            write(i, &mut sample.bytes);
-            sample.ends.push(sample.bytes.len());
+            sample.push_with(|buf| write(i, buf));
         }
         sample
     }
