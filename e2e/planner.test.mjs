@@ -32,6 +32,8 @@ async function pasteOver(page, text) {
 }
 
 const verdicts = (page) => page.getByTestId('verdict').allTextContents();
+/** `n` as the page writes counts: digits grouped by three with commas, in both languages. */
+const grouped = (n) => n.toLocaleString('en-US');
 
 test('MSET a 1 b 2 c 3 is CROSSSLOT', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
@@ -164,7 +166,7 @@ test('Generate shows one batch at a time: the generated keys replace the pasted 
   assert.equal(await pastedRows(), 0, 'the pasted lines\' verdicts are set aside');
   assert.equal(await alerts(), 0, 'and so are their problems');
   assert.equal(await page.locator('.planner .verdict').count(), 1);
-  assert.match(await page.getByTestId('generated-note').textContent(), /\b300 generated keys\b/);
+  assert.match(await page.getByTestId('generated-note').textContent(), /generated keys below \(300 keys\)/);
   assert.equal(await page.getByTestId('batch-input').inputValue(), 'user:1\nbad\\x4\nuser:2', 'the paste itself is kept');
 
   // The way back: the pasted lines, their verdict and their problem, and their plan.
@@ -192,12 +194,12 @@ test('a million generated route-cache keys are made a slice per frame, with thei
   });
   const t0 = Date.now();
   await page.getByTestId('generate').click();
-  await page.waitForFunction(() => /1000000 keys/.test(document.querySelector('.planner')?.textContent ?? ''), null, { timeout: 60_000 });
+  await page.waitForFunction(() => /1,000,000 keys/.test(document.querySelector('.planner')?.textContent ?? ''), null, { timeout: 60_000 });
   console.log(`# 1,000,000 keys generated and planned in ${Date.now() - t0} ms (informative)`);
   const working = await page.evaluate(() => window.__working);
   const phases = working.map((w) => w.phase).filter((p, i, all) => p !== all[i - 1]);
   assert.deepEqual(phases, ['generating', 'planning']);
-  assert.equal(working[0].text, 'Generating keys: 0 of 1000000…');
+  assert.equal(working[0].text, 'Generating keys: 0 of 1,000,000…');
   const made = working.filter((w) => w.phase === 'generating').map((w) => w.value);
   assert.ok(made.length > 2 && made.every((v, i) => i === 0 || v > made[i - 1]), `progress ${made}`);
   const figures = (p) => p.evaluate(() => ({
@@ -207,13 +209,13 @@ test('a million generated route-cache keys are made a slice per frame, with thei
   }));
   const sliced = await figures(page);
   assert.equal(sliced.plan.length, 4);
-  assert.match(sliced.plan[0], /1000000/);
+  assert.match(sliced.plan[0], /1,000,000/);
   // The same generator restored from the page's link makes its keys in one piece.
   await page.waitForFunction(() => location.hash.startsWith('#s=1.'));
   await page.waitForTimeout(1500);
   const link = await page.evaluate(() => location.hash);
   const other = await openPage(env.browser, env.server.url + link);
-  await other.page.waitForFunction(() => /1000000 keys/.test(document.querySelector('.planner')?.textContent ?? ''), null, { timeout: 60_000 });
+  await other.page.waitForFunction(() => /1,000,000 keys/.test(document.querySelector('.planner')?.textContent ?? ''), null, { timeout: 60_000 });
   assert.deepEqual(await figures(other.page), sliced);
   assert.deepEqual(other.problems, []);
   await other.context.close();
@@ -266,7 +268,7 @@ test('a copied plan longer than its list says how many slots it leaves out', asy
   await page.getByTestId('gen-template').fill('user:%d');
   await page.getByTestId('gen-count').fill('2000');
   await page.getByTestId('generate').click();
-  await page.waitForFunction(() => /2000 keys/.test(document.querySelector('.planner')?.textContent ?? ''));
+  await page.waitForFunction(() => /2,000 keys/.test(document.querySelector('.planner')?.textContent ?? ''));
   await page.locator('#copy-style').selectOption('mget');
   // The batch's slots, as redisSlot computes them.
   const slots = new Set(Array.from({ length: 2000 }, (_, i) => String(redisSlot(`user:${i}`))));
@@ -279,7 +281,7 @@ test('a copied plan longer than its list says how many slots it leaves out', asy
   const lines = text.split('\n');
   assert.equal(lines.filter((l) => l.startsWith('MGET')).length, 500);
   for (const l of lines.filter((l) => l.startsWith('# slot'))) assert.ok(slots.has(l.split(' ')[2]), l);
-  assert.equal(lines.at(-1), `# … and ${slots.size - 500} more slots, not listed: this list stops at the first 500 of the batch's ${slots.size} slots. Split the batch to copy the rest.`);
+  assert.equal(lines.at(-1), `# … and ${grouped(slots.size - 500)} slots not listed: this list stops at the first 500 of the batch's ${grouped(slots.size)} slots. Split the batch to copy the rest.`);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -329,7 +331,7 @@ test('a long paste stays out of the text field: its start is shown, the plan rea
   const held = page.getByTestId('batch-held');
   await held.waitFor();
   assert.equal(await held.getAttribute('data-lines'), '5000');
-  assert.match(await held.textContent(), /^The field shows the first 200 of the batch's 5000 lines \([\d.]+ KB\); the plan reads every line\./);
+  assert.match(await held.textContent(), /^The field shows the first 200 lines of the batch's 5,000 lines \([\d.]+ KB\); the plan reads every line\./);
   // The field holds the start, read-only; the plan counts every key (one GET each).
   const shown = await field.inputValue();
   assert.equal(shown, ['foo', ...keys.slice(0, 199)].join('\n'));
@@ -339,7 +341,7 @@ test('a long paste stays out of the text field: its start is shown, the plan rea
   // One command per slot in the per-slot strategy: foo's and the seven tags' (each checked
   // with redisSlot), which means every line was read.
   const slots = new Set(['foo', ...keys].map(redisSlot));
-  assert.equal(await page.locator('[data-testid=plan][data-strategy=per-slot] td').nth(2).textContent(), String(slots.size));
+  assert.equal(await page.locator('[data-testid=plan][data-strategy=per-slot] td').nth(2).textContent(), grouped(slots.size));
   // A paste over the planner's 4 MB limit is refused without touching what is there.
   await page.evaluate((t) => navigator.clipboard.writeText(t), 'x'.repeat((4 << 20) + 1));
   await page.getByTestId('batch-edit-in-field').click();
@@ -408,7 +410,7 @@ test('a big batch is shown first and its copied plan follows a task later, whole
   await cut.waitFor();
   const writing = await page.evaluate(() => window.__writing);
   assert.ok(writing.length > 0, 'the writing note was shown');
-  assert.equal(writing[0].text, 'Writing the commands for 30000 keys…');
+  assert.equal(writing[0].text, 'Writing the commands for 30,000 keys…');
   assert.equal(writing[0].busy, 'true');
   assert.equal(writing[0].copy, false, 'no Copy while the commands are being written');
   assert.equal(await page.getByTestId('plan-commands-writing').count(), 0);
@@ -455,12 +457,12 @@ test('a 4 MB paste of keys is taken in, read and planned a slice at a time, with
   assert.equal(reading[0].text, `Reading the batch: 0.0 KB of ${kb} KB…`);
   assert.equal(reading[0].max, text.length);
   assert.ok(reading.every((w, i) => i === 0 || w.value >= reading[i - 1].value), 'the progress only goes forward');
-  assert.equal(working.find((w) => w.phase === 'planning').text, 'Planning 100000 keys…');
+  assert.equal(working.find((w) => w.phase === 'planning').text, 'Planning 100,000 keys…');
   assert.equal(await page.getByTestId('batch-working').count(), 0);
   // The plan holds every key: one command per slot (slots counted with redisSlot).
   const slots = new Set(keys.map(redisSlot));
-  assert.equal(await page.locator('[data-testid=plan][data-strategy=per-slot] td').nth(2).textContent(), String(slots.size));
-  assert.match(await page.locator('.planner h3.lab__title').first().textContent(), new RegExp(`^100000 keys in ${slots.size} slots`));
+  assert.equal(await page.locator('[data-testid=plan][data-strategy=per-slot] td').nth(2).textContent(), grouped(slots.size));
+  assert.match(await page.locator('.planner h3.lab__title').first().textContent(), new RegExp(`^100,000 keys in ${grouped(slots.size)} slots`));
   // The line that is not a key is named by its number; the field shows the batch's start.
   const alerts = await page.locator('.planner .lab__error[role=alert]').allTextContents();
   assert.equal(alerts.length, 1);
@@ -472,6 +474,153 @@ test('a 4 MB paste of keys is taken in, read and planned a slice at a time, with
   assert.equal(await page.getByTestId('plan-commands-writing').count(), 0);
   const first = Math.min(...slots);
   assert.match(await page.getByTestId('plan-commands').inputValue(), new RegExp(`^# slot ${first} on 127\\.0\\.0\\.1:\\d+\nMGET `));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+/** Records every state of the planner's working note, in order, in `window.__working`. */
+async function watchWorking(page) {
+  await page.evaluate(() => {
+    window.__working = [];
+    new MutationObserver(() => {
+      const note = document.querySelector('[data-testid=batch-working]');
+      const now = note && { phase: note.dataset.phase, text: note.textContent };
+      if (now && JSON.stringify(now) !== JSON.stringify(window.__working.at(-1))) window.__working.push(now);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
+test('a paste into a held batch replaces it; one over 4 MB is refused under the field and goes when the batch changes', async () => {
+  const { page, context, problems } = await openForPastes();
+  const field = page.getByTestId('batch-input');
+  const held = page.getByTestId('batch-held');
+  const title = () => page.locator('.planner h3.lab__title').first().textContent();
+  const long = Array.from({ length: 2000 }, (_, i) => `user:${i}`).join('\n');
+  await pasteOver(page, long);
+  await held.waitFor();
+  assert.equal(await held.getAttribute('data-lines'), '2000');
+  // The field is read-only and shows the start: a paste there is the new batch, whole.
+  await page.evaluate((t) => navigator.clipboard.writeText(t), 'user:1\nuser:2');
+  await field.focus();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Control+V');
+  await held.waitFor({ state: 'detached' });
+  assert.equal(await field.inputValue(), 'user:1\nuser:2');
+  assert.match(await title(), /^2 keys in 2 slots on (1 master|2 masters):/);
+  // Held again, then over the limit: refused, in words right under the field; the batch stays.
+  await pasteOver(page, long);
+  await held.waitFor();
+  await page.evaluate((t) => navigator.clipboard.writeText(t), 'k'.repeat((4 << 20) + 1));
+  await field.focus();
+  await page.keyboard.press('Control+V');
+  const refusal = page.getByTestId('batch-error');
+  await refusal.waitFor();
+  assert.equal(await page.locator('[data-testid=batch-input] + [data-testid=batch-error]').count(), 1, 'the refusal is the next thing under the field');
+  assert.match(await refusal.textContent(), /^That paste is 4\.2 MB; the planner reads pastes up to 4 MB, so the batch before it is kept\. For more keys, use the generator below/);
+  assert.equal(await held.getAttribute('data-lines'), '2000');
+  assert.match(await title(), /^2,000 keys in /);
+  // Read as keys for another command, the batch is no longer the one refused a paste.
+  await page.getByTestId('command-select').selectOption('DEL');
+  await refusal.waitFor({ state: 'detached' });
+  assert.equal(await held.getAttribute('data-lines'), '2000');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('Generate pressed while a paste is taken in comes after it; a paste during a generation ends the generation', async () => {
+  const { page, context, problems } = await openForPastes();
+  const keys = Array.from({ length: 5000 }, (_, i) => `user:${i}:session:aaaaaaaaaaaaaaa`);
+  await page.getByTestId('gen-template').fill('gen:%d');
+  await page.getByTestId('gen-count').fill('200000');
+  await watchWorking(page);
+  // Generate is clicked in the very frame that says the paste is being taken in.
+  await page.evaluate(() => {
+    new MutationObserver((_, self) => {
+      if (document.querySelector('[data-testid=batch-working][data-phase=pasting]')) {
+        self.disconnect();
+        document.querySelector('[data-testid=generate]').click();
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  await pasteOver(page, keys.join('\n'));
+  await page.getByTestId('generated-note').waitFor({ timeout: 30_000 });
+  assert.match(await page.getByTestId('generated-note').textContent(), /\(200,000 keys\)/);
+  await page.waitForTimeout(500);
+  assert.equal(await page.getByTestId('generated-note').count(), 1, 'the paste did not land after the generated keys');
+  const phases = (await page.evaluate(() => window.__working)).map((w) => w.phase).filter((p, i, all) => p !== all[i - 1]);
+  assert.deepEqual(phases.slice(0, 2), ['pasting', 'generating']);
+  // The way back shows the paste, whole.
+  await page.getByTestId('show-pasted').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=plan][data-strategy=per-key]')?.dataset.roundTrips === '5000');
+  assert.equal(await page.getByTestId('batch-held').getAttribute('data-lines'), '5000');
+
+  // A million keys being made; the same batch pasted again: the paste is the batch now.
+  await page.getByTestId('gen-count').fill('1000000');
+  await page.getByTestId('generate').click();
+  await page.waitForSelector('[data-testid=batch-working][data-phase=generating]');
+  await pasteOver(page, keys.join('\n'));
+  await page.waitForSelector('[data-testid=batch-working]', { state: 'detached', timeout: 30_000 });
+  await page.waitForTimeout(1500);
+  assert.equal(await page.getByTestId('generated-note').count(), 0, 'no generated keys arrived after the paste');
+  assert.equal(await page.locator('[data-testid=plan][data-strategy=per-key]').getAttribute('data-round-trips'), '5000');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a big key list is read once: another language, command or node answers the keys read', async () => {
+  const { page, context, problems } = await openForPastes();
+  // Over 256 KB, so it is read a slice per frame; at most 10,000 keys, so it has its line.
+  const keys = Array.from({ length: 9000 }, (_, i) => `{t}:user:${i}:aaaaaaaaaaaaaaaaaaaaaa`);
+  const text = keys.join('\n');
+  assert.ok(text.length > 256 << 10);
+  await pasteOver(page, text);
+  await page.waitForFunction(() => document.querySelector('[data-testid=plan][data-strategy=per-key]')?.dataset.roundTrips === '9000', null, { timeout: 30_000 });
+  const line = page.locator('.planner .verdict__line').first();
+  assert.equal(await line.textContent(), '1: MGET … (9,000 keys)');
+  await watchWorking(page);
+  await page.getByTestId('lang-select').selectOption('zh');
+  await page.waitForFunction(() => document.querySelector('.planner .verdict__line')?.textContent === '1: MGET …（9,000 个键）');
+  await page.getByTestId('command-select').selectOption('DEL');
+  await page.waitForFunction(() => document.querySelector('.planner .verdict__line')?.textContent === '1: DEL …（9,000 个键）');
+  await page.getByTestId('plan-node').selectOption('127.0.0.1:7001');
+  // Every key is in {t}'s slot: one reply, from whichever node was asked.
+  const slot = redisSlot(keys[0]);
+  assert.ok(slot > 10922, `slot ${slot}`);
+  await page.waitForTimeout(300);
+  assert.match(await page.getByTestId('verdict').first().textContent(), new RegExp(`^MOVED ${slot} 127\\.0\\.0\\.1:7002$`));
+  assert.deepEqual(await page.evaluate(() => window.__working), [], 'nothing was read again');
+  assert.match(await page.locator('.planner h3.lab__title').first().textContent(), /^9,000 个键，分布在 1 个主节点的 1 个槽中/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('text dropped into the batch field is taken as a paste: held past the field\'s size, replacing a held batch', async () => {
+  const { page, context, problems } = await openForPastes();
+  const field = page.getByTestId('batch-input');
+  const held = page.getByTestId('batch-held');
+  // Dropped at a point of the field's first line: where the browser puts a caret there.
+  const drop = (text) => field.evaluate((el, t) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    const box = el.getBoundingClientRect();
+    const [x, y] = [box.left + 30, box.top + 12];
+    el.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true, clientX: x, clientY: y }));
+    return document.caretPositionFromPoint(x, y).offset;
+  }, text);
+  await field.fill('first\nsecond');
+  const keys = Array.from({ length: 4000 }, (_, i) => `user:${i}:aaaaaaaaaaaaaaaaaaaaaaa`);
+  const at = await drop(keys.join('\n'));
+  assert.ok(at > 0 && at < 5, `offset ${at}`);
+  await held.waitFor();
+  const whole = 'first'.slice(0, at) + keys.join('\n') + 'first\nsecond'.slice(at);
+  assert.equal(await held.getAttribute('data-lines'), String(whole.split('\n').length));
+  await page.waitForFunction(() => document.querySelector('[data-testid=plan][data-strategy=per-key]')?.dataset.roundTrips === '4001');
+  assert.equal(await field.inputValue(), whole.split('\n').slice(0, 200).join('\n'));
+  // Dropped onto the held batch: the drop is the batch.
+  await drop('user:1\nuser:2\nuser:3');
+  await held.waitFor({ state: 'detached' });
+  assert.equal(await field.inputValue(), 'user:1\nuser:2\nuser:3');
+  await page.waitForFunction(() => document.querySelector('[data-testid=plan][data-strategy=per-key]')?.dataset.roundTrips === '3');
   assert.deepEqual(problems, []);
   await context.close();
 });

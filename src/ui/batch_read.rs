@@ -1,7 +1,8 @@
 //! The planner's batch, read: commands answered line by line, or keys for one command; a big
 //! key list (a 4 MB paste is 100,000 keys) is read a slice per frame after the frame that
 //! shows the paste, with its progress on the page (issue 17), into the same batch as a
-//! reading in one piece.
+//! reading in one piece. A key list is read once per text: another command, node, cluster or
+//! language only answers its keys again.
 
 use crate::core::key::escape::EscapeError;
 use crate::core::server::route::Session;
@@ -10,10 +11,10 @@ use crate::core::workload::batch::{command_for_keys, run_lines, BatchError, Line
 use crate::core::workload::{KeyLines, KeySample, MAX_KEYS};
 use crate::core::SlotMap;
 use crate::ui::after_paint::{in_slices, now_ms};
-use crate::ui::lang::Lang;
 use crate::ui::localize::{batch_error, escape_error};
-use crate::ui::messages::{fill, Messages};
+use crate::ui::messages::{count, fill, Messages};
 use crate::ui::planner_state::Lines;
+use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -34,13 +35,28 @@ const LINES_PER_LOOK: usize = 2048;
 /// What the batch was read into: the answered lines, the keys, and what went wrong.
 #[derive(Debug, Default, PartialEq)]
 pub struct Batch {
-    /// The answered lines (a key list: one line, the command sent with every key, when it
-    /// holds at most [`MAX_ENGINE_KEYS`] keys).
+    /// The answered lines. A key list has one line, the command sent with every key, when it
+    /// holds from 1 to [`MAX_ENGINE_KEYS`] keys; that line's text is the command's name (the
+    /// page words it, [`Batch::line_text`]).
     pub lines: Vec<Line>,
     /// Every key, in the batch's order.
     pub keys: Rc<KeySample>,
     /// Why parts of the batch were not planned.
-    pub problems: Vec<Problem>,
+    pub problems: Rc<Vec<Problem>>,
+}
+
+impl Batch {
+    /// A line's text as the page shows it: a command as pasted, or a key list's one line
+    /// (its command and how many keys it is sent with) in the reader's language.
+    pub fn line_text(&self, t: &Messages, lines: Lines, line: &Line) -> String {
+        match lines {
+            Lines::Commands => line.text.clone(),
+            Lines::KeysFor(_) => fill(
+                t.plan_keys_line,
+                &[&line.text, &count(t.n_keys, self.keys.len())],
+            ),
+        }
+    }
 }
 
 /// Why part of a paste was not planned; worded only when shown, in the reader's language.
@@ -59,56 +75,77 @@ impl Problem {
     pub fn describe(&self, t: &Messages) -> String {
         match self {
             Problem::Batch(e) => batch_error(t, e),
-            Problem::OnlyFirst => fill(t.plan_only_first, &[&MAX_KEYS]),
+            Problem::OnlyFirst => fill(t.plan_only_first, &[&count(t.n_keys, MAX_KEYS)]),
             Problem::Line(line, e) => fill(t.at_line, &[line, &escape_error(t, e)]),
         }
     }
 }
 
-/// Reads the paste in one piece: commands, or one key per line for the command `lines` names.
-pub fn read_batch(t: &Messages, map: &SlotMap, node: &str, text: &str, lines: Lines) -> Batch {
-    match lines {
-        Lines::KeysFor(command) => keys_batch(t, map, node, command, KeyLines::read_all(text)),
-        Lines::Commands => {
-            let mut keys = KeySample::new();
-            let mut problems = Vec::new();
-            let lines = run_lines(map, node, text).unwrap_or_else(|e| {
-                problems.push(Problem::Batch(e));
-                Vec::new()
-            });
-            for line in &lines {
-                for (k, _) in &line.keys {
-                    keys.push(k);
-                }
-            }
-            Batch {
-                lines,
-                keys: Rc::new(keys),
-                problems,
-            }
+/// A key list, read: its keys and the lines that were not keys.
+#[derive(Debug, Default, PartialEq)]
+pub struct KeyList {
+    /// Every key, in the list's order.
+    pub keys: Rc<KeySample>,
+    /// Lines that are not keys, and a cut-off at [`MAX_KEYS`].
+    pub problems: Rc<Vec<Problem>>,
+}
+
+impl From<KeyLines> for KeyList {
+    fn from(read: KeyLines) -> Self {
+        let mut problems: Vec<Problem> = read
+            .problems
+            .into_iter()
+            .map(|(line, e)| Problem::Line(line, e))
+            .collect();
+        if read.only_first {
+            problems.push(Problem::OnlyFirst);
+        }
+        KeyList {
+            keys: Rc::new(read.keys),
+            problems: Rc::new(problems),
         }
     }
 }
 
-/// The batch of a key list read whole: its problems, and, for up to [`MAX_ENGINE_KEYS`]
-/// keys, `command` sent with all of them to `node`, answered by the engine.
-fn keys_batch(t: &Messages, map: &SlotMap, node: &str, command: &str, read: KeyLines) -> Batch {
-    let mut problems: Vec<Problem> = read
-        .problems
-        .into_iter()
-        .map(|(line, e)| Problem::Line(line, e))
-        .collect();
-    if read.only_first {
-        problems.push(Problem::OnlyFirst);
+/// Reads the paste in one piece: commands, or one key per line for the command `lines` names.
+pub fn read_batch(map: &SlotMap, node: &str, text: &str, lines: Lines) -> Batch {
+    match lines {
+        Lines::KeysFor(command) => keys_batch(map, node, command, &KeyLines::read_all(text).into()),
+        Lines::Commands => commands_batch(map, node, text),
     }
-    let keys = read.keys;
+}
+
+/// A batch of commands, each answered by `node` in turn.
+fn commands_batch(map: &SlotMap, node: &str, text: &str) -> Batch {
+    let mut keys = KeySample::new();
+    let mut problems = Vec::new();
+    let lines = run_lines(map, node, text).unwrap_or_else(|e| {
+        problems.push(Problem::Batch(e));
+        Vec::new()
+    });
+    for line in &lines {
+        for (k, _) in &line.keys {
+            keys.push(k);
+        }
+    }
+    Batch {
+        lines,
+        keys: Rc::new(keys),
+        problems: Rc::new(problems),
+    }
+}
+
+/// The batch of a key list: its keys and problems, and, for up to [`MAX_ENGINE_KEYS`] keys,
+/// `command` sent with all of them to `node`, answered by the engine.
+fn keys_batch(map: &SlotMap, node: &str, command: &str, list: &KeyList) -> Batch {
+    let keys = &list.keys;
     let lines = if !keys.is_empty() && keys.len() <= MAX_ENGINE_KEYS {
         let parsed: Vec<Vec<u8>> = keys.iter().map(<[u8]>::to_vec).collect();
         let args = command_for_keys(command, &parsed);
         let reply = Cluster::new(map.clone()).exec(node, &args, &mut Session::new());
         vec![Line {
             line_no: 1,
-            text: fill(t.plan_keys_line, &[&command, &keys.len()]),
+            text: command.to_string(),
             keys: Vec::new(),
             outcome: Outcome::Reply(reply),
         }]
@@ -117,14 +154,10 @@ fn keys_batch(t: &Messages, map: &SlotMap, node: &str, command: &str, read: KeyL
     };
     Batch {
         lines,
-        keys: Rc::new(keys),
-        problems,
+        keys: keys.clone(),
+        problems: list.problems.clone(),
     }
 }
-
-/// What a batch is read from: its text, what its lines are, the node it is sent to, the
-/// cluster, and (for a key list, whose one line is worded) the reader's language.
-pub type BatchInputs = (Rc<str>, Lines, String, Rc<SlotMap>, Option<Lang>);
 
 /// How far a sliced reading has come: bytes of the text read, of all its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,90 +168,114 @@ pub struct Reading {
     pub total: usize,
 }
 
-/// A key list being read in slices, and what it is read from.
+/// The batch read from the planner's text, its lines, the node it is sent to and the cluster.
+/// While a big key list is being read, the batch returned is the last one read whole (the
+/// page shows the progress instead of it) and the progress is `Some`.
+#[hook]
+pub fn use_batch(
+    text: Rc<str>,
+    lines: Lines,
+    node: String,
+    map: Rc<SlotMap>,
+) -> (Rc<Batch>, Option<Reading>) {
+    let is_keys = matches!(lines, Lines::KeysFor(_));
+    let (list, reading) = use_key_list(is_keys.then(|| text.clone()));
+    let batch = use_memo(
+        ((!is_keys).then_some(text), lines, node, map, list),
+        |(text, lines, node, map, list)| match (lines, text) {
+            (Lines::KeysFor(command), _) => keys_batch(map, node, command, list),
+            (Lines::Commands, Some(text)) => commands_batch(map, node, text),
+            (Lines::Commands, None) => Batch::default(),
+        },
+    );
+    (batch, reading)
+}
+
+/// A key list being read in slices, and the text it is read from.
 struct Job {
-    inputs: BatchInputs,
+    text: Rc<str>,
     read: KeyLines,
 }
 
-/// The batch read from `inputs`: in the render when it is small, else a slice per frame
-/// after the frame that shows it. While it is being read, the batch returned is the last one
-/// read whole (the page shows the progress instead of it) and the progress is `Some`.
+/// The last key list read whole, and its text.
+type Last = RefCell<Option<(Rc<str>, Rc<KeyList>)>>;
+
+/// The key list in `text` (none: not a key list): read in the render when it is short, else a
+/// slice per frame after the frame that shows it, with how far it has come.
 #[hook]
-pub fn use_batch(inputs: BatchInputs) -> (Rc<Batch>, Option<Reading>) {
-    let last = use_mut_ref(|| None::<(BatchInputs, Rc<Batch>)>);
+fn use_key_list(text: Option<Rc<str>>) -> (Rc<KeyList>, Option<Reading>) {
+    let last = use_mut_ref(|| None::<(Rc<str>, Rc<KeyList>)>);
     let job = use_mut_ref(|| None::<Job>);
     let redraw = use_force_update();
-    let sliced = matches!(inputs.1, Lines::KeysFor(_)) && inputs.0.len() > SLICED_BYTES;
-    let current = last
+    let unread = |t: &Rc<str>| {
+        let read = last.borrow().as_ref().is_some_and(|(l, _)| l == t);
+        !read && t.len() > SLICED_BYTES
+    };
+    let Some(text) = text.clone().filter(unread) else {
+        // Not a key list, one already read, or one short enough to read now.
+        let list = text.map(|text| {
+            let mut last = last.borrow_mut();
+            match last.as_ref().filter(|(l, _)| *l == text) {
+                Some((_, list)) => list.clone(),
+                None => {
+                    let list = Rc::new(KeyList::from(KeyLines::read_all(&text)));
+                    *last = Some((text, list.clone()));
+                    list
+                }
+            }
+        });
+        use_slices(None, job, last, redraw);
+        return (list.unwrap_or_default(), None);
+    };
+    let read = job
         .borrow()
         .as_ref()
-        .filter(|(i, _)| *i == inputs)
-        .map(|(_, b)| b.clone());
-    let (batch, reading) = match current {
-        Some(b) => (b, None),
-        None if !sliced => {
-            let (text, lines, node, map, lang) = &inputs;
-            let b = Rc::new(read_batch(
-                lang.unwrap_or_default().messages(),
-                map,
-                node,
-                text,
-                *lines,
-            ));
-            *last.borrow_mut() = Some((inputs.clone(), b.clone()));
-            (b, None)
-        }
-        None => {
-            let read = job
-                .borrow()
-                .as_ref()
-                .filter(|j| j.inputs == inputs)
-                .map_or(0, |j| j.read.bytes_read());
-            let shown = last.borrow().as_ref().map(|(_, b)| b.clone());
-            let reading = Reading {
-                read,
-                total: inputs.0.len(),
-            };
-            (shown.unwrap_or_default(), Some(reading))
-        }
+        .filter(|j| j.text == text)
+        .map_or(0, |j| j.read.bytes_read());
+    let shown = last.borrow().as_ref().map(|(_, l)| l.clone());
+    let reading = Reading {
+        read,
+        total: text.len(),
     };
-    use_effect_with(reading.is_some().then(|| inputs.clone()), move |pending| {
-        let slices = pending.clone().map(|inputs| {
+    use_slices(Some(text), job, last, redraw);
+    (shown.unwrap_or_default(), Some(reading))
+}
+
+/// Reads the key list in `pending` a slice per frame, from the frame after it is first asked
+/// for until it is read or no longer asked for.
+#[hook]
+fn use_slices(
+    pending: Option<Rc<str>>,
+    job: Rc<RefCell<Option<Job>>>,
+    last: Rc<Last>,
+    redraw: UseForceUpdateHandle,
+) {
+    use_effect_with(pending, move |pending| {
+        let slices = pending.clone().map(|text| {
             *job.borrow_mut() = Some(Job {
-                inputs,
+                text,
                 read: KeyLines::new(),
             });
             in_slices(move || read_slice(&job, &last, &redraw))
         });
         move || drop(slices)
     });
-    (batch, reading)
 }
 
-/// One slice of a [`Job`]: reads for [`SLICE_MS`], and when the list is read, puts its batch
-/// where [`use_batch`] finds it. Says whether the job is over.
-fn read_slice(
-    job: &std::cell::RefCell<Option<Job>>,
-    last: &std::cell::RefCell<Option<(BatchInputs, Rc<Batch>)>>,
-    redraw: &UseForceUpdateHandle,
-) -> bool {
+/// One slice of a [`Job`]: reads for [`SLICE_MS`], and when the list is read, puts it where
+/// [`use_key_list`] finds it. Says whether the job is over.
+fn read_slice(job: &RefCell<Option<Job>>, last: &Last, redraw: &UseForceUpdateHandle) -> bool {
     let mut slot = job.borrow_mut();
     let Some(j) = slot.as_mut() else { return true };
-    let (text, lines, node, map, lang) = &j.inputs;
-    let Lines::KeysFor(command) = *lines else {
-        return true;
-    };
     let start = now_ms();
-    while !j.read.read(text, LINES_PER_LOOK) {
+    while !j.read.read(&j.text, LINES_PER_LOOK) {
         if now_ms() - start >= SLICE_MS {
             redraw.force_update();
             return false;
         }
     }
-    let t = lang.unwrap_or_default().messages();
-    let batch = keys_batch(t, map, node, command, std::mem::take(&mut j.read));
-    *last.borrow_mut() = Some((j.inputs.clone(), Rc::new(batch)));
+    let list = KeyList::from(std::mem::take(&mut j.read));
+    *last.borrow_mut() = Some((j.text.clone(), Rc::new(list)));
     *slot = None;
     redraw.force_update();
     true
@@ -227,7 +284,6 @@ fn read_slice(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::messages::EN;
 
     /// A key list read in slices gives the batch read in one piece.
     #[test]
@@ -243,10 +299,10 @@ mod tests {
             .collect();
         for n in [30_000, 9_000] {
             let text: String = text.lines().take(n).map(|l| format!("{l}\n")).collect();
-            let whole = read_batch(&EN, &map, "127.0.0.1:7000", &text, Lines::KeysFor("MGET"));
+            let whole = read_batch(&map, "127.0.0.1:7000", &text, Lines::KeysFor("MGET"));
             let mut read = KeyLines::new();
             while !read.read(&text, 333) {}
-            let sliced = keys_batch(&EN, &map, "127.0.0.1:7000", "MGET", read);
+            let sliced = keys_batch(&map, "127.0.0.1:7000", "MGET", &read.into());
             assert_eq!(sliced, whole);
             assert_eq!(whole.lines.len(), usize::from(n <= MAX_ENGINE_KEYS));
             assert_eq!(whole.problems.len(), n / 1000);

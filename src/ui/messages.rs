@@ -734,6 +734,14 @@ pub struct Messages {
     pub imp_clashes: [&'static str; 3],
     /// A node's role after its address in the planner's node list: master, replica.
     pub node_roles: [&'static str; 2],
+    /// Counted keys, singular and plural: `{0}` = the number, grouped ([`count`]).
+    pub n_keys: [&'static str; 2],
+    /// Counted slots, as [`Messages::n_keys`].
+    pub n_slots: [&'static str; 2],
+    /// Counted masters, as [`Messages::n_keys`].
+    pub n_masters: [&'static str; 2],
+    /// Counted lines, as [`Messages::n_keys`].
+    pub n_lines: [&'static str; 2],
     // typed replies
     /// A script outside the page's Lua subset: `{0}` = line, `{1}` = column, `{2}` = one of
     /// [`Messages::script_problems`].
@@ -1217,7 +1225,7 @@ pub const EN: Messages = Messages {
     plan_sent_to: "sent to",
     plan_batch_label: "Commands or keys, one per line",
     free_too_long: "That command line is {0} MB; free mode takes lines up to {1} KB, since the diagram shows every argument. Nothing was sent.",
-    plan_held: "The field shows the first {0} of the batch's {1} lines ({2} KB); the plan reads every line. A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
+    plan_held: "The field shows the first {0} of the batch's {1} ({2} KB); the plan reads every line. A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
     plan_edit_in_field: "Edit it in the field",
     plan_clear: "Clear",
     plan_too_big: "That paste is {0} MB; the planner reads pastes up to {1} MB, so the batch before it is kept. For more keys, use the generator below (up to 1,000,000).",
@@ -1227,9 +1235,9 @@ pub const EN: Messages = Messages {
     plan_gen_h3: "route-cache keys (pairs of H3 cells)",
     plan_gen_count: "how many keys",
     plan_generate: "Generate",
-    plan_generated: "one MGET of the {0} generated keys",
+    plan_generated: "{1} generated, sent as one {0}",
     plan_one_slot: "OK: every key is in slot {0}, on {1}",
-    plan_strategies: "{0} keys in {1} slots on {2} masters: four ways to send them",
+    plan_strategies: "{0} in {1} on {2}: four ways to send them",
     plan_col_strategy: "Strategy",
     plan_col_trips: "Round trips, one after another",
     plan_col_parallel: "Latency, all masters at once",
@@ -1239,7 +1247,7 @@ pub const EN: Messages = Messages {
     plan_col_queue: "Busiest master's queue",
     plan_col_largest: "Largest command (keys)",
     plan_col_atomic: "Atomic groups (keys in the largest)",
-    plan_unserved: "{0} keys are in slots no master serves: every strategy fails for them (CLUSTERDOWN).",
+    plan_unserved: "{0} in slots no master serves: every strategy fails for them (CLUSTERDOWN).",
     plan_chunk: "Chunks of",
     plan_chunk_stats: "keys: in the order given, a chunk touches {0} masters on average (at most {1}); sorted by slot first, {2} (at most {3})",
     plan_copy_as: "Copy the per-slot plan as",
@@ -1352,8 +1360,8 @@ pub const EN: Messages = Messages {
     batch_too_many_lines: "{0} lines is more than the page answers one by one ({1}); paste keys instead to plan them",
     cmp_keys: "{0} keys",
     cmp_bar_title: "master {0}: {1} keys",
-    plan_only_first: "only the first {0} keys are planned",
-    plan_fanout_label: "client fanning out to {0} masters",
+    plan_only_first: "only the first {0} are planned",
+    plan_fanout_label: "client fanning out to {0}",
     plan_count_error: "The count must be from 1 to {0} (got \"{1}\").",
     tags_not_a_number: "\"{0}\" is not a whole number of tags",
     note_bad_slot_count: "The number of slots must be a whole number from 1 to 16384 (got \"{0}\").",
@@ -1428,10 +1436,10 @@ pub const EN: Messages = Messages {
     seq_label: "Sequence diagram of the client and the cluster's nodes",
     plan_commands_label: "Commands for this plan",
     plan_copy_cut: "The field shows the first {0} KB of the plan's {1} KB; Copy copies all of it.",
-    plan_copy_writing: "Writing the commands for {0} keys…",
+    plan_copy_writing: "Writing the commands for {0}…",
     plan_pasting: "Taking in the paste…",
     plan_reading: "Reading the batch: {0} KB of {1} KB…",
-    plan_planning: "Planning {0} keys…",
+    plan_planning: "Planning {0}…",
     plan_generating: "Generating keys: {0} of {1}…",
     lab_commands_label: "redis-cli commands that perform this change",
     crc_register_label: "CRC register, byte by byte",
@@ -1440,12 +1448,12 @@ pub const EN: Messages = Messages {
     plan_copy_retagged: "# keys rewritten as {tag}key with one {0} tag per master",
     plan_copy_slot: "# slot {0} on {1}",
     plan_copy_no_master: "(no master)",
-    plan_copy_more: "# … and {0} more slots, not listed: this list stops at the first {1} of the batch's {2} slots. Split the batch to copy the rest.",
+    plan_copy_more: "# … and {0} not listed: this list stops at the first {1} of the batch's {2}. Split the batch to copy the rest.",
     note_label: "Not run here:",
     note_unsimulated: "slotscope does not simulate {0}: its real output carries ids, timestamps and counters that change from run to run.",
     note_consumer_groups: "slotscope does not simulate stream consumer groups, so it does not run {0}.",
     note_only_strings: "this node would serve {0}, but slotscope does not simulate this command, so it does not run it.",
-    plan_keys_line: "{0} … ({1} keys)",
+    plan_keys_line: "{0} … ({1})",
     action_no_command: "write @host:port followed by a command",
     action_empty: "type a command",
     strategy_names: ["per key", "per slot", "per master, pipelined", "per-master tags"],
@@ -1455,6 +1463,10 @@ pub const EN: Messages = Messages {
         "is listed as the replica of two different masters",
     ],
     node_roles: ["master", "replica"],
+    n_keys: ["{0} key", "{0} keys"],
+    n_slots: ["{0} slot", "{0} slots"],
+    n_masters: ["{0} master", "{0} masters"],
+    n_lines: ["{0} line", "{0} lines"],
     // typed replies
     note_script_syntax: "slotscope does not run this script: at line {0}, column {1}, {2}. It runs only `return` of redis.call(…), of {…} tables of those, of KEYS[n], ARGV[n], strings and integers.",
     note_script_nil: "slotscope does not run this script: element {0} of a returned table is nil, and Lua tables stop at nil.",
@@ -1556,7 +1568,7 @@ pub const EN: Messages = Messages {
     reshard_cli_not_empty: "{0}",
     reshard_cli_no_such_node: "{0}",
     // state
-    plan_showing_generated: "Planning the {0} generated keys below; the pasted lines are set aside.",
+    plan_showing_generated: "Planning the generated keys below ({0}); the pasted lines are set aside.",
     plan_show_pasted: "Plan the pasted lines again",
     // --- bus-engine branch ---
     note_node_crashed: "{0} is down: its process was killed, so the connection is refused.",
@@ -1656,6 +1668,26 @@ pub const EN: Messages = Messages {
     bn_tour_too_big: "Not measured: simulating {0} nodes would take longer than a reader waits here, so the page measures clusters of up to {1} nodes. The arithmetic above holds at any size.",
 };
 
+/// `n` with a comma between each group of three digits (both languages write it so).
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `n` things, worded by `forms` (singular, plural: [`Messages::n_keys`] and its kin), the
+/// number grouped ([`grouped`]).
+pub fn count(forms: [&str; 2], n: impl TryInto<u64>) -> String {
+    let n = n.try_into().unwrap_or(u64::MAX);
+    fill(forms[usize::from(n != 1)], &[&grouped(n)])
+}
+
 /// Fills `{0}`, `{1}`, … in `template` with `args`, in order.
 ///
 /// A hole with no argument is left as it is, so a missing argument shows rather than panics.
@@ -1694,6 +1726,18 @@ pub fn use_messages() -> &'static Messages {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_grouped_by_three_and_counted_in_both_languages() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(133_200), "133,200");
+        assert_eq!(grouped(19_980_000), "19,980,000");
+        assert_eq!(count(EN.n_lines, 1), "1 line");
+        assert_eq!(count(EN.n_keys, 0), "0 keys");
+        assert_eq!(count(EN.n_keys, 1_000_000), "1,000,000 keys");
+        assert_eq!(count(crate::ui::messages_zh::ZH.n_slots, 1), "1 个槽");
+    }
 
     #[test]
     fn fill_replaces_numbered_holes_and_keeps_braces() {

@@ -195,7 +195,8 @@ pub struct PlannerState {
     pub generated: Option<Rc<KeySample>>,
     /// Why the last Generate made nothing.
     pub gen_error: Option<GenError>,
-    /// The length of a paste refused as too big (the batch before it stays).
+    /// The length of a paste refused as too big (the batch before it stays), until the batch
+    /// changes: typed, pasted, generated, or its lines read as something else.
     pub too_big: Option<usize>,
     /// The batch is too long for the text field ([`too_long_for_field`]): the field shows its
     /// start, read-only, until the reader asks to edit it there.
@@ -322,6 +323,7 @@ impl Reducible for PlannerState {
             PlannerAction::Lines(lines) => {
                 next.lines = lines;
                 next.generated = None;
+                next.too_big = None;
             }
             PlannerAction::Node(node) => next.node = Some(node),
             PlannerAction::GenKind(kind) => next.gen_kind = kind,
@@ -332,6 +334,7 @@ impl Reducible for PlannerState {
                     Ok(keys) => {
                         next.generated = Some(Rc::new(keys));
                         next.gen_error = None;
+                        next.too_big = None;
                     }
                     Err(e) => next.gen_error = Some(e),
                 }
@@ -339,6 +342,7 @@ impl Reducible for PlannerState {
             PlannerAction::Generated(keys) => {
                 next.generated = Some(keys);
                 next.gen_error = None;
+                next.too_big = None;
             }
             PlannerAction::ShowPasted => next.generated = None,
             PlannerAction::Chunk(c) => next.chunk = c,
@@ -429,6 +433,15 @@ mod tests {
         assert_eq!(s.too_big, Some(MAX_PASTE_BYTES + 1));
         let s = s.reduce(PlannerAction::Text("GET b".into()));
         assert_eq!((&*s.text, s.too_big), ("GET b", None));
+        // Gone too when the lines are read as something else, or keys are generated.
+        let big = PlannerAction::Pasted("k".repeat(MAX_PASTE_BYTES + 1));
+        for then in [
+            PlannerAction::Lines(Lines::KeysFor("DEL")),
+            PlannerAction::Generate,
+        ] {
+            let s = run(&[big.clone(), then]);
+            assert_eq!((&s.text, s.too_big), (&PlannerState::default().text, None));
+        }
     }
 
     #[test]

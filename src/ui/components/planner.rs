@@ -18,7 +18,7 @@ use crate::ui::components::window::{spacer, use_window};
 use crate::ui::forms::{input_to, select_to};
 use crate::ui::lang::Lang;
 use crate::ui::localize::{escape_error, plan_error, tag_error};
-use crate::ui::messages::{fill, use_messages, Messages};
+use crate::ui::messages::{count, fill, grouped, use_messages, Messages};
 use crate::ui::planner_state::{
     key_maker, preview, too_long_for_field, CopyStyle, GenError, GenKind, Lines, PlannerAction,
     PlannerState, FIELD_BYTES, MAX_PASTE_BYTES,
@@ -136,7 +136,7 @@ fn fan_out(t: &Messages, p: &Plan, map: &SlotMap, colours: &[String]) -> Html {
     });
     html! {
         <svg class="fanout" viewBox={format!("0 0 460 {h:.0}")} role="img"
-             aria-label={fill(t.plan_fanout_label, &[&shown.len()])}>
+             aria-label={fill(t.plan_fanout_label, &[&count(t.n_masters, shown.len())])}>
             <circle cx="28" cy={format!("{}", h / 2.0)} r="14" class="fanout__client" />
             <text x="28" y={format!("{}", h / 2.0 + 4.0)} text-anchor="middle" class="fanout__client-label">{ "C" }</text>
             { for items }
@@ -177,7 +177,14 @@ fn copy_plan(
             let left_out = all - parts.len();
             line(
                 out,
-                &fill(t.plan_copy_more, &[&left_out, &parts.len(), &all]),
+                &fill(
+                    t.plan_copy_more,
+                    &[
+                        &count(t.n_slots, left_out),
+                        &grouped(parts.len() as u64),
+                        &count(t.n_slots, all),
+                    ],
+                ),
             );
         }
     };
@@ -243,6 +250,24 @@ extern "C" {
     fn get_data(this: &PasteData, format: &str) -> Result<JsString, JsValue>;
 }
 
+/// A paste (or drop) being taken in: the field's text before it, the bytes it replaces, and
+/// its text, left in JavaScript until then.
+struct PendingPaste {
+    before: String,
+    at: (usize, usize),
+    text: JsString,
+}
+
+/// The UTF-16 offset in the field's text at which a drop lands, where the browser can say
+/// (`document.caretPositionFromPoint` names the field and the offset in its value).
+fn drop_offset(e: &DragEvent, area: &HtmlTextAreaElement) -> Option<u32> {
+    let doc = area.owner_document()?;
+    let position = doc.caret_position_from_point(e.client_x() as f32, e.client_y() as f32)?;
+    let node = position.offset_node()?;
+    let field: &web_sys::Node = area.as_ref();
+    (node == *field).then(|| position.offset())
+}
+
 /// The field's text `before` with its bytes `a..b` (the selection) replaced by `pasted`, line
 /// ends made `\n` as the field would make them.
 fn spliced(before: &str, a: usize, b: usize, pasted: String) -> String {
@@ -282,16 +307,14 @@ pub fn planner(props: &PlannerProps) -> Html {
         })
         .or_else(|| map.masters().first().map(|m| m.addr.clone()))
         .unwrap_or_default();
-    // Commands are answered without words (the reply is Redis's); only a key list's line is
-    // worded, so only then does a language switch read the batch again. A big key list is
-    // read a slice per frame (`reading` until it is read).
-    let (batch, reading) = use_batch((
+    // A big key list is read a slice per frame (`reading` until it is read), once per text:
+    // another command, node or cluster answers the keys read.
+    let (batch, reading) = use_batch(
         state.text.clone(),
         state.lines,
         node_addr.clone(),
         props.map.clone(),
-        matches!(state.lines, Lines::KeysFor(_)).then_some(lang),
-    ));
+    );
     // Thousands of pasted lines: only those scrolled into view are rendered.
     let verdict_list = use_node_ref();
     let windowed = use_window(verdict_list.clone(), batch.lines.len());
@@ -311,18 +334,18 @@ pub fn planner(props: &PlannerProps) -> Html {
     );
     // The generated keys' verdict from the core, sent as the chosen key command (MGET when the
     // lines are commands); routed again only when the keys, the cluster or the node change.
+    let generated_command = match state.lines {
+        Lines::Commands => "MGET",
+        Lines::KeysFor(command) => command,
+    };
     let generated_route = use_memo(
         (
             generated.clone(),
             props.map.clone(),
             node_addr.clone(),
-            state.lines,
+            generated_command,
         ),
-        |(generated, map, node, lines)| {
-            let command = match lines {
-                Lines::Commands => "MGET",
-                Lines::KeysFor(command) => command,
-            };
+        |(generated, map, node, command)| {
             generated
                 .as_ref()
                 .map(|keys| route_key_batch(map, node, command, keys))
@@ -340,14 +363,28 @@ pub fn planner(props: &PlannerProps) -> Html {
         },
     );
 
+    // More than `GEN_SLICED_KEYS` keys are made a slice per frame (`generating`: how many of
+    // how many); a new batch (typed, pasted, dropped, cleared, other lines) or another
+    // Generate ends that.
+    let generating = use_state_eq(|| None::<(u32, u32)>);
+    let gen_job = use_mut_ref(|| None::<Slices>);
+    let stop_generating: Rc<dyn Fn()> = {
+        let (gen_job, generating) = (gen_job.clone(), generating.clone());
+        Rc::new(move || {
+            gen_job.borrow_mut().take();
+            generating.set(None);
+        })
+    };
     let on_text = {
-        let (on, text) = (on.clone(), state.text.clone());
+        let (on, text, stop) = (on.clone(), state.text.clone(), stop_generating.clone());
         Callback::from(move |e: InputEvent| {
             let area = e.target_unchecked_into::<HtmlTextAreaElement>();
             let value = area.value();
             if value.len() > MAX_PASTE_BYTES {
                 // Refused before it is read: the batch before it stays, in the field too.
                 area.set_value(&text);
+            } else {
+                stop();
             }
             on.emit(PlannerAction::Text(value));
         })
@@ -356,54 +393,122 @@ pub fn planner(props: &PlannerProps) -> Html {
     // (`planner_state::FIELD_LINES`): the text never goes into the field, so the browser does
     // not lay it out. A shorter paste is the browser's own, as typing is. A paste longer than
     // the field takes crosses into wasm a task after the frame that says it is being taken
-    // in (`pasting`): 4 MB of text is a long copy.
+    // in (`pasting`): 4 MB of text is a long copy. A drop of text is taken as a paste is.
     let pasting = use_state_eq(|| false);
+    let pending = use_mut_ref(|| None::<PendingPaste>);
     let taking_in = use_mut_ref(|| None::<AfterPaint>);
-    let on_paste = {
-        let (on, held, pasting) = (on.clone(), state.held, pasting.clone());
-        Callback::from(move |e: Event| {
-            if held {
-                // Read-only: the field holds only the batch's start.
-                return;
+    // Puts a paste waiting to be taken in into the batch now: its own task, or a Generate
+    // pressed meanwhile, which then comes after it.
+    let take_in: Rc<dyn Fn()> = {
+        let (on, pending, pasting) = (on.clone(), pending.clone(), pasting.clone());
+        let stop = stop_generating.clone();
+        Rc::new(move || {
+            if let Some(p) = pending.borrow_mut().take() {
+                let text = spliced(&p.before, p.at.0, p.at.1, p.text.into());
+                if text.len() <= MAX_PASTE_BYTES {
+                    stop();
+                }
+                on.emit(PlannerAction::Pasted(text));
             }
+            pasting.set(false);
+        })
+    };
+    // Text pasted or dropped into the field's `before` over its bytes `at`: whether the page
+    // took it (else the browser inserts it, as typing).
+    let receive: Rc<dyn Fn(PendingPaste) -> bool> = {
+        let (on, held, pasting) = (on.clone(), state.held, pasting.clone());
+        let (pending, take_in) = (pending.clone(), take_in.clone());
+        let stop = stop_generating.clone();
+        Rc::new(move |new: PendingPaste| {
+            if let Some(p) = pending.borrow_mut().as_mut() {
+                // A second paste while one is taken in goes after it, as in the field.
+                p.text = p.text.concat(&new.text);
+                return true;
+            }
+            // At least one UTF-8 byte per UTF-16 unit: held (or refused) whatever the field held.
+            if new.text.length() as usize > FIELD_BYTES {
+                *pending.borrow_mut() = Some(new);
+                pasting.set(true);
+                let take_in = take_in.clone();
+                *taking_in.borrow_mut() = Some(after_paint(move || take_in()));
+                return true;
+            }
+            let text = spliced(&new.before, new.at.0, new.at.1, new.text.into());
+            let taken = held || text.len() > MAX_PASTE_BYTES || too_long_for_field(&text);
+            if taken {
+                if text.len() <= MAX_PASTE_BYTES {
+                    stop();
+                }
+                on.emit(PlannerAction::Pasted(text));
+            }
+            taken
+        })
+    };
+    // Where a paste or a drop goes: over the field's selection, or at the drop's point; into
+    // a held batch (read-only, its start shown), in place of all of it: the field holds only
+    // the batch's start, so there is no place in the batch to put it.
+    let place = {
+        let held = state.held;
+        move |area: &HtmlTextAreaElement, at: Option<(u32, u32)>, text: JsString| {
+            if held {
+                return PendingPaste {
+                    before: String::new(),
+                    at: (0, 0),
+                    text,
+                };
+            }
+            let before = area.value();
+            let byte = |u: u32| utf16_to_byte(&before, u as usize);
+            let (a, b) = at.map_or((before.len(), before.len()), |(a, b)| (byte(a), byte(b)));
+            PendingPaste {
+                before,
+                at: (a.min(b), a.max(b)),
+                text,
+            }
+        }
+    };
+    let on_paste = {
+        let receive = receive.clone();
+        Callback::from(move |e: Event| {
             let pasted = e
                 .dyn_ref::<web_sys::ClipboardEvent>()
                 .and_then(|c| c.clipboard_data())
                 .and_then(|d| d.unchecked_ref::<PasteData>().get_data("text/plain").ok());
             let Some(pasted) = pasted else { return };
             let area = e.target_unchecked_into::<HtmlTextAreaElement>();
-            let before = area.value();
-            let at = |u: Option<u32>| utf16_to_byte(&before, u.map_or(usize::MAX, |u| u as usize));
-            let (a, b) = (
-                at(area.selection_start().ok().flatten()),
-                at(area.selection_end().ok().flatten()),
-            );
-            let (a, b) = (a.min(b), a.max(b));
-            // At least one UTF-8 byte per UTF-16 unit: held (or refused) whatever the field held.
-            if pasted.length() as usize > FIELD_BYTES {
+            let at = area
+                .selection_start()
+                .ok()
+                .flatten()
+                .zip(area.selection_end().ok().flatten());
+            if receive(place(&area, at, pasted)) {
                 e.prevent_default();
-                pasting.set(true);
-                let (on, pasting) = (on.clone(), pasting.clone());
-                *taking_in.borrow_mut() = Some(after_paint(move || {
-                    on.emit(PlannerAction::Pasted(spliced(&before, a, b, pasted.into())));
-                    pasting.set(false);
-                }));
-                return;
-            }
-            let text = spliced(&before, a, b, pasted.into());
-            if text.len() > MAX_PASTE_BYTES || too_long_for_field(&text) {
-                e.prevent_default();
-                on.emit(PlannerAction::Pasted(text));
             }
         })
     };
+    let on_drop = Callback::from(move |e: DragEvent| {
+        let dropped = e
+            .data_transfer()
+            .and_then(|d| d.unchecked_ref::<PasteData>().get_data("text/plain").ok())
+            .filter(|t| t.length() > 0);
+        // Files and the like: the browser's.
+        let Some(dropped) = dropped else { return };
+        let area = e.target_unchecked_into::<HtmlTextAreaElement>();
+        let at = drop_offset(&e, &area).map(|u| (u, u));
+        if receive(place(&area, at, dropped)) {
+            e.prevent_default();
+        }
+    });
     let on_edit_in_field = {
         let on = on.clone();
         Callback::from(move |_: MouseEvent| on.emit(PlannerAction::EditInField))
     };
     let on_clear = {
-        let on = on.clone();
-        Callback::from(move |_: MouseEvent| on.emit(PlannerAction::Text(String::new())))
+        let (on, stop) = (on.clone(), stop_generating.clone());
+        Callback::from(move |_: MouseEvent| {
+            stop();
+            on.emit(PlannerAction::Text(String::new()))
+        })
     };
     let held = use_memo((state.held, state.text.clone()), |(held, text)| {
         held.then(|| {
@@ -412,9 +517,16 @@ pub fn planner(props: &PlannerProps) -> Html {
             (AttrValue::from(start.to_string()), shown, lines, text.len())
         })
     });
-    let on_command = select_to(on.clone(), |v| {
-        Lines::from_value(&v).map(PlannerAction::Lines)
-    });
+    let on_command = {
+        let (on, stop) = (on.clone(), stop_generating.clone());
+        Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+            if let Some(lines) = Lines::from_value(&value) {
+                stop();
+                on.emit(PlannerAction::Lines(lines));
+            }
+        })
+    };
     let on_node = {
         let on = on.clone();
         Callback::from(move |e: Event| {
@@ -423,17 +535,6 @@ pub fn planner(props: &PlannerProps) -> Html {
             ))
         })
     };
-    // More than `GEN_SLICED_KEYS` keys are made a slice per frame (`generating`: how many of
-    // how many); a new batch (typed, pasted, other lines) or another Generate ends that.
-    let generating = use_state_eq(|| None::<(u32, u32)>);
-    let gen_job = use_mut_ref(|| None::<Slices>);
-    {
-        let (gen_job, generating) = (gen_job.clone(), generating.clone());
-        use_effect_with((state.text.clone(), state.lines), move |_| {
-            gen_job.borrow_mut().take();
-            generating.set(None);
-        });
-    }
     let on_generate = {
         let on = on.clone();
         let (kind, template, count) = (
@@ -443,8 +544,9 @@ pub fn planner(props: &PlannerProps) -> Html {
         );
         let generating = generating.clone();
         Callback::from(move |_: MouseEvent| {
-            gen_job.borrow_mut().take();
-            generating.set(None);
+            // A paste still being taken in was first: it is the batch the keys replace in view.
+            take_in();
+            stop_generating();
             let maker = match key_maker(kind, &template, &count) {
                 Ok(m) if m.total() > GEN_SLICED_KEYS => m,
                 // Refused, or made at once: the reducer's.
@@ -494,7 +596,7 @@ pub fn planner(props: &PlannerProps) -> Html {
         };
         html! {
             <li class={classes!("verdict", class)}>
-                <code class="verdict__line">{ format!("{}: {}", line.line_no, line.text) }</code>
+                <code class="verdict__line">{ format!("{}: {}", line.line_no, batch.line_text(t, state.lines, line)) }</code>
                 if !slots.is_empty() { <span class="verdict__slots mono">{ slots.join(" · ") }</span> }
                 if let Some(note) = note {
                     <p class="verdict__reply verdict__note" data-testid="verdict-note">
@@ -517,11 +619,12 @@ pub fn planner(props: &PlannerProps) -> Html {
         };
         html! {
             <li class={classes!("verdict", refused.then_some("verdict--error"))} data-testid="generated-verdict">
-                <code class="verdict__line">{ fill(t.plan_generated, &[&keys.len()]) }</code>
+                <code class="verdict__line">{ fill(t.plan_generated, &[&generated_command, &count(t.n_keys, keys.len())]) }</code>
                 <code class="verdict__reply" data-testid="verdict">{ verdict }</code>
             </li>
         }
     });
+    let g = |n: u64| grouped(n);
     let rows = Strategy::ALL.iter().map(|&s| {
         let c = p.cost(s);
         let busiest = c.commands_per_master.iter().copied().max().unwrap_or(0);
@@ -529,12 +632,12 @@ pub fn planner(props: &PlannerProps) -> Html {
             <tr data-testid="plan" data-strategy={strategy_id(s)} data-round-trips={c.round_trips.to_string()}>
                 <th scope="row">{ strategy_name(t, s) }</th>
                 // Each cell names its column: on a phone the header row is hidden.
-                <td class="mono" data-label={t.plan_col_trips}>{ c.round_trips }</td>
-                <td class="mono" data-label={t.plan_col_parallel} data-testid="plan-parallel">{ format!("≈ {} × RTT", c.parallel_round_trips) }</td>
-                <td class="mono" data-label={t.plan_col_commands}>{ c.commands }</td>
-                <td class="mono" data-label={t.plan_col_queue}>{ busiest }</td>
-                <td class="mono" data-label={t.plan_col_largest}>{ c.largest_command }</td>
-                <td class="mono" data-label={t.plan_col_atomic}>{ format!("{} ({})", c.atomic_groups, c.largest_atomic_group) }</td>
+                <td class="mono" data-label={t.plan_col_trips}>{ g(c.round_trips) }</td>
+                <td class="mono" data-label={t.plan_col_parallel} data-testid="plan-parallel">{ format!("≈ {} × RTT", g(c.parallel_round_trips)) }</td>
+                <td class="mono" data-label={t.plan_col_commands}>{ g(c.commands) }</td>
+                <td class="mono" data-label={t.plan_col_queue}>{ g(busiest) }</td>
+                <td class="mono" data-label={t.plan_col_largest}>{ g(c.largest_command) }</td>
+                <td class="mono" data-label={t.plan_col_atomic}>{ format!("{} ({})", g(c.atomic_groups), g(c.largest_atomic_group)) }</td>
             </tr>
         }
     });
@@ -567,13 +670,20 @@ pub fn planner(props: &PlannerProps) -> Html {
     let working = if *pasting {
         Some(("pasting", t.plan_pasting.to_string(), None))
     } else if let Some((made, total)) = *generating {
-        let words = fill(t.plan_generating, &[&made, &total]);
+        let words = fill(
+            t.plan_generating,
+            &[&grouped(made.into()), &grouped(total.into())],
+        );
         Some(("generating", words, Some((made as usize, total as usize))))
     } else if let (Some(r), None) = (reading, generated) {
         let words = fill(t.plan_reading, &[&kb(r.read), &kb(r.total)]);
         Some(("reading", words, Some((r.read, r.total))))
     } else if planning {
-        Some(("planning", fill(t.plan_planning, &[&keys.len()]), None))
+        Some((
+            "planning",
+            fill(t.plan_planning, &[&count(t.n_keys, keys.len())]),
+            None,
+        ))
     } else {
         None
     };
@@ -598,12 +708,17 @@ pub fn planner(props: &PlannerProps) -> Html {
                       value={held.as_ref().as_ref().map_or_else(|| AttrValue::from(state.text.clone()), |h| h.0.clone())}
                       readonly={state.held || *pasting} data-held={state.held.then_some("true")}
                       aria-busy={pasting.then_some("true")}
-                      oninput={on_text} onpaste={on_paste} spellcheck="false" aria-label={t.plan_batch_label}
+                      oninput={on_text} onpaste={on_paste} ondrop={on_drop} spellcheck="false" aria-label={t.plan_batch_label}
                       aria-describedby={state.held.then_some("batch-held")} />
+            if let Some(n) = state.too_big {
+                <p class="lab__error" role="alert" data-testid="batch-error">
+                    { fill(t.plan_too_big, &[&format!("{:.1}", n as f64 / 1e6), &(MAX_PASTE_BYTES >> 20)]) }
+                </p>
+            }
             if let Some((_, shown, lines, bytes)) = held.as_ref() {
                 <div class="lab__row planner__held" id="batch-held" data-testid="batch-held"
                      data-lines={lines.to_string()}>
-                    <p class="section-help">{ fill(t.plan_held, &[shown, lines, &kb(*bytes)]) }</p>
+                    <p class="section-help">{ fill(t.plan_held, &[&count(t.n_lines, *shown), &count(t.n_lines, *lines), &kb(*bytes)]) }</p>
                     <button type="button" class="button" data-testid="batch-edit-in-field" onclick={on_edit_in_field}>{ t.plan_edit_in_field }</button>
                     <button type="button" class="button" data-testid="batch-clear" onclick={on_clear}>{ t.plan_clear }</button>
                 </div>
@@ -625,14 +740,9 @@ pub fn planner(props: &PlannerProps) -> Html {
             </div>
             if let Some(e) = &state.gen_error {
                 <p class="lab__error" role="alert">{ match e {
-                    GenError::Count(typed) => fill(t.plan_count_error, &[&MAX_KEYS, typed]),
+                    GenError::Count(typed) => fill(t.plan_count_error, &[&grouped(MAX_KEYS as u64), typed]),
                     GenError::Plan(e) => plan_error(t, e),
                 } }</p>
-            }
-            if let Some(n) = state.too_big {
-                <p class="lab__error" role="alert" data-testid="batch-error">
-                    { fill(t.plan_too_big, &[&format!("{:.1}", n as f64 / 1e6), &(MAX_PASTE_BYTES >> 20)]) }
-                </p>
             }
             if let Some((phase, words, progress)) = working {
                 // What the batch's results wait for, where they will be.
@@ -651,7 +761,7 @@ pub fn planner(props: &PlannerProps) -> Html {
 
                 if let Some(keys) = generated {
                     <p class="section-help planner__switch" data-testid="generated-note" role="status">
-                        { fill(t.plan_showing_generated, &[&keys.len()]) }{ " " }
+                        { fill(t.plan_showing_generated, &[&count(t.n_keys, keys.len())]) }{ " " }
                         <button type="button" class="link-button" data-testid="show-pasted"
                                 onclick={on_show_pasted}>{ t.plan_show_pasted }</button>
                     </p>
@@ -668,7 +778,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                 }
 
                 if p.n_keys > 0 {
-                    <h3 class="lab__title">{ fill(t.plan_strategies, &[&p.n_keys, &p.slots.len(), &p.masters.len()]) }</h3>
+                    <h3 class="lab__title">{ fill(t.plan_strategies, &[&count(t.n_keys, p.n_keys), &count(t.n_slots, p.slots.len()), &count(t.n_masters, p.masters.len())]) }</h3>
                     <div class="planner__plans">
                         <table class="compare__table">
                             <thead><tr>
@@ -686,7 +796,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                     </div>
                     <p class="section-help">{ t.plan_latency_note }</p>
                     if p.unserved.n_keys > 0 {
-                        <p class="lab__error">{ fill(t.plan_unserved, &[&p.unserved.n_keys]) }</p>
+                        <p class="lab__error">{ fill(t.plan_unserved, &[&count(t.n_keys, p.unserved.n_keys)]) }</p>
                     }
                     <div class="lab__row lab__form">
                         <label for="chunk">{ t.plan_chunk }</label>
@@ -711,7 +821,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                     if copy_behind {
                         // The field still holds the previous plan's commands: no Copy until then.
                         <p class="section-help" role="status" data-testid="plan-commands-writing">
-                            { fill(t.plan_copy_writing, &[&p.n_keys]) }
+                            { fill(t.plan_copy_writing, &[&count(t.n_keys, p.n_keys)]) }
                         </p>
                     } else {
                         if let Some((_, shown, all)) = &copied_cut {

@@ -6,7 +6,7 @@ use super::scenarios::{slugs, FREE};
 use super::BusMsg;
 use crate::core::bus::scenario::Knobs;
 use crate::ui::bus_words::{use_bus_words, BusWords};
-use crate::ui::messages::fill;
+use crate::ui::messages::{fill, grouped};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -35,19 +35,6 @@ pub fn busy(k: &Knobs) -> Option<(u64, u64, u64)> {
     let half = u64::from(k.node_timeout / 2).max(1);
     let pings = n * n.saturating_sub(1) * 1000 / half;
     (pings >= BUSY_PINGS).then_some((n, half, pings))
-}
-
-/// `n` with a comma between each group of three digits (both languages write it so).
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The settings form's fields (uncontrolled: see [`Fields::show`]).
@@ -252,13 +239,5 @@ mod tests {
             busy(&uniform(500, 1, 0, 1, true, true)),
             Some((1000, 50, 19_980_000))
         );
-    }
-
-    #[test]
-    fn numbers_are_grouped_by_three() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(133_200), "133,200");
-        assert_eq!(grouped(19_980_000), "19,980,000");
     }
 }
