@@ -69,6 +69,20 @@ impl Drop for Slices {
     }
 }
 
+/// Runs `unit` until it says the work is done (returns `true`) or `ms` milliseconds have
+/// passed, and says whether the work is done: one slice of [`in_slices`].
+pub fn for_ms(ms: f64, mut unit: impl FnMut() -> bool) -> bool {
+    let start = now_ms();
+    loop {
+        if unit() {
+            return true;
+        }
+        if now_ms() - start >= ms {
+            return false;
+        }
+    }
+}
+
 /// The page's clock in milliseconds (`performance.now()`; 0 where there is none: the
 /// build-time prerender). Work split into slices times each slice with it.
 pub fn now_ms() -> f64 {

@@ -10,7 +10,7 @@ use crate::core::server::Cluster;
 use crate::core::workload::batch::{command_for_keys, run_lines, BatchError, Line, Outcome};
 use crate::core::workload::{KeyLines, KeySample, MAX_KEYS};
 use crate::core::SlotMap;
-use crate::ui::after_paint::{in_slices, now_ms};
+use crate::ui::after_paint::{for_ms, in_slices};
 use crate::ui::localize::{batch_error, escape_error};
 use crate::ui::messages::{count, fill, Messages};
 use crate::ui::planner_state::Lines;
@@ -267,12 +267,9 @@ fn use_slices(
 fn read_slice(job: &RefCell<Option<Job>>, last: &Last, redraw: &UseForceUpdateHandle) -> bool {
     let mut slot = job.borrow_mut();
     let Some(j) = slot.as_mut() else { return true };
-    let start = now_ms();
-    while !j.read.read(&j.text, LINES_PER_LOOK) {
-        if now_ms() - start >= SLICE_MS {
-            redraw.force_update();
-            return false;
-        }
+    if !for_ms(SLICE_MS, || j.read.read(&j.text, LINES_PER_LOOK)) {
+        redraw.force_update();
+        return false;
     }
     let list = KeyList::from(std::mem::take(&mut j.read));
     *last.borrow_mut() = Some((j.text.clone(), Rc::new(list)));

@@ -10,7 +10,7 @@ use crate::core::workload::tags::{generate_tags, retag};
 use crate::core::workload::KeySample;
 use crate::core::workload::{chunk_masters_of, plan, KeyMaker, Plan, Strategy, MAX_KEYS};
 use crate::core::SlotMap;
-use crate::ui::after_paint::{after_paint, in_slices, now_ms, use_after_paint, AfterPaint, Slices};
+use crate::ui::after_paint::{after_paint, for_ms, in_slices, use_after_paint, AfterPaint, Slices};
 use crate::ui::batch_read::{use_batch, SLICE_MS};
 use crate::ui::clipboard::CopyButton;
 use crate::ui::components::master_options::NodeSelect;
@@ -557,12 +557,9 @@ pub fn planner(props: &PlannerProps) -> Html {
             let mut maker = Some(maker);
             *gen_job.borrow_mut() = Some(in_slices(move || {
                 let Some(m) = maker.as_mut() else { return true };
-                let start = now_ms();
-                while !m.make(GEN_SLICE_KEYS) {
-                    if now_ms() - start >= SLICE_MS {
-                        generating.set(Some((m.made(), m.total())));
-                        return false;
-                    }
+                if !for_ms(SLICE_MS, || m.make(GEN_SLICE_KEYS)) {
+                    generating.set(Some((m.made(), m.total())));
+                    return false;
                 }
                 if let Some(keys) = maker.take().and_then(KeyMaker::finished) {
                     on.emit(PlannerAction::Generated(Rc::new(keys)));
