@@ -130,7 +130,7 @@ fn fan_out(t: &Messages, p: &Plan, map: &SlotMap, colours: &[String]) -> Html {
                 <line x1="40" y1={format!("{}", h / 2.0)} x2="250" y2={format!("{y:.1}")}
                       stroke={colour.clone()} stroke-width={format!("{w:.1}")} stroke-linecap="round" />
                 <circle cx="256" cy={format!("{y:.1}")} r="6" fill={colour} />
-                <text x="268" y={format!("{:.1}", y + 4.0)} class="fanout__label">{ format!("{addr} · {}", grouped(keys as u64)) }</text>
+                <text x="268" y={format!("{:.1}", y + 4.0)} class="fanout__label">{ format!("{addr} · {}", grouped(keys)) }</text>
             </g>
         }
     });
