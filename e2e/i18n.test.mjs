@@ -458,6 +458,9 @@ test('a switch rewords the sections on screen in its own frame, and the ones out
   assert.equal(await page.locator('#why').getAttribute('lang'), 'zh-Hans');
   // At the end of the page "why" is on screen and the key card is not.
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  // The page learns what is on screen from an IntersectionObserver, which reports after the
+  // frame that shows the scroll (a reader cannot scroll and switch in one frame).
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)))));
   const toEn = await switchTo('en');
   assert.equal(toEn.first.why, en.why, '"why", on screen, is reworded in the switch\'s frame');
   assert.equal(toEn.first.key, zh.key, 'the key card, out of view, waits for the next task');

@@ -26,7 +26,7 @@ use crate::ui::components::topology_lab::{LabControls, LabImport, LastChange};
 use crate::ui::components::tour::Tour;
 use crate::ui::key_store::{use_key_settled, KeyStore};
 use crate::ui::lang::{self, Lang};
-use crate::ui::late_lang::{InView, PageSection};
+use crate::ui::late_lang::{use_in_view, InView, PageSection};
 use crate::ui::planner_state::PlannerState;
 use crate::ui::player::{resolve_old, resolve_shared, Player, PlayerAction, ScenarioIndex};
 use crate::ui::sections::{join_fragment, split_fragment, Place};
@@ -111,13 +111,17 @@ pub fn app() -> Html {
     // until then each part of the page carries a `lang` of its own (not `<main>`: a `lang`
     // set there restyles every section under it, 80-140 ms at 1000 masters).
     let in_view = use_state_eq(|| InView::ALL);
+    let on_screen = use_in_view();
     let late = use_after_paint(*lang, true).0;
     use_effect_with(late, move |_| lang::apply(late));
-    let on_lang = use_callback((lang.setter(), in_view.setter()), |l: Lang, (set, seen)| {
-        lang::remember(l);
-        seen.set(InView::measure());
-        set.set(l)
-    });
+    let on_lang = use_callback(
+        (lang.setter(), in_view.setter(), on_screen),
+        |l: Lang, (set, seen, on_screen)| {
+            lang::remember(l);
+            seen.set(on_screen.get());
+            set.set(l)
+        },
+    );
     let speak = |place: Place| in_view.lang_for(place, *lang, late);
     // The link, from the reducers themselves (each part recomputed only when it changes).
     let cluster = use_memo(state.map.clone(), |map| Cluster::from_map(map));

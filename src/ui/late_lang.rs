@@ -1,14 +1,19 @@
 //! A language switch reaches the sections out of view one task after the frame that shows it,
 //! so that frame re-renders and lays out only what the reader is looking at (issue 17).
 //!
-//! At the switch, [`InView::measure`] notes which sections are on screen (the page's layout is
-//! still clean then: nothing has changed yet). Those take the new language at once; the others
-//! keep the previous one until App's late value (`after_paint::use_after_paint`) catches up
-//! after the next paint. `<html lang>` follows the late value, so it names the new language
-//! once every section speaks it.
+//! At the switch, the sections on screen ([`use_in_view`], kept by an `IntersectionObserver` as
+//! the reader scrolls, so the switch itself measures nothing: the select's new value has made
+//! the layout dirty, and reading boxes then laid the page out, 26 ms at 1000 masters) take the
+//! new language at once; the others keep the previous one until App's late value
+//! (`after_paint::use_after_paint`) catches up after the next paint. `<html lang>` follows the
+//! late value, so it names the new language once every section speaks it.
 
 use crate::ui::lang::Lang;
 use crate::ui::sections::Place;
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// The sections that were on screen when the language was switched (a set of [`Place`]s).
@@ -24,43 +29,13 @@ impl InView {
         self.0 & bit(place) != 0
     }
 
-    /// The sections whose box (`top`, `bottom` from the top of a window `height` high)
-    /// overlaps the window; a section the page lacks (no box) counts as out of view.
-    pub fn from_boxes(
-        boxes: impl IntoIterator<Item = (Place, Option<(f64, f64)>)>,
-        height: f64,
-    ) -> InView {
-        InView(
-            boxes
-                .into_iter()
-                .filter(|(_, b)| b.is_some_and(|(top, bottom)| bottom > 0.0 && top < height))
-                .fold(0, |set, (p, _)| set | bit(p)),
-        )
-    }
-
-    /// The sections on screen now, from their boxes (every section where the window cannot
-    /// be read).
-    pub fn measure() -> InView {
-        let Some(window) = web_sys::window() else {
-            return InView::ALL;
-        };
-        let Some(height) = window.inner_height().ok().and_then(|h| h.as_f64()) else {
-            return InView::ALL;
-        };
-        let doc = window.document();
-        InView::from_boxes(
-            Place::ALL.into_iter().map(|p| {
-                let el = doc.as_ref().and_then(|d| d.get_element_by_id(p.id()));
-                (
-                    p,
-                    el.map(|e| {
-                        let r = e.get_bounding_client_rect();
-                        (r.top(), r.bottom())
-                    }),
-                )
-            }),
-            height,
-        )
+    /// `self` with `place` on screen or not.
+    pub fn with(self, place: Place, on_screen: bool) -> InView {
+        if on_screen {
+            InView(self.0 | bit(place))
+        } else {
+            InView(self.0 & !bit(place))
+        }
     }
 
     /// The language `place` speaks now: the new one if it was on screen, else `late`.
@@ -71,6 +46,55 @@ impl InView {
             late
         }
     }
+}
+
+/// The sections on screen, kept up to date by an `IntersectionObserver` on each of them (every
+/// section until its first report, and where there is no observer).
+#[hook]
+pub fn use_in_view() -> Rc<Cell<InView>> {
+    let in_view = use_memo((), |_| Cell::new(InView::ALL));
+    {
+        let in_view = in_view.clone();
+        use_effect_with((), move |_| {
+            let observer = observe_sections(in_view);
+            move || {
+                if let Some((o, _)) = observer {
+                    o.disconnect();
+                }
+            }
+        });
+    }
+    in_view
+}
+
+/// Observes every section's element; each report sets its sections' bits in `in_view`. The
+/// observer and its callback live as long as the pair returned.
+#[allow(clippy::type_complexity)]
+fn observe_sections(
+    in_view: Rc<Cell<InView>>,
+) -> Option<(
+    web_sys::IntersectionObserver,
+    Closure<dyn FnMut(js_sys::Array)>,
+)> {
+    let doc = web_sys::window()?.document()?;
+    let report = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        let mut now = in_view.get();
+        for entry in entries.iter() {
+            let entry: web_sys::IntersectionObserverEntry = entry.unchecked_into();
+            let id = entry.target().id();
+            if let Some(place) = Place::ALL.into_iter().find(|p| p.id() == id) {
+                now = now.with(place, entry.is_intersecting());
+            }
+        }
+        in_view.set(now);
+    });
+    let observer = web_sys::IntersectionObserver::new(report.as_ref().unchecked_ref()).ok()?;
+    for place in Place::ALL {
+        if let Some(el) = doc.get_element_by_id(place.id()) {
+            observer.observe(&el);
+        }
+    }
+    Some((observer, report))
 }
 
 /// Props of [`PageSection`].
@@ -109,15 +133,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sections_overlapping_the_window_are_in_view() {
-        let boxes = [
-            (Place::Key, Some((246.0, 797.0))),
-            (Place::Map, Some((821.0, 1901.0))),
-            (Place::Planner, Some((1925.0, 3320.0))),
-            (Place::Tags, Some((-900.0, -1.0))),
-            (Place::Bus, None),
-        ];
-        let v = InView::from_boxes(boxes, 900.0);
+    fn sections_reported_on_screen_are_in_view() {
+        let v = Place::ALL
+            .into_iter()
+            .fold(InView::ALL, |v, p| v.with(p, false))
+            .with(Place::Key, true)
+            .with(Place::Map, true)
+            .with(Place::Planner, true)
+            .with(Place::Planner, false);
         assert!(v.has(Place::Key) && v.has(Place::Map));
         assert!(!v.has(Place::Planner) && !v.has(Place::Tags) && !v.has(Place::Bus));
         assert_eq!(v.lang_for(Place::Map, Lang::Zh, Lang::En), Lang::Zh);
