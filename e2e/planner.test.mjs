@@ -34,6 +34,11 @@ async function pasteOver(page, text) {
 const verdicts = (page) => page.getByTestId('verdict').allTextContents();
 /** `n` as the page writes counts: digits grouped by three with commas, in both languages. */
 const grouped = (n) => n.toLocaleString('en-US');
+/** `bytes` in KB as the page writes sizes: one decimal, rounded, the whole part grouped. */
+const kb = (bytes) => {
+  const tenths = Math.floor((bytes * 10 + 512) / 1024);
+  return `${grouped(Math.floor(tenths / 10))}.${tenths % 10}`;
+};
 
 test('MSET a 1 b 2 c 3 is CROSSSLOT', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
@@ -453,8 +458,7 @@ test('a 4 MB paste of keys is taken in, read and planned a slice at a time, with
   assert.deepEqual(phases, ['pasting', 'reading', 'planning'], JSON.stringify(working.slice(0, 5)));
   assert.equal(working[0].text, 'Taking in the paste…');
   const reading = working.filter((w) => w.phase === 'reading');
-  const kb = (text.length / 1024).toFixed(1);
-  assert.equal(reading[0].text, `Reading the batch: 0.0 KB of ${kb} KB…`);
+  assert.equal(reading[0].text, `Reading the batch: 0.0 KB of ${kb(text.length)} KB…`);
   assert.equal(reading[0].max, text.length);
   assert.ok(reading.every((w, i) => i === 0 || w.value >= reading[i - 1].value), 'the progress only goes forward');
   assert.equal(working.find((w) => w.phase === 'planning').text, 'Planning 100,000 keys…');
@@ -516,7 +520,8 @@ test('a paste into a held batch replaces it; one over 4 MB is refused under the 
   const refusal = page.getByTestId('batch-error');
   await refusal.waitFor();
   assert.equal(await page.locator('[data-testid=batch-input] + [data-testid=batch-error]').count(), 1, 'the refusal is the next thing under the field');
-  assert.match(await refusal.textContent(), /^That paste is 4\.2 MB; the planner reads pastes up to 4 MB, so the batch before it is kept\. For more keys, use the generator below/);
+  // A paste into a held batch replaces it: the batch would be the paste, a byte over 4 MiB.
+  assert.match(await refusal.textContent(), /^With that paste the batch would be 4,194,305 bytes; the planner reads batches of up to 4,194,304 bytes \(4 MiB\), so the batch before it is kept\. For more keys, use the generator below/);
   assert.equal(await held.getAttribute('data-lines'), '2000');
   assert.match(await title(), /^2,000 keys in /);
   // Read as keys for another command, the batch is no longer the one refused a paste.
@@ -621,6 +626,57 @@ test('text dropped into the batch field is taken as a paste: held past the field
   await held.waitFor({ state: 'detached' });
   assert.equal(await field.inputValue(), 'user:1\nuser:2\nuser:3');
   await page.waitForFunction(() => document.querySelector('[data-testid=plan][data-strategy=per-key]')?.dataset.roundTrips === '3');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a held batch: an empty paste keeps it, a single long line is said to be cut, and Clear leaves the focus in the field', async () => {
+  const { page, context, problems } = await openForPastes();
+  const field = page.getByTestId('batch-input');
+  const held = page.getByTestId('batch-held');
+  // One 70 KB line: the field shows its first 16 KB, and says so in KB.
+  const line = 'k'.repeat(70 * 1024);
+  await pasteOver(page, line);
+  await held.waitFor();
+  assert.equal((await field.inputValue()).length, 16 * 1024);
+  assert.match(await held.textContent(), /^The field shows the first 16\.0 KB of the batch's 70\.0 KB \(1 line\); the plan reads all of it\./);
+  // An empty paste changes nothing.
+  await page.evaluate(() => navigator.clipboard.writeText(''));
+  await field.focus();
+  await page.keyboard.press('Control+V');
+  await page.waitForTimeout(300);
+  assert.equal(await held.getAttribute('data-lines'), '1');
+  assert.equal((await field.inputValue()).length, 16 * 1024);
+  // Clear: the field is empty and keeps the focus, so typing goes on there.
+  await page.getByTestId('batch-clear').click();
+  await held.waitFor({ state: 'detached' });
+  await page.keyboard.type('user:1');
+  assert.equal(await field.inputValue(), 'user:1');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a batch too long for a link comes back on reload, kept in this browser; the link alone carries an empty batch', async () => {
+  const { page, context, problems } = await openForPastes();
+  const keys = Array.from({ length: 1500 }, (_, i) => `user:${i}`);
+  await pasteOver(page, keys.join('\n'));
+  await page.getByTestId('batch-held').waitFor();
+  await page.getByTestId('command-select').selectOption('DEL');
+  await page.waitForFunction(() => document.querySelector('.planner .verdict__line')?.textContent === '1: DEL … (1,500 keys)');
+  // Saved once the reader pauses (300 ms), the link without the batch, the batch beside it.
+  await page.waitForFunction(() => (localStorage.getItem('slotscope.batch') ?? '').endsWith('\nuser:1499'));
+  const link = await page.evaluate(() => location.hash);
+  await page.reload();
+  await page.getByTestId('batch-held').waitFor();
+  assert.equal(await page.getByTestId('batch-held').getAttribute('data-lines'), '1500');
+  await page.waitForFunction(() => document.querySelector('.planner .verdict__line')?.textContent === '1: DEL … (1,500 keys)');
+  // Another browser (a fresh context) opening the same link: an empty batch, DEL chosen, no plan.
+  const other = await openPage(env.browser, env.server.url + link);
+  assert.equal(await other.page.getByTestId('batch-input').inputValue(), '');
+  assert.equal(await other.page.getByTestId('command-select').inputValue(), 'DEL');
+  assert.equal(await other.page.locator('.planner .verdict__line').count(), 0);
+  assert.deepEqual(other.problems, []);
+  await other.context.close();
   assert.deepEqual(problems, []);
   await context.close();
 });

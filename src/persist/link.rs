@@ -38,12 +38,18 @@ fn planner_fields(p: &PlannerInput) -> [&str; 8] {
 
 const GENERATED_BIT: u64 = 1 << 8;
 
-/// The planner's body, and whether a field had to be left out.
+/// The planner's body, and whether a field had to be left out. A batch too long for a link is
+/// carried as an empty one: whoever opens the link reads an empty batch (the browser that made
+/// it keeps the batch, `ui::share::keep_batch`), not the default commands read as whatever the
+/// link's lines are.
 fn planner_body(p: &PlannerInput) -> (Vec<u8>, bool) {
     let default = PlannerInput::default();
-    let (now, then) = (planner_fields(p), planner_fields(&default));
+    let (mut now, then) = (planner_fields(p), planner_fields(&default));
+    let mut omitted = now[0].len() > MAX_BATCH_BYTES;
+    if omitted {
+        now[0] = "";
+    }
     let mut mask = 0u64;
-    let mut omitted = false;
     for (i, (a, b)) in now.iter().zip(then).enumerate() {
         let differs = if i == 2 { p.node.is_some() } else { *a != b };
         let cap = if i == 0 {

@@ -3,7 +3,7 @@
 //! store (`key_store`: a keystroke re-renders what shows the key, not the page); the share
 //! link is written from them directly, the key's part once the reader pauses.
 
-use crate::persist::{encode, Cluster, Decoded, Problem, SharedState};
+use crate::persist::{encode, Cluster, Decoded, Problem, SharedState, MAX_BATCH_BYTES};
 use crate::ui::after_paint::use_after_paint;
 use crate::ui::components::bus::BusSection;
 use crate::ui::components::cluster_picker::ClusterPicker;
@@ -171,6 +171,22 @@ pub fn app() -> Html {
             let timeout = (!skip).then(|| {
                 let text = text.clone();
                 gloo_timers::callback::Timeout::new(SAVE_DELAY_MS, move || browser::save(&text))
+            });
+            move || drop(timeout)
+        });
+    }
+    // A batch too long for the link is kept beside it in this browser (`share::keep_batch`),
+    // so a reload or the next visit has it; the opening state is left as it came.
+    {
+        let first = use_mut_ref(|| true);
+        let kept = (planner.text.len() > MAX_BATCH_BYTES).then(|| planner.text.clone());
+        use_effect_with((encoded.text.clone(), kept), move |(link, kept)| {
+            let skip = std::mem::replace(&mut *first.borrow_mut(), false);
+            let timeout = (!skip).then(|| {
+                let (link, kept) = (link.clone(), kept.clone());
+                gloo_timers::callback::Timeout::new(SAVE_DELAY_MS, move || {
+                    browser::keep_batch(&link, kept.as_deref())
+                })
             });
             move || drop(timeout)
         });

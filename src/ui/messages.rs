@@ -264,6 +264,9 @@ pub struct Messages {
     pub plan_too_big: &'static str,
     /// A batch held out of the text field: `{0}` lines shown of `{1}`, `{2}` KB in all.
     pub plan_held: &'static str,
+    /// As [`Messages::plan_held`] when the field shows part of a line (a batch of long lines):
+    /// `{0}` = KB shown, `{1}` = the batch's KB, `{2}` = its lines, counted.
+    pub plan_held_bytes: &'static str,
     /// Put a held batch into the text field.
     pub plan_edit_in_field: &'static str,
     /// Empty the batch.
@@ -1226,9 +1229,10 @@ pub const EN: Messages = Messages {
     plan_batch_label: "Commands or keys, one per line",
     free_too_long: "That command line is {0} MB; free mode takes lines up to {1} KB, since the diagram shows every argument. Nothing was sent.",
     plan_held: "The field shows the first {0} of the batch's {1} ({2} KB); the plan reads every line. A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
+    plan_held_bytes: "The field shows the first {0} KB of the batch's {1} KB ({2}); the plan reads all of it. A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
     plan_edit_in_field: "Edit it in the field",
     plan_clear: "Clear",
-    plan_too_big: "That paste is {0} MB; the planner reads pastes up to {1} MB, so the batch before it is kept. For more keys, use the generator below (up to 1,000,000).",
+    plan_too_big: "With that paste the batch would be {0} bytes; the planner reads batches of up to {1} bytes (4 MiB), so the batch before it is kept. For more keys, use the generator below (up to 1,000,000).",
     plan_or_generate: "or generate",
     plan_generator: "key generator",
     plan_gen_template: "keys from a template with %d",
@@ -1249,7 +1253,7 @@ pub const EN: Messages = Messages {
     plan_col_atomic: "Atomic groups (keys in the largest)",
     plan_unserved: "{0} in slots no master serves: every strategy fails for them (CLUSTERDOWN).",
     plan_chunk: "Chunks of",
-    plan_chunk_stats: "keys: in the order given, a chunk touches {0} masters on average (at most {1}); sorted by slot first, {2} (at most {3})",
+    plan_chunk_stats: "keys: masters a chunk touches, in the order given: {0} on average (at most {1}); sorted by slot first: {2} (at most {3})",
     plan_copy_as: "Copy the per-slot plan as",
     plan_copy_mget: "MGET per slot (reads)",
     plan_copy_tagged: "EVAL SET … EX per master, keys rewritten with per-master tags (the route cache's fix)",
@@ -1357,7 +1361,7 @@ pub const EN: Messages = Messages {
     cmp_err_duplicate: "{0} is given twice: every master needs its own address",
     cmp_err_rebalance: "rebalance: {0}",
     batch_no_node: "{0} is not a node of this cluster",
-    batch_too_many_lines: "{0} lines is more than the page answers one by one ({1}); paste keys instead to plan them",
+    batch_too_many_lines: "{0} are more than the page answers one by one ({1}); paste keys instead to plan them",
     cmp_keys: "{0} keys",
     cmp_bar_title: "master {0}: {1} keys",
     plan_only_first: "only the first {0} are planned",

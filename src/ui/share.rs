@@ -48,11 +48,14 @@ pub fn startup() -> (Decoded, Source) {
     let fragment = fragment();
     let (link, _) = split_fragment(&fragment);
     if !link.is_empty() {
-        return (decode(link), Source::Link);
+        return (with_kept_batch(decode(link), link), Source::Link);
     }
     match saved() {
         // A saved link may name the section it was read at; a plain visit opens at the top.
-        Some(text) if !text.is_empty() => (decode(split_fragment(&text).0), Source::Saved),
+        Some(text) if !text.is_empty() => {
+            let link = split_fragment(&text).0;
+            (with_kept_batch(decode(link), link), Source::Saved)
+        }
         _ => (decode(""), Source::Defaults),
     }
 }
@@ -64,6 +67,38 @@ pub fn opening_place() -> Option<Place> {
         return None;
     }
     split_fragment(&fragment()).1
+}
+
+/// Where a batch too long for its link is kept in this browser, after the link it belongs to
+/// and a newline (a link has none).
+pub const BATCH_KEY: &str = "slotscope.batch";
+
+/// Keeps `batch`, which the link `link` (the state's part, no `&at=`) left out, in this
+/// browser; with no batch, forgets the one kept.
+pub fn keep_batch(link: &str, batch: Option<&str>) {
+    let Some(s) = storage() else { return };
+    let _ = match batch {
+        Some(b) => s.set_item(BATCH_KEY, &format!("{link}\n{b}")),
+        None => s.remove_item(BATCH_KEY),
+    };
+}
+
+/// The batch this browser kept for `link`, which left it out.
+fn kept_batch(link: &str) -> Option<String> {
+    let kept = storage()?.get_item(BATCH_KEY).ok().flatten()?;
+    let (of, batch) = kept.split_once('\n')?;
+    (of == link).then(|| batch.to_string())
+}
+
+/// `decoded` with the batch this browser kept for `link`, when the link left it out (it
+/// carries an empty batch then).
+fn with_kept_batch(mut decoded: Decoded, link: &str) -> Decoded {
+    if decoded.state.planner.text.is_empty()
+        && let Some(batch) = kept_batch(link)
+    {
+        decoded.state.planner.text = std::rc::Rc::from(batch);
+    }
+    decoded
 }
 
 /// Writes `link` (a fragment without `#`) into the address, replacing the current history

@@ -38,7 +38,8 @@ const COPIED_FIELD_BYTES: usize = 256 << 10;
 
 /// `bytes` in KB with one decimal, as the planner's notes write sizes.
 fn kb(bytes: usize) -> String {
-    format!("{:.1}", bytes as f64 / 1024.0)
+    let tenths = (bytes as u64 * 10 + 512) / 1024;
+    format!("{}.{}", grouped(tenths / 10), tenths % 10)
 }
 
 /// The byte offset in `text` of UTF-16 offset `u` (a field's selection), at most its end.
@@ -420,6 +421,10 @@ pub fn planner(props: &PlannerProps) -> Html {
         let (pending, take_in) = (pending.clone(), take_in.clone());
         let stop = stop_generating.clone();
         Rc::new(move |new: PendingPaste| {
+            // Nothing pasted: nothing changes (a held batch included).
+            if new.text.length() == 0 {
+                return true;
+            }
             if let Some(p) = pending.borrow_mut().as_mut() {
                 // A second paste while one is taken in goes after it, as in the field.
                 p.text = p.text.concat(&new.text);
@@ -499,22 +504,45 @@ pub fn planner(props: &PlannerProps) -> Html {
             e.prevent_default();
         }
     });
+    // Edit and Clear go with the held note: the field, where the reader goes on, has the focus.
+    let field = use_node_ref();
+    let focus_field = {
+        let field = field.clone();
+        move || {
+            if let Some(f) = field.cast::<HtmlTextAreaElement>() {
+                let _ = f.focus();
+            }
+        }
+    };
     let on_edit_in_field = {
-        let on = on.clone();
-        Callback::from(move |_: MouseEvent| on.emit(PlannerAction::EditInField))
+        let (on, focus) = (on.clone(), focus_field.clone());
+        Callback::from(move |_: MouseEvent| {
+            on.emit(PlannerAction::EditInField);
+            focus();
+        })
     };
     let on_clear = {
         let (on, stop) = (on.clone(), stop_generating.clone());
         Callback::from(move |_: MouseEvent| {
             stop();
-            on.emit(PlannerAction::Text(String::new()))
+            on.emit(PlannerAction::Text(String::new()));
+            focus_field();
         })
     };
+    // What a held batch's field shows: its start, how many lines (the last one cut when a
+    // line is longer than the field takes), of how many, and the batch's bytes.
     let held = use_memo((state.held, state.text.clone()), |(held, text)| {
         held.then(|| {
             let (start, lines) = preview(text);
             let shown = start.bytes().filter(|&b| b == b'\n').count() + 1;
-            (AttrValue::from(start.to_string()), shown, lines, text.len())
+            let cut = !text[start.len()..].is_empty() && !text[start.len()..].starts_with('\n');
+            (
+                AttrValue::from(start.to_string()),
+                shown,
+                lines,
+                text.len(),
+                cut,
+            )
         })
     });
     let on_command = {
@@ -701,7 +729,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                 <NodeSelect id="plan-node" testid="plan-node" onchange={on_node}
                         map={map.clone()} selected={AttrValue::from(node_addr.clone())} roles={t.node_roles} />
             </div>
-            <textarea class="lab__paste mono" rows="7" data-testid="batch-input"
+            <textarea class="lab__paste mono" rows="7" data-testid="batch-input" ref={field}
                       value={held.as_ref().as_ref().map_or_else(|| AttrValue::from(state.text.clone()), |h| h.0.clone())}
                       readonly={state.held || *pasting} data-held={state.held.then_some("true")}
                       aria-busy={pasting.then_some("true")}
@@ -709,13 +737,17 @@ pub fn planner(props: &PlannerProps) -> Html {
                       aria-describedby={state.held.then_some("batch-held")} />
             if let Some(n) = state.too_big {
                 <p class="lab__error" role="alert" data-testid="batch-error">
-                    { fill(t.plan_too_big, &[&format!("{:.1}", n as f64 / 1e6), &(MAX_PASTE_BYTES >> 20)]) }
+                    { fill(t.plan_too_big, &[&grouped(n as u64), &grouped(MAX_PASTE_BYTES as u64)]) }
                 </p>
             }
-            if let Some((_, shown, lines, bytes)) = held.as_ref() {
+            if let Some((start, shown, lines, bytes, cut)) = held.as_ref() {
                 <div class="lab__row planner__held" id="batch-held" data-testid="batch-held"
                      data-lines={lines.to_string()}>
-                    <p class="section-help">{ fill(t.plan_held, &[&count(t.n_lines, *shown), &count(t.n_lines, *lines), &kb(*bytes)]) }</p>
+                    <p class="section-help">{ if *cut {
+                        fill(t.plan_held_bytes, &[&kb(start.len()), &kb(*bytes), &count(t.n_lines, *lines)])
+                    } else {
+                        fill(t.plan_held, &[&count(t.n_lines, *shown), &count(t.n_lines, *lines), &kb(*bytes)])
+                    } }</p>
                     <button type="button" class="button" data-testid="batch-edit-in-field" onclick={on_edit_in_field}>{ t.plan_edit_in_field }</button>
                     <button type="button" class="button" data-testid="batch-clear" onclick={on_clear}>{ t.plan_clear }</button>
                 </div>

@@ -6,7 +6,7 @@
 //! redis-cli itself prints (`*** …`, `[ERR] …`) are its words: they are quoted verbatim in every
 //! language, after the page's own explanation.
 
-use super::messages::{fill, Messages};
+use super::messages::{count, fill, grouped, Messages};
 use crate::core::client::ActionError;
 use crate::core::cluster::import::{Format, ImportError, ImportWarning};
 use crate::core::cluster::reshard::ReshardError;
@@ -173,7 +173,10 @@ pub fn compare_error(t: &Messages, e: &CompareError) -> String {
 pub fn batch_error(t: &Messages, e: &BatchError) -> String {
     match e {
         BatchError::NoSuchNode { addr } => fill(t.batch_no_node, &[addr]),
-        BatchError::TooManyLines { lines } => fill(t.batch_too_many_lines, &[lines, &MAX_LINES]),
+        BatchError::TooManyLines { lines } => fill(
+            t.batch_too_many_lines,
+            &[&count(t.n_lines, *lines), &grouped(MAX_LINES as u64)],
+        ),
     }
 }
 
