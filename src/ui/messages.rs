@@ -1393,7 +1393,7 @@ pub const EN: Messages = Messages {
     export_button: "{0} as {1}",
     export_more_masters: "and {0} more masters",
     share: "Share",
-    share_copied: "Link copied",
+    share_copied: "Link copied.",
     share_refused: "The browser would not let the page copy. Select the link and copy it:",
     share_link_label: "Link to this page as it is now",
     share_batch_omitted: "The batch is too long for a link; it is kept in this browser.",

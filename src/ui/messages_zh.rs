@@ -278,7 +278,7 @@ pub const ZH: Messages = Messages {
     export_button: "{0}（{1}）",
     export_more_masters: "另有 {0} 个主节点",
     share: "分享",
-    share_copied: "链接已复制",
+    share_copied: "链接已复制。",
     share_refused: "浏览器不允许本页复制。请选中下面的链接并手动复制：",
     share_link_label: "指向本页当前状态的链接",
     share_batch_omitted: "这批命令太长，放不进链接；它保存在本浏览器中。",
