@@ -163,33 +163,26 @@ pub fn app() -> Html {
         move || drop(timeout)
     });
     // Every change goes into the address (replacing, not adding, a history entry) and into
-    // localStorage once the reader pauses; the opening state is left as it came.
-    {
-        let first = use_mut_ref(|| true);
-        use_effect_with((*link).clone(), move |text| {
-            let skip = std::mem::replace(&mut *first.borrow_mut(), false);
-            let timeout = (!skip).then(|| {
-                let text = text.clone();
-                gloo_timers::callback::Timeout::new(SAVE_DELAY_MS, move || browser::save(&text))
-            });
-            move || drop(timeout)
-        });
-    }
-    // A batch too long for the link is kept beside it in this browser (`share::keep_batch`),
-    // so a reload or the next visit has it; the opening state is left as it came.
+    // localStorage once the reader pauses, with a batch too long for the link kept beside it
+    // (`share::keep_batch`), so a reload or the next visit has it; the opening state is left
+    // as it came.
     {
         let first = use_mut_ref(|| true);
         let kept = (planner.text.len() > MAX_BATCH_BYTES).then(|| planner.text.clone());
-        use_effect_with((encoded.text.clone(), kept), move |(link, kept)| {
-            let skip = std::mem::replace(&mut *first.borrow_mut(), false);
-            let timeout = (!skip).then(|| {
-                let (link, kept) = (link.clone(), kept.clone());
-                gloo_timers::callback::Timeout::new(SAVE_DELAY_MS, move || {
-                    browser::keep_batch(&link, kept.as_deref())
-                })
-            });
-            move || drop(timeout)
-        });
+        use_effect_with(
+            ((*link).clone(), encoded.text.clone(), kept),
+            move |(text, state_link, kept)| {
+                let skip = std::mem::replace(&mut *first.borrow_mut(), false);
+                let timeout = (!skip).then(|| {
+                    let (text, state_link, kept) = (text.clone(), state_link.clone(), kept.clone());
+                    gloo_timers::callback::Timeout::new(SAVE_DELAY_MS, move || {
+                        browser::save(&text);
+                        browser::keep_batch(&state_link, kept.as_deref());
+                    })
+                });
+                move || drop(timeout)
+            },
+        );
     }
     // The one `hashchange` listener. A share link pasted into the open page changes only the
     // hash: open it as a fresh visit. An old `#redirect=` link (the pipeline's "watch the
