@@ -398,18 +398,23 @@ pub fn planner(props: &PlannerProps) -> Html {
     let pasting = use_state_eq(|| false);
     let pending = use_mut_ref(|| None::<PendingPaste>);
     let taking_in = use_mut_ref(|| None::<AfterPaint>);
+    // A pasted batch: it ends a generation unless it is refused (over the limit).
+    let paste_in: Rc<dyn Fn(String)> = {
+        let (on, stop) = (on.clone(), stop_generating.clone());
+        Rc::new(move |text: String| {
+            if text.len() <= MAX_PASTE_BYTES {
+                stop();
+            }
+            on.emit(PlannerAction::Pasted(text));
+        })
+    };
     // Puts a paste waiting to be taken in into the batch now: its own task, or a Generate
     // pressed meanwhile, which then comes after it.
     let take_in: Rc<dyn Fn()> = {
-        let (on, pending, pasting) = (on.clone(), pending.clone(), pasting.clone());
-        let stop = stop_generating.clone();
+        let (paste_in, pending, pasting) = (paste_in.clone(), pending.clone(), pasting.clone());
         Rc::new(move || {
             if let Some(p) = pending.borrow_mut().take() {
-                let text = spliced(&p.before, p.at.0, p.at.1, p.text.into());
-                if text.len() <= MAX_PASTE_BYTES {
-                    stop();
-                }
-                on.emit(PlannerAction::Pasted(text));
+                paste_in(spliced(&p.before, p.at.0, p.at.1, p.text.into()));
             }
             pasting.set(false);
         })
@@ -417,9 +422,8 @@ pub fn planner(props: &PlannerProps) -> Html {
     // Text pasted or dropped into the field's `before` over its bytes `at`: whether the page
     // took it (else the browser inserts it, as typing).
     let receive: Rc<dyn Fn(PendingPaste) -> bool> = {
-        let (on, held, pasting) = (on.clone(), state.held, pasting.clone());
+        let (held, pasting) = (state.held, pasting.clone());
         let (pending, take_in) = (pending.clone(), take_in.clone());
-        let stop = stop_generating.clone();
         Rc::new(move |new: PendingPaste| {
             // Nothing pasted: nothing changes (a held batch included).
             if new.text.length() == 0 {
@@ -441,10 +445,7 @@ pub fn planner(props: &PlannerProps) -> Html {
             let text = spliced(&new.before, new.at.0, new.at.1, new.text.into());
             let taken = held || text.len() > MAX_PASTE_BYTES || too_long_for_field(&text);
             if taken {
-                if text.len() <= MAX_PASTE_BYTES {
-                    stop();
-                }
-                on.emit(PlannerAction::Pasted(text));
+                paste_in(text);
             }
             taken
         })
@@ -649,7 +650,6 @@ pub fn planner(props: &PlannerProps) -> Html {
             </li>
         }
     });
-    let g = |n: u64| grouped(n);
     let rows = Strategy::ALL.iter().map(|&s| {
         let c = p.cost(s);
         let busiest = c.commands_per_master.iter().copied().max().unwrap_or(0);
@@ -657,12 +657,12 @@ pub fn planner(props: &PlannerProps) -> Html {
             <tr data-testid="plan" data-strategy={strategy_id(s)} data-round-trips={c.round_trips.to_string()}>
                 <th scope="row">{ strategy_name(t, s) }</th>
                 // Each cell names its column: on a phone the header row is hidden.
-                <td class="mono" data-label={t.plan_col_trips}>{ g(c.round_trips) }</td>
-                <td class="mono" data-label={t.plan_col_parallel} data-testid="plan-parallel">{ format!("≈ {} × RTT", g(c.parallel_round_trips)) }</td>
-                <td class="mono" data-label={t.plan_col_commands}>{ g(c.commands) }</td>
-                <td class="mono" data-label={t.plan_col_queue}>{ g(busiest) }</td>
-                <td class="mono" data-label={t.plan_col_largest}>{ g(c.largest_command) }</td>
-                <td class="mono" data-label={t.plan_col_atomic}>{ format!("{} ({})", g(c.atomic_groups), g(c.largest_atomic_group)) }</td>
+                <td class="mono" data-label={t.plan_col_trips}>{ grouped(c.round_trips) }</td>
+                <td class="mono" data-label={t.plan_col_parallel} data-testid="plan-parallel">{ format!("≈ {} × RTT", grouped(c.parallel_round_trips)) }</td>
+                <td class="mono" data-label={t.plan_col_commands}>{ grouped(c.commands) }</td>
+                <td class="mono" data-label={t.plan_col_queue}>{ grouped(busiest) }</td>
+                <td class="mono" data-label={t.plan_col_largest}>{ grouped(c.largest_command) }</td>
+                <td class="mono" data-label={t.plan_col_atomic}>{ format!("{} ({})", grouped(c.atomic_groups), grouped(c.largest_atomic_group)) }</td>
             </tr>
         }
     });
