@@ -485,9 +485,12 @@ test('the choice survives a reload and travels in the share link; a first visit 
   await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
   assert.equal(await page.evaluate(() => localStorage.getItem('slotscope.lang')), 'zh');
   // A reload without the link in the address: localStorage brings Chinese back.
-  await page.getByTestId('key-input').fill('{user42}:cart');
+  // The language's own save first, then the key's: it settles after the reader's pause and is
+  // saved a pause later (300 + 300 ms), so wait for the address to change, not for a fixed time.
   await page.waitForFunction(() => location.hash.startsWith('#s=1.'));
-  await page.waitForTimeout(600);
+  const before = await page.evaluate(() => location.hash);
+  await page.getByTestId('key-input').fill('{user42}:cart');
+  await page.waitForFunction((h) => location.hash !== h, before);
   const link = page.url();
   await page.evaluate(() => history.replaceState(null, '', location.pathname));
   await page.reload();
