@@ -305,6 +305,25 @@ test('copied as the route cache fixed it: one EVAL per master with per-master ta
   const evals = (await page.getByTestId('plan-commands').inputValue()).split('\n').filter((l) => l.startsWith('EVAL'));
   assert.equal(evals.length, 3);
   for (const e of evals) assert.match(e, /^EVAL "for i, k in ipairs\(KEYS\).*" \d+ "\{routing:v1:\d+\}user:\d+"/);
+  // Per slot, the plan is copied as the command the keys are sent as, named in the option.
+  const perSlotOption = page.locator('#copy-style option[value=mget]');
+  assert.equal(await perSlotOption.textContent(), 'MGET per slot');
+  await page.locator('#copy-style').selectOption('mget');
+  // Another command reads the field's lines again: the keys are generated again for it.
+  await page.getByTestId('command-select').selectOption('MSET');
+  await page.getByTestId('generate').click();
+  await page.waitForFunction(() => /^MSET /m.test(document.querySelector('[data-testid=plan-commands]').value));
+  assert.equal(await perSlotOption.textContent(), 'MSET per slot');
+  const msets = (await page.getByTestId('plan-commands').inputValue()).split('\n').filter((l) => !l.startsWith('#'));
+  assert.equal(msets.length, perSlot.length);
+  // Each key with a placeholder value: MSET "k1" "v1" "k2" "v2" …
+  for (const m of msets) assert.match(m, /^MSET( "user:\d+" "v\d+")+$/);
+  await page.getByTestId('command-select').selectOption('DEL');
+  await page.getByTestId('generate').click();
+  await page.waitForFunction(() => /^DEL /m.test(document.querySelector('[data-testid=plan-commands]').value));
+  assert.equal(await perSlotOption.textContent(), 'DEL per slot');
+  // What redis-cli makes of the # lines is said under the copy.
+  assert.match(await page.getByTestId('plan-commands-comments').textContent(), /it sends such a line as a command, and the node answers ERR unknown command '#'/);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -677,6 +696,50 @@ test('a batch too long for a link comes back on reload, kept in this browser; th
   assert.equal(await other.page.locator('.planner .verdict__line').count(), 0);
   assert.deepEqual(other.problems, []);
   await other.context.close();
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a change made just before a reload is not lost: the save waiting for the pause is made as the page goes', async () => {
+  const { page, context, problems } = await openForPastes();
+  const keys = Array.from({ length: 1200 }, (_, i) => `user:${i}`);
+  await pasteOver(page, keys.join('\n'));
+  await page.getByTestId('batch-held').waitFor();
+  // Reloaded at once: well within the 300 ms the save waits for the reader to pause.
+  // (Read and reloaded in one go, so the save cannot come between the two.)
+  const kept = await page.evaluate(() => {
+    const kept = localStorage.getItem('slotscope.batch');
+    setTimeout(() => location.reload(), 0);
+    return kept;
+  });
+  assert.equal(kept, null, 'not kept yet: the save still waits');
+  await page.waitForEvent('load');
+  await page.getByTestId('batch-held').waitFor();
+  assert.equal(await page.getByTestId('batch-held').getAttribute('data-lines'), '1200');
+  assert.equal(await page.getByTestId('command-select').inputValue(), 'MGET');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a held batch over 256 KB goes into the field only after a warning that it will be slow there', async () => {
+  const { page, context, problems } = await openForPastes();
+  const keys = Array.from({ length: 30000 }, (_, i) => `user:${i}:profile`);
+  const text = keys.join('\n');
+  assert.ok(text.length > 256 * 1024);
+  await pasteOver(page, text);
+  const held = page.getByTestId('batch-held');
+  await held.waitFor();
+  const edit = page.getByTestId('batch-edit-in-field');
+  await edit.click();
+  const slow = page.getByTestId('batch-edit-slow');
+  await slow.waitFor();
+  assert.equal(await slow.textContent(), `The field would hold all ${kb(text.length)} KB. The browser lays out a text field's whole text at every change, so with this much, opening it and each keystroke after can take seconds, with the page not answering meanwhile.`);
+  // Still held: the field shows the start, read-only.
+  assert.equal(await page.getByTestId('batch-input').evaluate((e) => e.readOnly), true);
+  assert.equal(await edit.textContent(), 'Edit it anyway');
+  await edit.click();
+  await held.waitFor({ state: 'detached' });
+  assert.equal(await page.getByTestId('batch-input').inputValue(), text);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -41,6 +41,8 @@ trap stop_cluster EXIT
 trap 'exit 130' INT TERM
 bash scripts/redis-cluster.sh start "$CLUSTER_DIR"
 SLOTSCOPE_REDIS=127.0.0.1:7000 cargo test --locked --test differential -- --ignored --nocapture
+# The planner's copied per-slot plan, piped through a real redis-cli -c into the same cluster.
+SLOTSCOPE_REDIS=127.0.0.1:7000 cargo test --locked --test copied_plan -- --ignored
 stop_cluster
 trap - EXIT INT TERM
 

@@ -269,6 +269,10 @@ pub struct Messages {
     pub plan_held_bytes: &'static str,
     /// Put a held batch into the text field.
     pub plan_edit_in_field: &'static str,
+    /// Asked before a held batch this long goes into the field: `{0}` = its KB.
+    pub plan_edit_slow: &'static str,
+    /// The button that puts it there after [`Messages::plan_edit_slow`].
+    pub plan_edit_anyway: &'static str,
     /// Empty the batch.
     pub plan_clear: &'static str,
     /// A free-mode line over the limit; {0} its size in MB, {1} the limit in KB.
@@ -317,8 +321,8 @@ pub struct Messages {
     pub plan_chunk_stats: &'static str,
     /// Copy-as label.
     pub plan_copy_as: &'static str,
-    /// Copy as MGET.
-    pub plan_copy_mget: &'static str,
+    /// Copy as one command per slot: `{0}` = the command the keys are sent as (MGET, DEL…).
+    pub plan_copy_per_slot: &'static str,
     /// Copy as EVAL.
     pub plan_copy_eval: &'static str,
     /// Copy as EVAL per master with tags.
@@ -710,6 +714,8 @@ pub struct Messages {
     pub plan_copy_retagged: &'static str,
     /// Comment line above each copied command: `{0}` = slot, `{1}` = master's address.
     pub plan_copy_slot: &'static str,
+    /// Under the copied plan: what redis-cli does with its `#` lines (a command, refused).
+    pub plan_copy_comments: &'static str,
     /// Stands for the master of a slot nobody serves, in a copied comment.
     pub plan_copy_no_master: &'static str,
     /// The copied plan's last line when it stops short: `{0}` = slots left out, `{1}` = slots
@@ -1231,6 +1237,8 @@ pub const EN: Messages = Messages {
     plan_held: "The field shows the first {0} of the batch's {1} ({2} KB); the plan reads every line. A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
     plan_held_bytes: "The field shows the first {0} KB of the batch's {1} KB ({2}); the plan reads all of it. A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
     plan_edit_in_field: "Edit it in the field",
+    plan_edit_slow: "The field would hold all {0} KB. The browser lays out a text field's whole text at every change, so with this much, opening it and each keystroke after can take seconds, with the page not answering meanwhile.",
+    plan_edit_anyway: "Edit it anyway",
     plan_clear: "Clear",
     plan_too_big: "With that paste the batch would be {0} bytes; the planner reads batches of up to {1} bytes (4 MiB), so the batch before it is kept. For more keys, use the generator below (up to 1,000,000).",
     plan_or_generate: "or generate",
@@ -1255,7 +1263,7 @@ pub const EN: Messages = Messages {
     plan_chunk: "Chunks of",
     plan_chunk_stats: "keys: masters a chunk touches, in the order given: {0} on average (at most {1}); sorted by slot first: {2} (at most {3})",
     plan_copy_as: "Copy the per-slot plan as",
-    plan_copy_mget: "MGET per slot (reads)",
+    plan_copy_per_slot: "{0} per slot",
     plan_copy_tagged: "EVAL SET … EX per master, keys rewritten with per-master tags (the route cache's fix)",
     plan_copy_eval: "EVAL SET … EX per slot (writes with an expiry; MSET has none)",
     hot_title: "Hot spots: one tag is one slot is one master",
@@ -1451,6 +1459,7 @@ pub const EN: Messages = Messages {
     redir_table_slot: "slot",
     plan_copy_retagged: "# keys rewritten as {tag}key with one {0} tag per master",
     plan_copy_slot: "# slot {0} on {1}",
+    plan_copy_comments: "The lines starting with # say which slot and master each command is for. redis-cli has no comments: it sends such a line as a command, and the node answers ERR unknown command '#'. To run the commands, leave those lines out: grep -v '^#' plan.txt | redis-cli -c (with -c, redis-cli follows MOVED, so any node of the cluster will do).",
     plan_copy_no_master: "(no master)",
     plan_copy_more: "# … and {0} not listed: this list stops at the first {1} of the batch's {2}. Split the batch to copy the rest.",
     note_label: "Not run here:",

@@ -82,6 +82,15 @@ impl Lines {
             Lines::KeysFor(c) => c,
         }
     }
+
+    /// The command keys are sent as: the one named, or MGET when the lines are commands
+    /// (generated keys, and the per-slot copy).
+    pub fn key_command(self) -> &'static str {
+        match self {
+            Lines::Commands => "MGET",
+            Lines::KeysFor(c) => c,
+        }
+    }
 }
 
 /// The key generator.
@@ -115,8 +124,9 @@ impl GenKind {
 /// How the plan is copied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CopyStyle {
-    /// One MGET per slot.
-    Mget,
+    /// One command per slot: the command the keys are sent as (MGET when the lines are
+    /// commands). A link names it `mget`, as it did when MGET was the only one.
+    PerSlot,
     /// One EVAL SET … EX per slot.
     Eval,
     /// Keys retagged per master, one EVAL per master.
@@ -127,7 +137,7 @@ impl CopyStyle {
     /// Reads the select's value.
     pub fn from_value(v: &str) -> Option<CopyStyle> {
         match v {
-            "mget" => Some(CopyStyle::Mget),
+            "mget" => Some(CopyStyle::PerSlot),
             "eval" => Some(CopyStyle::Eval),
             "tagged" => Some(CopyStyle::Tagged),
             _ => None,
@@ -137,7 +147,7 @@ impl CopyStyle {
     /// The select's value, as a link stores it.
     pub fn value(self) -> &'static str {
         match self {
-            CopyStyle::Mget => "mget",
+            CopyStyle::PerSlot => "mget",
             CopyStyle::Eval => "eval",
             CopyStyle::Tagged => "tagged",
         }
@@ -227,7 +237,7 @@ impl PlannerState {
             gen_template: input.gen_template.clone(),
             gen_count: input.gen_count.clone(),
             chunk: input.chunk.clone(),
-            style: CopyStyle::from_value(&input.style).unwrap_or(CopyStyle::Mget),
+            style: CopyStyle::from_value(&input.style).unwrap_or(CopyStyle::PerSlot),
             generated,
             gen_error: None,
             too_big: None,

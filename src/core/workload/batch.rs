@@ -359,8 +359,10 @@ mod tests {
 /// How [`slot_commands`] writes each slot's keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CommandStyle {
-    /// `MGET k1 k2 …`: a read per slot.
-    Mget,
+    /// One of [`KEY_COMMANDS`] with the slot's keys, as [`command_for_keys`] writes it:
+    /// `MGET k1 k2 …` reads, `DEL k1 k2 …` deletes, `MSET k1 v1 k2 v2 …` writes placeholder
+    /// values.
+    Keys(&'static str),
     /// `EVAL <script> n k1 … kn v1 … vn ttl`: a write with an expiry per slot, since MSET has
     /// none (the route cache's fix). The values are placeholders to replace.
     EvalSetEx {
@@ -428,15 +430,20 @@ pub fn slot_command_parts<'a>(
             let mut command =
                 String::with_capacity(ks.iter().map(|k| k.len() + 3).sum::<usize>() + 16);
             match style {
-                CommandStyle::Mget => command.push_str("MGET"),
+                CommandStyle::Keys(name) => command.push_str(name),
                 CommandStyle::EvalSetEx { .. } => {
                     let _ = write!(command, "EVAL \"{SET_EX_SCRIPT}\" {}", ks.len());
                 }
             }
-            for k in &ks {
+            let mset =
+                matches!(style, CommandStyle::Keys(name) if name.eq_ignore_ascii_case("MSET"));
+            for (i, k) in ks.iter().enumerate() {
                 command.push_str(" \"");
                 crate::core::key::escape::push_formatted(&mut command, k);
                 command.push('"');
+                if mset {
+                    let _ = write!(command, " \"v{}\"", i + 1);
+                }
             }
             if let CommandStyle::EvalSetEx { ttl } = style {
                 for i in 1..=ks.len() {
@@ -469,7 +476,8 @@ mod command_tests {
             keys.push(k);
         }
         let p = plan(&keys, &map);
-        for style in [CommandStyle::Mget, CommandStyle::EvalSetEx { ttl: 60 }] {
+        let styles = KEY_COMMANDS.iter().map(|c| CommandStyle::Keys(c));
+        for style in styles.chain([CommandStyle::EvalSetEx { ttl: 60 }]) {
             let lines = slot_commands(&p, &keys, &map, style, 100);
             assert_eq!(lines.len(), 3, "{lines:?}");
             // Each command, sent to the master its comment names, is served there (no

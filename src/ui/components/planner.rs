@@ -58,6 +58,10 @@ fn utf16_to_byte(text: &str, u: usize) -> usize {
 /// them (`after_paint`): writing it was the largest part of a 4 MB paste's interaction (one
 /// MGET of 116,000 keys, 4 MB of text, of which the field shows 16 KB; issue 17).
 const COPY_LATE_KEYS: usize = 20_000;
+/// A held batch longer than this is put into the field only after a warning: the browser
+/// lays out a text field's whole text at every change (20,000 short lines, about 200 KB, took
+/// Chromium 0.5–1 s here; a 3.5 MB batch about 5 s, then about 1 s a keystroke).
+const EDIT_WARN_BYTES: usize = 256 << 10;
 /// A generator asked for more keys than this makes them a slice per frame.
 const GEN_SLICED_KEYS: u32 = 100_000;
 /// Keys made between two looks at the clock.
@@ -145,8 +149,8 @@ fn fan_out(t: &Messages, p: &Plan, map: &SlotMap, colours: &[String]) -> Html {
     }
 }
 
-/// The batch as redis-cli commands in the style chosen: MGET per slot, EVAL SET … EX per
-/// slot, or (the route cache's fix) keys rewritten with one tag per master so each master gets
+/// The batch as redis-cli commands in the style chosen: `command` per slot (the one the keys
+/// are sent as), EVAL SET … EX per slot, or (the route cache's fix) keys rewritten with one tag per master so each master gets
 /// one EVAL.
 /// `planned` is `keys` already planned on `map`, so the per-slot styles reuse it.
 fn copy_plan(
@@ -155,6 +159,7 @@ fn copy_plan(
     planned: &Plan,
     map: &SlotMap,
     style: CopyStyle,
+    command: &'static str,
 ) -> String {
     const TTL: u32 = 3600;
     let eval = CommandStyle::EvalSetEx { ttl: TTL };
@@ -204,7 +209,7 @@ fn copy_plan(
             }
             Err(e) => line(&mut out, &format!("# {}", tag_error(t, &e))),
         },
-        CopyStyle::Mget => worded(&mut out, planned, keys, CommandStyle::Mget),
+        CopyStyle::PerSlot => worded(&mut out, planned, keys, CommandStyle::Keys(command)),
     }
     out
 }
@@ -335,10 +340,7 @@ pub fn planner(props: &PlannerProps) -> Html {
     );
     // The generated keys' verdict from the core, sent as the chosen key command (MGET when the
     // lines are commands); routed again only when the keys, the cluster or the node change.
-    let generated_command = match state.lines {
-        Lines::Commands => "MGET",
-        Lines::KeysFor(command) => command,
-    };
+    let generated_command = state.lines.key_command();
     let generated_route = use_memo(
         (
             generated.clone(),
@@ -515,9 +517,19 @@ pub fn planner(props: &PlannerProps) -> Html {
             }
         }
     };
+    // A batch over `EDIT_WARN_BYTES` goes into the field at the second click, after a warning
+    // (kept for this text only: `warned`).
+    let warned = use_state_eq(|| None::<Rc<str>>);
+    let warning = warned.as_ref().is_some_and(|w| Rc::ptr_eq(w, &state.text));
     let on_edit_in_field = {
-        let (on, focus) = (on.clone(), focus_field.clone());
+        let (on, focus, warned) = (on.clone(), focus_field.clone(), warned.clone());
+        let text = state.text.clone();
         Callback::from(move |_: MouseEvent| {
+            if text.len() > EDIT_WARN_BYTES && !warning {
+                warned.set(Some(text.clone()));
+                return;
+            }
+            warned.set(None);
             on.emit(PlannerAction::EditInField);
             focus();
         })
@@ -675,12 +687,13 @@ pub fn planner(props: &PlannerProps) -> Html {
             the_plan.clone(),
             planned_map.clone(),
             state.style,
+            generated_command,
             lang,
         ),
         planned_keys.len() > COPY_LATE_KEYS,
     );
-    let copied = use_memo(copy_inputs, |(keys, planned, map, style, lang)| {
-        let text = copy_plan(lang.messages(), keys, planned, map, *style);
+    let copied = use_memo(copy_inputs, |(keys, planned, map, style, command, lang)| {
+        let text = copy_plan(lang.messages(), keys, planned, map, *style, command);
         // A plan too long for a text field (one MGET of 100,000 keys is 4 MB on one line)
         // shows its start there, as a held batch does; Copy copies all of it.
         let cut = (text.len() > COPIED_FIELD_BYTES).then(|| {
@@ -748,7 +761,12 @@ pub fn planner(props: &PlannerProps) -> Html {
                     } else {
                         fill(t.plan_held, &[&count(t.n_lines, *shown), &count(t.n_lines, *lines), &kb(*bytes)])
                     } }</p>
-                    <button type="button" class="button" data-testid="batch-edit-in-field" onclick={on_edit_in_field}>{ t.plan_edit_in_field }</button>
+                    if warning {
+                        <p class="lab__error planner__slow" role="alert" data-testid="batch-edit-slow">{ fill(t.plan_edit_slow, &[&kb(*bytes)]) }</p>
+                    }
+                    <button type="button" class="button" data-testid="batch-edit-in-field" onclick={on_edit_in_field}>
+                        { if warning { t.plan_edit_anyway } else { t.plan_edit_in_field } }
+                    </button>
                     <button type="button" class="button" data-testid="batch-clear" onclick={on_clear}>{ t.plan_clear }</button>
                 </div>
             }
@@ -839,7 +857,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                         <label for="copy-style">{ t.plan_copy_as }</label>
                         <select id="copy-style"
                                 onchange={select_to(on.clone(), |v| CopyStyle::from_value(&v).map(PlannerAction::Style))}>
-                            <option value="mget" selected={state.style == CopyStyle::Mget}>{ t.plan_copy_mget }</option>
+                            <option value="mget" selected={state.style == CopyStyle::PerSlot}>{ fill(t.plan_copy_per_slot, &[&generated_command]) }</option>
                             <option value="eval" selected={state.style == CopyStyle::Eval}>{ t.plan_copy_eval }</option>
                             <option value="tagged" selected={state.style == CopyStyle::Tagged}>{ t.plan_copy_tagged }</option>
                         </select>
@@ -859,6 +877,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                             </p>
                         }
                         <CopyButton text={copied} />
+                        <p class="section-help" data-testid="plan-commands-comments">{ t.plan_copy_comments }</p>
                     }
                 }
             }
