@@ -1,5 +1,6 @@
-//! The planner's copied per-slot plan (`core::workload::batch::slot_commands`), piped through a
-//! real `redis-cli -c` into a real Redis 7.0.15 cluster: every style runs there without an
+//! The planner's copied per-slot plan (`core::workload::batch::slot_commands`), piped through
+//! the shell line the page gives under it (`grep -v '^#' … | redis-cli -c`, a real redis-cli)
+//! into a real Redis 7.0.15 cluster: every style runs there without an
 //! error, each key lands in the slot and on the master its `# slot … on …` line names, and a
 //! `#` line itself is what the page says it is to redis-cli (a command, refused).
 //!
@@ -54,24 +55,32 @@ fn ask(addr: &str, command: &str) -> Vec<String> {
         .collect()
 }
 
-/// The commands of a copied plan without its `#` lines, as the page tells the reader to pipe
-/// them (`grep -v '^#'`).
-fn without_comments(lines: &[String]) -> String {
-    let mut out = String::new();
-    for l in lines.iter().flat_map(|l| l.lines()) {
-        if !l.starts_with('#') {
-            out.push_str(l);
-            out.push('\n');
-        }
-    }
-    out
-}
+/// The shell line the page gives under the copied plan, with the plan on stdin instead of
+/// `plan.txt`, connected to `seed`.
+const PIPELINE: &str = "grep -v '^#' | redis-cli -c";
 
-/// Pipes the plan through `redis-cli -c` connected to `seed`; the output's lines, without the
+/// Pipes the plan through [`PIPELINE`], as the page tells the reader to; the output's lines, without the
 /// `-> Redirected to slot [s] located at addr` lines redis-cli prints when it follows a MOVED
 /// (it then stays on that node: the plan, in slot order, moves once per master).
 fn run(seed: &str, masters: usize, lines: &[String]) -> Vec<Vec<u8>> {
-    let out = redis_cli(seed, true, without_comments(lines).as_bytes());
+    let (host, port) = seed.rsplit_once(':').expect("host:port");
+    let mut child = Command::new("sh")
+        .args(["-c", &format!("{PIPELINE} -h {host} -p {port}")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    let mut input = lines.join("\n");
+    input.push('\n');
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write to the pipeline");
+    let out = child.wait_with_output().expect("the pipeline finishes");
+    assert!(out.status.success(), "{PIPELINE} failed");
+    let out = out.stdout;
     let (last, lines) = out
         .split(|&b| b == b'\n')
         .collect::<Vec<_>>()

@@ -877,7 +877,9 @@ pub fn planner(props: &PlannerProps) -> Html {
                             </p>
                         }
                         <CopyButton text={copied} />
-                        <p class="section-help" data-testid="plan-commands-comments">{ t.plan_copy_comments }</p>
+                        <p class="section-help" data-testid="plan-commands-comments">
+                            { t.plan_copy_comments }{ " " }<code class="mono">{ "grep -v '^#' plan.txt | redis-cli -c" }</code>
+                        </p>
                     }
                 }
             }
