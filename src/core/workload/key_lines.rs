@@ -79,11 +79,6 @@ impl KeyLines {
     pub fn bytes_read(&self) -> usize {
         self.at
     }
-
-    /// Whether the batch is read to its end (or to its [`MAX_KEYS`]th key).
-    pub fn is_done(&self) -> bool {
-        self.done
-    }
 }
 
 #[cfg(test)]
@@ -127,7 +122,6 @@ mod tests {
             assert_eq!(got, keys, "keys, slices of {slice}: {text:?}");
             assert_eq!(r.problems, problems, "problems, slices of {slice}");
             assert_eq!(r.only_first, only_first);
-            assert!(r.is_done());
         }
     }
 
