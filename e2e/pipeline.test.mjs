@@ -238,6 +238,48 @@ test('a created cluster of N masters has redis-cli\'s ranges; a bad N is refused
   await context.close();
 });
 
+test('at 1000 masters each slot on the map is painted in its master\'s colour, as the browser paints that CSS colour', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const { page, context, problems } = await openPage(env.browser, env.server.url);
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.getByTestId('cluster-select').selectOption('create');
+    await page.getByTestId('n-masters').fill('1000');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length > 20);
+    await page.waitForTimeout(300);
+    const keySlot = Number(await page.getByTestId('slot').textContent());
+    // Every master row rendered (the list is windowed: the first few dozen), with its swatch's
+    // CSS colour; the first 8 are hex, the rest oklch().
+    const rows = await page.locator('[data-testid=node-row][data-role=master]').evaluateAll((rows) => rows.map((r) => ({
+      addr: r.dataset.addr, first: r.dataset.ranges.split(',')[0], colour: r.querySelector('.swatch').style.background,
+    })));
+    assert.ok(rows.length > 20, `${rows.length} rows`);
+    assert.ok(rows.some((r) => r.colour.startsWith('oklch')), rows.map((r) => r.colour).join(' '));
+    const checked = await page.getByTestId('slot-map').evaluate((map, { rows, keySlot }) => {
+      const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+      const ctx = map.getContext('2d');
+      const cell = map.width / 128;
+      return rows.map(({ addr, first, colour }) => {
+        const [a, b] = first.split('-').map(Number);
+        const slot = Math.floor((a + (b ?? a)) / 2);
+        if (Math.abs(slot - keySlot) < 3 || Math.abs(slot - keySlot) % 128 < 3) return null;
+        probe.clearRect(0, 0, 1, 1);
+        probe.fillStyle = colour;
+        probe.fillRect(0, 0, 1, 1);
+        const want = Array.from(probe.getImageData(0, 0, 1, 1).data);
+        const x = Math.floor(((slot % 128) + 0.5) * cell), y = Math.floor((Math.floor(slot / 128) + 0.5) * cell);
+        const got = Array.from(ctx.getImageData(x, y, 1, 1).data);
+        return { addr, slot, colour, want, got };
+      }).filter(Boolean);
+    }, { rows, keySlot });
+    assert.ok(checked.length > 15, `${checked.length} checked`);
+    for (const c of checked) {
+      assert.ok(c.want.every((v, i) => Math.abs(v - c.got[i]) <= 1), `${scheme}: slot ${c.slot} of ${c.addr} is ${c.got}, ${c.colour} is ${c.want}`);
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
 test('the CRC register opens below the stages, every column in view, ending at the recorded slot', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   const key = '{user1}:profile';

@@ -26,7 +26,7 @@ use crate::ui::components::topology_lab::{LabControls, LabImport, LastChange};
 use crate::ui::components::tour::Tour;
 use crate::ui::key_store::{use_key_settled, KeyStore};
 use crate::ui::lang::{self, Lang};
-use crate::ui::late_lang::{use_in_view, InView, PageSection};
+use crate::ui::late_lang::{use_in_view, InView, PageSection, SectionMap};
 use crate::ui::planner_state::PlannerState;
 use crate::ui::player::{resolve_old, resolve_shared, Player, PlayerAction, ScenarioIndex};
 use crate::ui::sections::{join_fragment, split_fragment, Place};
@@ -114,6 +114,15 @@ pub fn app() -> Html {
     let on_screen = use_in_view();
     let late = use_after_paint(*lang, true).0;
     use_effect_with(late, move |_| lang::apply(late));
+    // A new cluster reaches the tags and hot-spot section a task after the frame that shows
+    // it, when that section is out of view (`late_lang::SectionMap`).
+    let now_map = SectionMap(state.map.clone(), state.colours.clone());
+    let late_map = use_after_paint(now_map.clone(), true).0;
+    let tags_map = if on_screen.get().has(Place::Tags) {
+        now_map
+    } else {
+        late_map
+    };
     let on_lang = use_callback(
         (lang.setter(), in_view.setter(), on_screen),
         |l: Lang, (set, seen, on_screen)| {
@@ -334,8 +343,8 @@ pub fn app() -> Html {
                 <Planner map={state.map.clone()} colours={state.colours.clone()} state={planner.clone()} />
                 </PageSection>
                 <PageSection id="tags" lang={speak(Place::Tags)}>
-                <TagGenerator map={state.map.clone()} colours={state.colours.clone()} />
-                <HotSpotView map={state.map.clone()} colours={state.colours.clone()} />
+                <TagGenerator map={tags_map.0.clone()} colours={tags_map.1.clone()} />
+                <HotSpotView map={tags_map.0} colours={tags_map.1} />
                 </PageSection>
                 <PageSection id="redirections" lang={speak(Place::Redirections)}>
                 <Redirections map={state.map.clone()} player={(*player).clone()} {on_player} index={index.clone()} />

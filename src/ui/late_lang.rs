@@ -7,7 +7,12 @@
 //! new language at once; the others keep the previous one until App's late value
 //! (`after_paint::use_after_paint`) catches up after the next paint. `<html lang>` follows the
 //! late value, so it names the new language once every section speaks it.
+//!
+//! A new cluster reaches the tags and hot-spot section the same way when it is out of view
+//! ([`SectionMap`]): at 1000 masters that section adds about 900 elements and plans 100,000
+//! keys, which the frame showing the new map does not need.
 
+use crate::core::cluster::topology::SlotMap;
 use crate::ui::lang::Lang;
 use crate::ui::sections::Place;
 use std::cell::Cell;
@@ -95,6 +100,17 @@ fn observe_sections(
         }
     }
     Some((observer, report))
+}
+
+/// The cluster and its colours as a section sees them, compared by pointer (a change of
+/// cluster is a new `Rc`), so holding one back a task costs no deep comparison.
+#[derive(Clone)]
+pub struct SectionMap(pub Rc<SlotMap>, pub Rc<Vec<String>>);
+
+impl PartialEq for SectionMap {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) && Rc::ptr_eq(&self.1, &other.1)
+    }
 }
 
 /// Props of [`PageSection`].

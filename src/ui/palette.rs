@@ -63,6 +63,43 @@ pub fn dark_text_on(colour: &str) -> bool {
     (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05)
 }
 
+/// The sRGB bytes of `colour`, a `#rrggbb` or an `oklch(L C H)` as [`master_colour`] writes
+/// them (CSS Color 4's conversion, clipped to sRGB); `None` for anything else.
+pub fn srgb(colour: &str) -> Option<[u8; 3]> {
+    if let Some(hex) = colour.strip_prefix('#').filter(|h| h.len() == 6) {
+        let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+        return Some([byte(0)?, byte(2)?, byte(4)?]);
+    }
+    let inner = colour.strip_prefix("oklch(")?.strip_suffix(')')?;
+    let mut parts = inner.split_whitespace().map(str::parse::<f64>);
+    let (l, c, h) = (
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+    );
+    if parts.next().is_some() {
+        return None;
+    }
+    let (a, b) = (c * h.to_radians().cos(), c * h.to_radians().sin());
+    let l_ = (l + 0.396_337_777_4 * a + 0.215_803_757_3 * b).powi(3);
+    let m_ = (l - 0.105_561_345_8 * a - 0.063_854_172_8 * b).powi(3);
+    let s_ = (l - 0.089_484_177_5 * a - 1.291_485_548_0 * b).powi(3);
+    let linear = [
+        4.076_741_662_1 * l_ - 3.307_711_591_3 * m_ + 0.230_969_929_2 * s_,
+        -1.268_438_004_6 * l_ + 2.609_757_401_1 * m_ - 0.341_319_396_5 * s_,
+        -0.004_196_086_3 * l_ - 0.703_418_614_7 * m_ + 1.707_614_701_0 * s_,
+    ];
+    Some(linear.map(|v| {
+        let v = v.clamp(0.0, 1.0);
+        let e = if v <= 0.003_130_8 {
+            12.92 * v
+        } else {
+            1.055 * v.powf(1.0 / 2.4) - 0.055
+        };
+        (e * 255.0).round() as u8
+    }))
+}
+
 /// Gives each master, by node id, a colour slot the first time it is seen and keeps it, so a
 /// master keeps its colour when others join or leave (indices into the map shift; ids do not).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -131,6 +168,27 @@ pub fn unowned(dark: bool) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn srgb_reads_hex_and_converts_oklch_as_css_color_4_does() {
+        assert_eq!(srgb("#66CCEE"), Some([0x66, 0xcc, 0xee]));
+        assert_eq!(srgb("#3a3835"), Some([0x3a, 0x38, 0x35]));
+        // CSS Color 4's own examples: sRGB red, and white and black.
+        assert_eq!(srgb("oklch(0.627955 0.257683 29.2339)"), Some([255, 0, 0]));
+        assert_eq!(srgb("oklch(1 0 0)"), Some([255, 255, 255]));
+        assert_eq!(srgb("oklch(0 0 0)"), Some([0, 0, 0]));
+        // A master's colour is read; anything else is not guessed at.
+        assert!(srgb(&master_colour(500, 1000)).is_some());
+        for bad in [
+            "red",
+            "#fff",
+            "oklch(0.7 0.13)",
+            "oklch(0.7 0.13 10 1)",
+            "rgb(1,2,3)",
+        ] {
+            assert_eq!(srgb(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn text_on_a_master_reads_dark_on_light_fills_and_light_on_dark_ones() {
