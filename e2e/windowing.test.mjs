@@ -190,3 +190,38 @@ test('the masters\' lists at 1000 masters are whole only while the reader is at 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a new cluster reaches the tags and hot-spot section out of view after the frame that shows the map, and the section then matches it', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('cluster-select').selectOption('create');
+  const n = page.getByTestId('n-masters');
+  await n.scrollIntoViewIfNeeded();
+  assert.equal(await page.locator('#tags').evaluate((s) => s.getBoundingClientRect().top > innerHeight), true, 'the tags section is below the screen');
+  // In the task that sets 1000 masters, the map's node list has them and the section below
+  // still shows the cluster before; after the next frames it has 64 groups, like the map.
+  const seen = await n.evaluate((el) => new Promise((done) => {
+    el.value = '1000';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    requestAnimationFrame(() => done({
+      nodes: document.querySelectorAll('[data-testid=node-row][data-role=master]').length,
+      groups: document.querySelectorAll('#tags .tags__master').length,
+    }));
+  }));
+  assert.ok(seen.nodes > 8, `node list at the first frame: ${seen.nodes}`);
+  assert.ok(seen.groups < 64, `tag groups at the first frame: ${seen.groups}`);
+  await page.waitForFunction(() => document.querySelectorAll('#tags .tags__master').length === 64);
+  // Each tag shown lands on the master it is listed under: the section speaks of this cluster.
+  const tags = await page.getByTestId('tag-row').evaluateAll((ts) => ts.slice(0, 200).map((t) => ({ tag: t.dataset.tag, addr: t.dataset.addr })));
+  const rows = await page.locator('[data-testid=node-row][data-role=master]').evaluateAll((rs) => rs.map((r) => ({ addr: r.dataset.addr, ranges: r.dataset.ranges })));
+  let checked = 0;
+  for (const { tag, addr } of tags) {
+    const row = rows.find((r) => r.addr === addr);
+    if (!row) continue;
+    const slot = redisSlot(tag);
+    assert.ok(row.ranges.split(',').some((r) => { const [a, b] = r.split('-').map(Number); return slot >= a && slot <= (b ?? a); }), `${tag} (slot ${slot}) is not on ${addr}: ${row.ranges}`);
+    checked++;
+  }
+  assert.ok(checked > 10, `${checked} tags checked`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
