@@ -330,10 +330,19 @@ impl fmt::Display for CommandError {
 impl std::error::Error for CommandError {}
 
 fn find(table: &'static [CommandInfo], name: &[u8]) -> Option<&'static CommandInfo> {
-    let short = |full: &'static str| full.rsplit('|').next().unwrap_or(full);
-    table
-        .iter()
-        .find(|c| short(c.name).as_bytes().eq_ignore_ascii_case(name))
+    // A table's names are short (`get`) or a container's subcommands (`config|get`), compared
+    // by what follows the `|`: a name with a `|` of its own is none of them. Compared from
+    // the end, length first (this runs for every line of a batch: 2,000 a paste).
+    if name.contains(&b'|') {
+        return None;
+    }
+    table.iter().find(|c| {
+        let full = c.name.as_bytes();
+        let Some(at) = full.len().checked_sub(name.len()) else {
+            return false;
+        };
+        (at == 0 || full[at - 1] == b'|') && full[at..].eq_ignore_ascii_case(name)
+    })
 }
 
 /// Redis's `lookupCommand`: the command `args` names, or its subcommand when it is a container
@@ -532,6 +541,34 @@ mod tests {
             err.to_string(),
             "ERR wrong number of arguments for 'cluster' command"
         );
+    }
+
+    #[test]
+    fn every_command_and_subcommand_is_found_by_its_name_and_a_piped_name_is_unknown() {
+        let short = |full: &str| full.rsplit('|').next().unwrap().to_string();
+        for c in commands() {
+            for name in [c.name.to_string(), c.name.to_ascii_uppercase()] {
+                assert_eq!(
+                    find(commands(), name.as_bytes()).map(|f| f.name),
+                    Some(c.name)
+                );
+            }
+            for sub in c.subcommands {
+                let name = short(sub.name).to_ascii_uppercase();
+                assert_eq!(
+                    find(c.subcommands, name.as_bytes()).map(|f| f.name),
+                    Some(sub.name)
+                );
+                // Redis looks `config|get` up as a command name: there is none.
+                assert!(
+                    find(commands(), sub.name.as_bytes()).is_none(),
+                    "{}",
+                    sub.name
+                );
+                assert!(find(c.subcommands, sub.name.as_bytes()).is_none());
+            }
+        }
+        assert!(find(commands(), b"ge").is_none() && find(commands(), b"xget").is_none());
     }
 
     #[test]
