@@ -1460,7 +1460,7 @@ pub const EN: Messages = Messages {
     redir_table_slot: "slot",
     plan_copy_retagged: "# keys rewritten as {tag}key with one {0} tag per master",
     plan_copy_slot: "# slot {0} on {1}",
-    plan_copy_comments: "The lines starting with # say which slot and master each command is for. redis-cli has no comments: it sends such a line as a command, and the node answers ERR unknown command '#'. To run the commands, leave those lines out; with -c, redis-cli follows MOVED, so any node of the cluster will do:",
+    plan_copy_comments: "The lines starting with # say which slot and master each command is for. redis-cli has no comments: it sends such a line as a command, and the node answers ERR unknown command '#', with args beginning with: 'slot' … To run the commands, leave those lines out; with -c, redis-cli follows MOVED, so any node of the cluster will do:",
     plan_copy_no_master: "(no master)",
     plan_copy_more: "# … and {0} not listed: this list stops at the first {1} of the batch's {2}. Split the batch to copy the rest.",
     note_label: "Not run here:",
