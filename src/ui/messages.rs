@@ -714,8 +714,8 @@ pub struct Messages {
     pub plan_copy_retagged: &'static str,
     /// Comment line above each copied command: `{0}` = slot, `{1}` = master's address.
     pub plan_copy_slot: &'static str,
-    /// Under the copied plan: what redis-cli does with its `#` lines (a command, refused);
-    /// the shell line that leaves them out follows it, as code.
+    /// Under the copied plan: what redis-cli does with its `#` lines (a command, refused: `{0}`
+    /// is the node's reply, shown as code); the shell line that leaves them out follows it.
     pub plan_copy_comments: &'static str,
     /// Stands for the master of a slot nobody serves, in a copied comment.
     pub plan_copy_no_master: &'static str,
@@ -1460,7 +1460,7 @@ pub const EN: Messages = Messages {
     redir_table_slot: "slot",
     plan_copy_retagged: "# keys rewritten as {tag}key with one {0} tag per master",
     plan_copy_slot: "# slot {0} on {1}",
-    plan_copy_comments: "The lines starting with # say which slot and master each command is for. redis-cli has no comments: it sends such a line as a command, and the node answers ERR unknown command '#', with args beginning with: 'slot' … To run the commands, leave those lines out; with -c, redis-cli follows MOVED, so any node of the cluster will do:",
+    plan_copy_comments: "The lines starting with # say which slot and master each command is for. redis-cli has no comments: it sends such a line as a command, and the node answers {0}. To run the commands, leave those lines out; with -c, redis-cli follows MOVED, so any node of the cluster will do:",
     plan_copy_no_master: "(no master)",
     plan_copy_more: "# … and {0} not listed: this list stops at the first {1} of the batch's {2}. Split the batch to copy the rest.",
     note_label: "Not run here:",

@@ -338,7 +338,7 @@ pub const ZH: Messages = Messages {
     redir_table_slot: "槽",
     plan_copy_retagged: "# 键已改写为 {tag}key，每个主节点一个 {0} 标签",
     plan_copy_slot: "# 槽 {0}，发往 {1}",
-    plan_copy_comments: "以 # 开头的行说明每条命令属于哪个槽、发往哪个主节点。redis-cli 没有注释：它会把这样的行当作命令发送，节点回复“ERR unknown command '#', with args beginning with: 'slot' …”。要执行这些命令，请去掉这些行；加上 -c，redis-cli 会跟随 MOVED，所以连接集群中任一节点即可：",
+    plan_copy_comments: "以 # 开头的行说明每条命令属于哪个槽、发往哪个主节点。redis-cli 没有注释：它会把这样的行当作命令发送，节点回复 {0}。要执行这些命令，请去掉这些行；加上 -c，redis-cli 会跟随 MOVED，所以连接集群中任一节点即可：",
     plan_copy_no_master: "（无主节点）",
     plan_copy_more: "# ……另有 {0}未列出：这份清单只列出这批键 {2}中的前 {1} 个。把这批键拆开即可复制其余部分。",
     note_label: "本页未运行：",
