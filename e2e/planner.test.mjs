@@ -323,8 +323,8 @@ test('copied as the route cache fixed it: one EVAL per master with per-master ta
   await page.waitForFunction(() => /^DEL /m.test(document.querySelector('[data-testid=plan-commands]').value));
   assert.equal(await perSlotOption.textContent(), 'DEL per slot');
   // What redis-cli makes of the # lines is said under the copy.
-  assert.match(await page.getByTestId('plan-commands-comments').textContent(), /it sends such a line as a command, and the node answers ERR unknown command '#', with args beginning with: 'slot' …/);
-  assert.deepEqual(await page.getByTestId('plan-commands-comments').locator('code').allTextContents(), ["ERR unknown command '#', with args beginning with: 'slot' …", "grep -v '^#' plan.txt | redis-cli -c"]);
+  assert.match(await page.getByTestId('plan-commands-comments').textContent(), /it sends such a line as a command, and the node answers ERR unknown command '#', with args beginning with: …/);
+  assert.deepEqual(await page.getByTestId('plan-commands-comments').locator('code').allTextContents(), ["ERR unknown command '#', with args beginning with: …", "grep -v '^#' plan.txt | redis-cli -c"]);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -697,27 +697,6 @@ test('a batch too long for a link comes back on reload, kept in this browser; th
   assert.equal(await other.page.locator('.planner .verdict__line').count(), 0);
   assert.deepEqual(other.problems, []);
   await other.context.close();
-  assert.deepEqual(problems, []);
-  await context.close();
-});
-
-test('a change made just before a reload is not lost: the save waiting for the pause is made as the page goes', async () => {
-  const { page, context, problems } = await openForPastes();
-  const keys = Array.from({ length: 1200 }, (_, i) => `user:${i}`);
-  await pasteOver(page, keys.join('\n'));
-  await page.getByTestId('batch-held').waitFor();
-  // Reloaded at once: well within the 300 ms the save waits for the reader to pause.
-  // (Read and reloaded in one go, so the save cannot come between the two.)
-  const kept = await page.evaluate(() => {
-    const kept = localStorage.getItem('slotscope.batch');
-    setTimeout(() => location.reload(), 0);
-    return kept;
-  });
-  assert.equal(kept, null, 'not kept yet: the save still waits');
-  await page.waitForEvent('load');
-  await page.getByTestId('batch-held').waitFor();
-  assert.equal(await page.getByTestId('batch-held').getAttribute('data-lines'), '1200');
-  assert.equal(await page.getByTestId('command-select').inputValue(), 'MGET');
   assert.deepEqual(problems, []);
   await context.close();
 });

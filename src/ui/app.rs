@@ -174,29 +174,9 @@ pub fn app() -> Html {
     // Every change goes into the address (replacing, not adding, a history entry) and into
     // localStorage once the reader pauses, with a batch too long for the link kept beside it
     // (`share::keep_batch`), so a reload or the next visit has it; the opening state is left
-    // as it came. A save still waiting when the page goes (a reload, a closed tab: `pagehide`)
-    // is made then.
+    // as it came.
     {
         let first = use_mut_ref(|| true);
-        let waiting = use_mut_ref(|| None::<Box<dyn FnOnce()>>);
-        let save_waiting = {
-            let waiting = waiting.clone();
-            move || {
-                let save = waiting.borrow_mut().take();
-                if let Some(save) = save {
-                    save();
-                }
-            }
-        };
-        {
-            let save_waiting = save_waiting.clone();
-            use_effect_with((), move |_| {
-                let listener = web_sys::window().map(|w| {
-                    gloo_events::EventListener::new(&w, "pagehide", move |_| save_waiting())
-                });
-                move || drop(listener)
-            });
-        }
         let kept = (planner.text.len() > MAX_BATCH_BYTES).then(|| planner.text.clone());
         use_effect_with(
             ((*link).clone(), encoded.text.clone(), kept),
@@ -204,11 +184,10 @@ pub fn app() -> Html {
                 let skip = std::mem::replace(&mut *first.borrow_mut(), false);
                 let timeout = (!skip).then(|| {
                     let (text, state_link, kept) = (text.clone(), state_link.clone(), kept.clone());
-                    *waiting.borrow_mut() = Some(Box::new(move || {
+                    gloo_timers::callback::Timeout::new(SAVE_DELAY_MS, move || {
                         browser::save(&text);
                         browser::keep_batch(&state_link, kept.as_deref());
-                    }));
-                    gloo_timers::callback::Timeout::new(SAVE_DELAY_MS, save_waiting)
+                    })
                 });
                 move || drop(timeout)
             },

@@ -879,7 +879,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                         <CopyButton text={copied} />
                         <p class="section-help" data-testid="plan-commands-comments">
                             if let Some((before, after)) = t.plan_copy_comments.split_once("{0}") {
-                                { before }<code class="mono">{ "ERR unknown command '#', with args beginning with: 'slot' …" }</code>{ after }
+                                { before }<code class="mono">{ "ERR unknown command '#', with args beginning with: …" }</code>{ after }
                             }
                             { " " }<code class="mono">{ "grep -v '^#' plan.txt | redis-cli -c" }</code>
                         </p>
