@@ -16,34 +16,40 @@ use slotscope::core::workload::{plan, KeySample};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-/// `redis-cli [-c] -h host -p port` with `input` on stdin (the way a reader pipes a file in);
-/// its stdout, raw (redis-cli prints replies without type prefixes when stdout is not a tty).
+/// Runs `cmd` with `input` on stdin (the way a reader pipes a file in); its stdout.
+fn piped(cmd: &mut Command, input: &[u8]) -> Vec<u8> {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!("{cmd:?} runs (scripts/redis-cluster.sh installs redis-cli): {e}")
+        });
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .unwrap_or_else(|e| panic!("write to {cmd:?}: {e}"));
+    let out = child.wait_with_output().expect("it finishes");
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// `redis-cli [-c] -h host -p port` with `input` on stdin; its stdout, raw (redis-cli prints
+/// replies without type prefixes when stdout is not a tty).
 fn redis_cli(addr: &str, cluster: bool, input: &[u8]) -> Vec<u8> {
     let (host, port) = addr.rsplit_once(':').expect("host:port");
     let mut cmd = Command::new("redis-cli");
     if cluster {
         cmd.arg("-c");
     }
-    let mut child = cmd
-        .args(["-h", host, "-p", port])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("redis-cli runs (scripts/redis-cluster.sh installs it)");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("write to redis-cli");
-    let out = child.wait_with_output().expect("redis-cli finishes");
-    assert!(
-        out.status.success(),
-        "redis-cli failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+    piped(cmd.args(["-h", host, "-p", port]), input)
 }
 
 /// One command's reply lines through redis-cli.
@@ -59,28 +65,17 @@ fn ask(addr: &str, command: &str) -> Vec<String> {
 /// `plan.txt`, connected to `seed`.
 const PIPELINE: &str = "grep -v '^#' | redis-cli -c";
 
-/// Pipes the plan through [`PIPELINE`], as the page tells the reader to; the output's lines, without the
-/// `-> Redirected to slot [s] located at addr` lines redis-cli prints when it follows a MOVED
+/// Pipes the plan through [`PIPELINE`], as the page tells the reader to; the output's lines,
+/// without the `-> Redirected to slot [s] located at addr` lines redis-cli prints when it follows a MOVED
 /// (it then stays on that node: the plan, in slot order, moves once per master).
 fn run(seed: &str, masters: usize, lines: &[String]) -> Vec<Vec<u8>> {
     let (host, port) = seed.rsplit_once(':').expect("host:port");
-    let mut child = Command::new("sh")
-        .args(["-c", &format!("{PIPELINE} -h {host} -p {port}")])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("sh runs");
     let mut input = lines.join("\n");
     input.push('\n');
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write to the pipeline");
-    let out = child.wait_with_output().expect("the pipeline finishes");
-    assert!(out.status.success(), "{PIPELINE} failed");
-    let out = out.stdout;
+    let out = piped(
+        Command::new("sh").args(["-c", &format!("{PIPELINE} -h {host} -p {port}")]),
+        input.as_bytes(),
+    );
     let (last, lines) = out
         .split(|&b| b == b'\n')
         .collect::<Vec<_>>()

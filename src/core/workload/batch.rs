@@ -155,13 +155,24 @@ pub const KEY_COMMANDS: &[&str] = &["MGET", "DEL", "UNLINK", "EXISTS", "TOUCH", 
 /// made-up value (`MSET k1 v1 k2 v2 …`).
 pub fn command_for_keys(command: &str, keys: &[Vec<u8>]) -> Vec<Vec<u8>> {
     let mut args = vec![command.as_bytes().to_vec()];
+    let values = takes_values(command);
     for (i, key) in keys.iter().enumerate() {
         args.push(key.clone());
-        if command.eq_ignore_ascii_case("MSET") {
-            args.push(format!("v{}", i + 1).into_bytes());
+        if values {
+            args.push(placeholder_value(i).into_bytes());
         }
     }
     args
+}
+
+/// Whether `command` (one of [`KEY_COMMANDS`]) takes a value after each key: MSET.
+fn takes_values(command: &str) -> bool {
+    command.eq_ignore_ascii_case("MSET")
+}
+
+/// The made-up value of the `i`th key (from 0) where a command needs one: `v1`, `v2`, …
+fn placeholder_value(i: usize) -> String {
+    format!("v{}", i + 1)
 }
 
 #[cfg(test)]
@@ -435,19 +446,18 @@ pub fn slot_command_parts<'a>(
                     let _ = write!(command, "EVAL \"{SET_EX_SCRIPT}\" {}", ks.len());
                 }
             }
-            let mset =
-                matches!(style, CommandStyle::Keys(name) if name.eq_ignore_ascii_case("MSET"));
+            let values = matches!(style, CommandStyle::Keys(name) if takes_values(name));
             for (i, k) in ks.iter().enumerate() {
                 command.push_str(" \"");
                 crate::core::key::escape::push_formatted(&mut command, k);
                 command.push('"');
-                if mset {
-                    let _ = write!(command, " \"v{}\"", i + 1);
+                if values {
+                    let _ = write!(command, " \"{}\"", placeholder_value(i));
                 }
             }
             if let CommandStyle::EvalSetEx { ttl } = style {
-                for i in 1..=ks.len() {
-                    let _ = write!(command, " \"v{i}\"");
+                for i in 0..ks.len() {
+                    let _ = write!(command, " \"{}\"", placeholder_value(i));
                 }
                 let _ = write!(command, " {ttl}");
             }

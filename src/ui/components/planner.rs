@@ -150,8 +150,8 @@ fn fan_out(t: &Messages, p: &Plan, map: &SlotMap, colours: &[String]) -> Html {
 }
 
 /// The batch as redis-cli commands in the style chosen: `command` per slot (the one the keys
-/// are sent as), EVAL SET … EX per slot, or (the route cache's fix) keys rewritten with one tag per master so each master gets
-/// one EVAL.
+/// are sent as), EVAL SET … EX per slot, or (the route cache's fix) keys rewritten with one
+/// tag per master so each master gets one EVAL.
 /// `planned` is `keys` already planned on `map`, so the per-slot styles reuse it.
 fn copy_plan(
     t: &Messages,

@@ -148,61 +148,60 @@ fn fit(canvas: &HtmlCanvasElement) -> f64 {
 /// Every slot in its owner's colour as one pixel of a 128 × 128 image, drawn scaled onto
 /// `ctx` (nearest neighbour, so each slot is a square of `cell` pixels): one canvas call for
 /// the whole map. A `fillStyle` per run parses its colour, 4.5 µs for an `oklch()`: 1000
-/// masters cost 4.5 ms that way. `false` (nothing drawn) if a colour is not one
-/// [`palette::srgb`] reads.
+/// masters cost 4.5 ms that way. `None` (nothing drawn) if a colour is not one
+/// [`palette::srgb`] reads, or the browser gives no image or canvas.
 fn paint_image(
     ctx: &CanvasRenderingContext2d,
     side: f64,
     map: &Slots,
     colours: &[String],
     dark: bool,
-) -> bool {
+) -> Option<()> {
     let mut pixels = vec![0u8; N_SLOTS * 4];
     for run in map.runs() {
-        let Some([r, g, b]) = palette::srgb(palette::owner_colour(run.owner, colours, dark)) else {
-            return false;
-        };
+        let [r, g, b] = palette::srgb(palette::owner_colour(run.owner, colours, dark))?;
         let (first, last) = (run.range.first as usize, run.range.last as usize);
         for px in pixels[first * 4..(last + 1) * 4].chunks_exact_mut(4) {
             px.copy_from_slice(&[r, g, b, 255]);
         }
     }
     let rows = (N_SLOTS / COLS as usize) as u32;
-    let drawn = (|| {
-        let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
-            wasm_bindgen::Clamped(&pixels),
-            COLS as u32,
-            rows,
-        )
+    let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
+        wasm_bindgen::Clamped(&pixels),
+        COLS as u32,
+        rows,
+    )
+    .ok()?;
+    let scratch = scratch_canvas(rows)?;
+    context_of(&scratch)?
+        .put_image_data(&image, 0.0, 0.0)
         .ok()?;
-        let scratch = SCRATCH.with(|s| {
-            s.borrow_mut()
-                .get_or_insert_with(|| {
-                    let c = web_sys::window()?
-                        .document()?
-                        .create_element("canvas")
-                        .ok()?
-                        .dyn_into::<HtmlCanvasElement>()
-                        .ok()?;
-                    c.set_width(COLS as u32);
-                    c.set_height(rows);
-                    Some(c)
-                })
-                .clone()
-        })?;
-        context_of(&scratch)?
-            .put_image_data(&image, 0.0, 0.0)
-            .ok()?;
-        ctx.set_image_smoothing_enabled(false);
-        ctx.draw_image_with_html_canvas_element_and_dw_and_dh(&scratch, 0.0, 0.0, side, side)
-            .ok()
-    })();
-    drawn.is_some()
+    ctx.set_image_smoothing_enabled(false);
+    ctx.draw_image_with_html_canvas_element_and_dw_and_dh(&scratch, 0.0, 0.0, side, side)
+        .ok()
+}
+
+/// The canvas, one pixel per slot, that [`paint_image`] puts the map's pixels on: made once.
+fn scratch_canvas(rows: u32) -> Option<HtmlCanvasElement> {
+    SCRATCH.with(|s| {
+        if s.borrow().is_none() {
+            let c = web_sys::window()?
+                .document()?
+                .create_element("canvas")
+                .ok()?
+                .dyn_into::<HtmlCanvasElement>()
+                .ok()?;
+            c.set_width(COLS as u32);
+            c.set_height(rows);
+            *s.borrow_mut() = Some(c);
+        }
+        s.borrow().clone()
+    })
 }
 
 thread_local! {
-    /// The 128 × 128 canvas [`paint_image`] puts the map's pixels on.
-    static SCRATCH: RefCell<Option<Option<HtmlCanvasElement>>> = const { RefCell::new(None) };
+    /// See [`scratch_canvas`].
+    static SCRATCH: RefCell<Option<HtmlCanvasElement>> = const { RefCell::new(None) };
 }
 
 /// Paints every slot in its owner's colour: as one image ([`paint_image`]), else one
@@ -214,7 +213,7 @@ fn paint_base(canvas: &HtmlCanvasElement, map: &Slots, colours: &[String], dark:
     let cell = fit(canvas);
     let side = canvas.width() as f64;
     ctx.clear_rect(0.0, 0.0, side, side);
-    if !paint_image(&ctx, side, map, colours, dark) {
+    if paint_image(&ctx, side, map, colours, dark).is_none() {
         for run in map.runs() {
             let colour = palette::owner_colour(run.owner, colours, dark);
             ctx.set_fill_style_str(colour);
