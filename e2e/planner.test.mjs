@@ -309,7 +309,7 @@ test('copied as the route cache fixed it: one EVAL per master with per-master ta
   const perSlotOption = page.locator('#copy-style option[value=mget]');
   assert.equal(await perSlotOption.textContent(), 'MGET per slot');
   await page.locator('#copy-style').selectOption('mget');
-  // Another command reads the field's lines again: the keys are generated again for it.
+  // Another command sends the generated keys as that command; Generate makes them again.
   await page.getByTestId('command-select').selectOption('MSET');
   await page.getByTestId('generate').click();
   await page.waitForFunction(() => /^MSET /m.test(document.querySelector('[data-testid=plan-commands]').value));
@@ -343,7 +343,7 @@ test('DBSIZE, KEYS and FLUSHALL say they answer for the chosen node only; GET do
   await context.close();
 });
 
-test('a long paste stays out of the text field: its start is shown, the plan reads every line, and it can still be edited or cleared', async () => {
+test('a long paste stays out of the text field: its start is shown, the plan reads every line, and it can still be edited, cleared and put back', async () => {
   const { page, context, problems } = await openForPastes();
   const field = page.getByTestId('batch-input');
   await field.fill('foo\n');
@@ -356,7 +356,7 @@ test('a long paste stays out of the text field: its start is shown, the plan rea
   const held = page.getByTestId('batch-held');
   await held.waitFor();
   assert.equal(await held.getAttribute('data-lines'), '5000');
-  assert.match(await held.textContent(), /^The field shows the first 200 lines of the batch's 5,000 lines \([\d.]+ KB\); the plan reads every line\./);
+  assert.match(await held.textContent(), /^The field shows the first 200 lines of the batch's 5,000 lines \([\d.]+ KB\)\. The plan reads all of it\. A batch/);
   // The field holds the start, read-only; the plan counts every key (one GET each).
   const shown = await field.inputValue();
   assert.equal(shown, ['foo', ...keys.slice(0, 199)].join('\n'));
@@ -391,6 +391,19 @@ test('a long paste stays out of the text field: its start is shown, the plan rea
   await page.getByTestId('batch-clear').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=batch-input]').value === '');
   assert.equal(await held.count(), 0);
+  // Clear can be taken back while the field stays empty: the same batch, held again.
+  const cleared = page.getByTestId('batch-cleared');
+  assert.equal(await cleared.textContent(), 'The batch was cleared. Undo');
+  await page.getByTestId('batch-undo-clear').click();
+  await held.waitFor();
+  assert.equal(await held.getAttribute('data-lines'), '4999');
+  await page.waitForFunction(() => document.querySelector('[data-testid=plan][data-strategy=per-key]')?.dataset.roundTrips === '4999');
+  assert.equal(await cleared.count(), 0);
+  // Typing after a Clear leaves nothing to take back.
+  await page.getByTestId('batch-clear').click();
+  await cleared.waitFor();
+  await page.keyboard.type('user:1');
+  await cleared.waitFor({ state: 'detached' });
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -659,7 +672,7 @@ test('a held batch: an empty paste keeps it, a single long line is said to be cu
   await pasteOver(page, line);
   await held.waitFor();
   assert.equal((await field.inputValue()).length, 16 * 1024);
-  assert.match(await held.textContent(), /^The field shows the first 16\.0 KB of the batch's 70\.0 KB \(1 line\); the plan reads all of it\./);
+  assert.match(await held.textContent(), /^The field shows the first 16\.0 KB of the batch's 70\.0 KB \(1 line\)\. The plan reads all of it\. A batch/);
   // An empty paste changes nothing.
   await page.evaluate(() => navigator.clipboard.writeText(''));
   await field.focus();
@@ -720,6 +733,104 @@ test('a held batch over 256 KB goes into the field only after a warning that it 
   await edit.click();
   await held.waitFor({ state: 'detached' });
   assert.equal(await page.getByTestId('batch-input').inputValue(), text);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('pasted commands that are all one key command are copied per slot as that command; mixed ones as MGET', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const perSlot = page.locator('#copy-style option[value=mget]');
+  // DEL in any case, a transaction's DEL included; MULTI and EXEC have no keys.
+  await paste(page, 'DEL a b\ndel {a}c\nMULTI\nDEL foo\nEXEC');
+  await page.waitForFunction(() => document.querySelector('#copy-style option[value=mget]')?.textContent === 'DEL per slot');
+  const commands = async () => (await page.getByTestId('plan-commands').inputValue()).split('\n').filter((l) => !l.startsWith('#'));
+  const slots = new Set(['a', 'b', 'foo'].map(redisSlot));
+  assert.equal(slots.size, 3);
+  assert.equal((await commands()).length, slots.size);
+  for (const c of await commands()) assert.match(c, /^DEL "/);
+  // The keys of {a}c go with a's: one DEL for that slot.
+  assert.ok((await commands()).includes('DEL "a" "{a}c"'), (await commands()).join('\n'));
+  assert.equal(await page.locator('#copy-style option[value=eval]').textContent(), 'EVAL SET … EX per slot (writes each key with an expiry)');
+  // Mixed commands, or commands that carry values, are read back per slot with MGET.
+  for (const text of ['DEL a\nUNLINK b', 'MSET a 1 b 2', 'SET a 1\nGET b']) {
+    await paste(page, text);
+    await page.waitForFunction(() => document.querySelector('#copy-style option[value=mget]')?.textContent === 'MGET per slot');
+    for (const c of await commands()) assert.match(c, /^MGET "/);
+  }
+  await paste(page, 'EXISTS a b');
+  await page.waitForFunction(() => document.querySelector('#copy-style option[value=mget]')?.textContent === 'EXISTS per slot');
+  assert.equal(await perSlot.textContent(), 'EXISTS per slot');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('over 10,000 pasted keys the one command is routed as Redis routes it, and the page says it does not run it', async () => {
+  const { page, context, problems } = await openForPastes();
+  const line = page.getByTestId('keys-verdict');
+  const routed = 'With more than 10,000 keys the page does not run the command: this is where Redis routes it (CROSSSLOT, MOVED, or the one slot the node serves), not its reply.';
+  await pasteOver(page, Array.from({ length: 12_000 }, (_, i) => `k${i}`).join('\n'));
+  await line.waitFor();
+  assert.equal(await line.locator('.verdict__line').textContent(), '1: MGET … (12,000 keys)');
+  assert.equal(await line.getByTestId('verdict').textContent(), "CROSSSLOT Keys in request don't hash to the same slot");
+  assert.equal(await line.getByTestId('verdict-routed').textContent(), routed);
+  // One tag: one slot, MOVED from a node that does not serve it, the slot from the one that does.
+  const slot = redisSlot('t');
+  const owner = slot <= 5460 ? '127.0.0.1:7000' : slot <= 10922 ? '127.0.0.1:7001' : '127.0.0.1:7002';
+  const other = owner === '127.0.0.1:7000' ? '127.0.0.1:7001' : '127.0.0.1:7000';
+  await page.getByTestId('plan-node').selectOption(other);
+  await pasteOver(page, Array.from({ length: 10_001 }, (_, i) => `{t}k${i}`).join('\n'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=keys-verdict] .verdict__line')?.textContent === '1: MGET … (10,001 keys)');
+  assert.equal(await line.getByTestId('verdict').textContent(), `MOVED ${slot} ${owner}`);
+  await page.getByTestId('command-select').selectOption('DEL');
+  await page.getByTestId('plan-node').selectOption(owner);
+  await page.waitForFunction((s) => document.querySelector('[data-testid=keys-verdict] [data-testid=verdict]')?.textContent.startsWith(`OK: every key is in slot ${s},`), slot);
+  assert.equal(await line.locator('.verdict__line').textContent(), '1: DEL … (10,001 keys)');
+  // 10,000 keys are sent to the engine: its reply, with no such note.
+  await pasteOver(page, Array.from({ length: 10_000 }, (_, i) => `{t}k${i}`).join('\n'));
+  await page.waitForFunction(() => document.querySelector('.planner .verdict__line')?.textContent === '1: DEL … (10,000 keys)');
+  assert.equal(await page.getByTestId('verdict').first().textContent(), '(integer) 0');
+  assert.equal(await page.getByTestId('verdict-routed').count(), 0);
+  await page.getByTestId('lang-select').selectOption('zh');
+  await pasteOver(page, Array.from({ length: 12_000 }, (_, i) => `k${i}`).join('\n'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=verdict-routed]')?.textContent.startsWith('键超过 10,000 个时'));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a held batch of more commands than are answered does not say the plan reads it all; the long list of replies has its own name', async () => {
+  const { page, context, problems } = await openForPastes();
+  await page.getByTestId('command-select').selectOption('commands');
+  const held = page.getByTestId('batch-held');
+  await pasteOver(page, Array.from({ length: 2500 }, (_, i) => `GET k${i}`).join('\n'));
+  await held.waitFor();
+  assert.match(await held.textContent(), /^The field shows the first 200 lines of the batch's 2,500 lines \([\d.]+ KB\)\. A batch this long/);
+  assert.match(await page.locator('.planner .lab__error').first().textContent(), /^2,500 lines are more than the page answers one by one \(2,000\)/);
+  // Read as keys, every line is planned, and the note says so.
+  await page.getByTestId('command-select').selectOption('MGET');
+  await page.waitForFunction(() => /\. The plan reads all of it\. /.test(document.querySelector('[data-testid=batch-held]').textContent));
+  // 1,500 commands: all answered, and the list of replies (windowed) is not named as the field.
+  await page.getByTestId('command-select').selectOption('commands');
+  await pasteOver(page, Array.from({ length: 1500 }, (_, i) => `GET k${i}`).join('\n'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=verdicts]')?.dataset.rows === '1500');
+  assert.match(await held.textContent(), /\. The plan reads all of it\. /);
+  const list = page.getByTestId('verdicts');
+  assert.equal(await list.getAttribute('aria-label'), 'Replies, one per line');
+  assert.equal(await page.getByTestId('batch-input').getAttribute('aria-label'), 'Commands or keys, one per line');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('generated keys stay when the lines are read as another command, sent as that command', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('gen-count').fill('10');
+  await page.getByTestId('generate').click();
+  const line = page.locator('[data-testid=generated-verdict] .verdict__line');
+  await line.waitFor();
+  assert.equal(await line.textContent(), '10 keys generated, sent as one MGET');
+  await page.getByTestId('command-select').selectOption('DEL');
+  await page.waitForFunction(() => document.querySelector('[data-testid=generated-verdict] .verdict__line')?.textContent === '10 keys generated, sent as one DEL');
+  assert.equal(await page.locator('#copy-style option[value=mget]').textContent(), 'DEL per slot');
+  assert.equal(await page.getByTestId('generated-note').count(), 1);
   assert.deepEqual(problems, []);
   await context.close();
 });

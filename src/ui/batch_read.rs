@@ -19,7 +19,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// Keys one command is checked with by the engine; larger batches get the plan's verdict.
-const MAX_ENGINE_KEYS: usize = 10_000;
+pub const MAX_ENGINE_KEYS: usize = 10_000;
 
 /// A key list longer than this is read in slices ([`use_batch`]); a shorter one (a few
 /// milliseconds' reading) in the render that shows it.
@@ -71,6 +71,15 @@ pub enum Problem {
 }
 
 impl Problem {
+    /// Whether the plan leaves part of the batch out for it: more commands than are answered
+    /// one by one, or more keys than are planned (a line that is not a key is only itself).
+    pub fn is_partial(&self) -> bool {
+        matches!(
+            self,
+            Problem::Batch(BatchError::TooManyLines { .. }) | Problem::OnlyFirst
+        )
+    }
+
     /// The problem in the reader's language.
     pub fn describe(&self, t: &Messages) -> String {
         match self {

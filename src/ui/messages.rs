@@ -262,11 +262,15 @@ pub struct Messages {
     pub plan_batch_label: &'static str,
     /// A paste over the limit; {0} its size in MB, {1} the limit in MiB.
     pub plan_too_big: &'static str,
-    /// A batch held out of the text field: `{0}` lines shown of `{1}`, `{2}` KB in all.
+    /// A batch held out of the text field: `{0}` lines shown of `{1}`, `{2}` KB in all, `{3}`
+    /// [`Messages::plan_held_all`] or nothing.
     pub plan_held: &'static str,
     /// As [`Messages::plan_held`] when the field shows part of a line (a batch of long lines):
-    /// `{0}` = KB shown, `{1}` = the batch's KB, `{2}` = its lines, counted.
+    /// `{0}` = KB shown, `{1}` = the batch's KB, `{2}` = its lines, counted, `{3}` as there.
     pub plan_held_bytes: &'static str,
+    /// The sentence in a held batch's note when the plan reads all of it (not when the batch
+    /// has more commands than the page answers, or more keys than it plans).
+    pub plan_held_all: &'static str,
     /// Put a held batch into the text field.
     pub plan_edit_in_field: &'static str,
     /// Asked before a held batch this long goes into the field: `{0}` = its KB.
@@ -275,6 +279,10 @@ pub struct Messages {
     pub plan_edit_anyway: &'static str,
     /// Empty the batch.
     pub plan_clear: &'static str,
+    /// After Clear, while the field is empty.
+    pub plan_cleared: &'static str,
+    /// Puts the cleared batch back.
+    pub plan_undo_clear: &'static str,
     /// A free-mode line over the limit; {0} its size in MB, {1} the limit in KB.
     pub free_too_long: &'static str,
     /// Before the generator.
@@ -293,6 +301,11 @@ pub struct Messages {
     pub plan_generated: &'static str,
     /// All keys in one slot: `{0}` slot, `{1}` master.
     pub plan_one_slot: &'static str,
+    /// Under a pasted key list's one line when it has more keys than the engine sends:
+    /// `{0}` = that limit.
+    pub plan_routed_only: &'static str,
+    /// Accessible name of the list of replies (scrollable when long).
+    pub plan_verdicts_label: &'static str,
     /// Plans heading: `{0}` keys, `{1}` slots, `{2}` masters.
     pub plan_strategies: &'static str,
     /// Column.
@@ -343,6 +356,9 @@ pub struct Messages {
     pub hot_unserved: &'static str,
     /// Masters not listed: `{0}`.
     pub hot_more_masters: &'static str,
+    /// Under the hot spot's list of the busiest masters: `{0}` = how many more, each with no
+    /// more keys than the last listed.
+    pub hot_more_fewer: &'static str,
     /// Hot-spot point.
     pub hot_takeaway: &'static str,
     /// How long the recompute took in this browser; {0} milliseconds.
@@ -1235,12 +1251,15 @@ pub const EN: Messages = Messages {
     plan_sent_to: "sent to",
     plan_batch_label: "Commands or keys, one per line",
     free_too_long: "That command line is {0} MB; free mode takes lines up to {1} KB, since the diagram shows every argument. Nothing was sent.",
-    plan_held: "The field shows the first {0} of the batch's {1} ({2} KB); the plan reads every line. A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
-    plan_held_bytes: "The field shows the first {0} KB of the batch's {1} KB ({2}); the plan reads all of it. A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
+    plan_held: "The field shows the first {0} of the batch's {1} ({2} KB).{3} A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
+    plan_held_bytes: "The field shows the first {0} KB of the batch's {1} KB ({2}).{3} A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
+    plan_held_all: " The plan reads all of it.",
     plan_edit_in_field: "Edit it in the field",
     plan_edit_slow: "The field would hold all {0} KB. The browser lays out a text field's whole text at every change, so with this much, opening it and each keystroke after can take seconds, with the page not answering meanwhile.",
     plan_edit_anyway: "Edit it anyway",
     plan_clear: "Clear",
+    plan_cleared: "The batch was cleared.",
+    plan_undo_clear: "Undo",
     plan_too_big: "With that paste the batch would be {0} bytes; the planner reads batches of up to {1} bytes (4 MiB), so the batch before it is kept. For more keys, use the generator below (up to 1,000,000).",
     plan_or_generate: "or generate",
     plan_generator: "key generator",
@@ -1250,6 +1269,8 @@ pub const EN: Messages = Messages {
     plan_generate: "Generate",
     plan_generated: "{1} generated, sent as one {0}",
     plan_one_slot: "OK: every key is in slot {0}, on {1}",
+    plan_routed_only: "With more than {0} keys the page does not run the command: this is where Redis routes it (CROSSSLOT, MOVED, or the one slot the node serves), not its reply.",
+    plan_verdicts_label: "Replies, one per line",
     plan_strategies: "{0} in {1} on {2}: four ways to send them",
     plan_col_strategy: "Strategy",
     plan_col_trips: "Round trips, one after another",
@@ -1266,7 +1287,7 @@ pub const EN: Messages = Messages {
     plan_copy_as: "Copy the per-slot plan as",
     plan_copy_per_slot: "{0} per slot",
     plan_copy_tagged: "EVAL SET … EX per master, keys rewritten with per-master tags (the route cache's fix)",
-    plan_copy_eval: "EVAL SET … EX per slot (writes with an expiry; MSET has none)",
+    plan_copy_eval: "EVAL SET … EX per slot (writes each key with an expiry)",
     hot_title: "Hot spots: one tag is one slot is one master",
     hot_help: "{0} keys under one hash tag all land on one master; split the tag into k sub-tags and they spread, but multi-key commands then work only within each sub-tag. Counts below are exact, and match what a real cluster stored.",
     hot_k: "sub-tags k",
@@ -1275,6 +1296,7 @@ pub const EN: Messages = Messages {
     hot_busiest: "The busiest master holds {0} of the keys ({1}).",
     hot_unserved: "{0} keys are in slots nobody serves.",
     hot_more_masters: "and {0} more masters",
+    hot_more_fewer: "and {0} more masters, none with more keys than the last one listed",
     hot_timing: "Recomputed in {0} ms, in this browser.",
     hot_takeaway: "A tag buys atomicity (MULTI, MGET, Lua across the keys) at the price of spread: choose k as small as your multi-key operations need.",
     tags_title: "Tags per master",

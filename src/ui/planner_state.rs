@@ -84,7 +84,8 @@ impl Lines {
     }
 
     /// The command keys are sent as: the one named, or MGET when the lines are commands
-    /// (generated keys, and the per-slot copy).
+    /// (generated keys, and the per-slot copy of pasted commands that are not all one key
+    /// command: `core::workload::batch::common_key_command`).
     pub fn key_command(self) -> &'static str {
         match self {
             Lines::Commands => "MGET",
@@ -330,9 +331,10 @@ impl Reducible for PlannerState {
                 next.generated = None;
             }
             PlannerAction::EditInField => next.held = false,
+            // Generated keys stay: they are keys whatever the lines are read as, now sent as
+            // the command chosen.
             PlannerAction::Lines(lines) => {
                 next.lines = lines;
-                next.generated = None;
                 next.too_big = None;
             }
             PlannerAction::Node(node) => next.node = Some(node),
@@ -467,9 +469,13 @@ mod tests {
             .generated
             .is_none());
         assert!(s
+            .clone()
             .reduce(PlannerAction::Text("GET x".into()))
             .generated
             .is_none());
+        // Another command for the lines sends the same generated keys as that command.
+        let as_del = s.reduce(PlannerAction::Lines(Lines::KeysFor("DEL")));
+        assert_eq!(as_del.generated.as_ref().map(|k| k.len()), Some(10));
         let s = run(&[PlannerAction::GenCount("0".into()), PlannerAction::Generate]);
         assert_eq!(s.gen_error, Some(GenError::Count("0".into())));
         assert!(s.generated.is_none());

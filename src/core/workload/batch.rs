@@ -165,6 +165,27 @@ pub fn command_for_keys(command: &str, keys: &[Vec<u8>]) -> Vec<Vec<u8>> {
     args
 }
 
+/// The command a batch of answered command lines reads as in one word, for its per-slot plan:
+/// the key-only command of [`KEY_COMMANDS`] (DEL, UNLINK, EXISTS, TOUCH, MGET) that every line
+/// with keys was sent as, in any case; `None` when the lines mix commands, send none of those,
+/// or have no keys. MSET is never the answer: its plan would replace the lines' values.
+pub fn common_key_command(lines: &[Line]) -> Option<&'static str> {
+    let mut common = None;
+    for line in lines.iter().filter(|l| !l.keys.is_empty()) {
+        let name = split_args(&line.text).ok()?.into_iter().next()?;
+        let found = KEY_COMMANDS
+            .iter()
+            .copied()
+            .filter(|c| !takes_values(c))
+            .find(|c| c.as_bytes().eq_ignore_ascii_case(&name))?;
+        if common.is_some_and(|c| c != found) {
+            return None;
+        }
+        common = Some(found);
+    }
+    common
+}
+
 /// Whether `command` (one of [`KEY_COMMANDS`]) takes a value after each key: MSET.
 fn takes_values(command: &str) -> bool {
     command.eq_ignore_ascii_case("MSET")
@@ -242,6 +263,26 @@ mod tests {
         // Recorded from redis-server 7.0.15: EXPIRE of a missing key is 0; SET … EX is OK.
         assert_eq!(lines[2].verdict(), "(integer) 0");
         assert_eq!(lines[3].verdict(), "OK");
+    }
+
+    /// Pasted commands read as one key command when every line with keys is that command (a
+    /// line without keys, such as MULTI or PING, does not count); never as MSET, whose plan
+    /// would write placeholder values over the lines' own.
+    #[test]
+    fn pasted_commands_read_as_one_key_command_when_they_are_one() {
+        let map = SlotMap::fixture_cluster();
+        let common =
+            |text: &str| common_key_command(&run_lines(&map, "127.0.0.1:7000", text).unwrap());
+        assert_eq!(common("DEL a\ndel b c\nMULTI\nDEL {a}x\nEXEC"), Some("DEL"));
+        assert_eq!(common("unlink a\nUNLINK b"), Some("UNLINK"));
+        assert_eq!(common("EXISTS a b\nPING"), Some("EXISTS"));
+        assert_eq!(common("MGET a b\nMGET c"), Some("MGET"));
+        assert_eq!(common("DEL a\nUNLINK b"), None);
+        assert_eq!(common("DEL a\nGET b"), None);
+        assert_eq!(common("MSET a 1 b 2"), None);
+        assert_eq!(common("SET a 1"), None);
+        assert_eq!(common("PING\nINFO"), None);
+        assert_eq!(common(""), None);
     }
 
     /// A generated batch is routed as Redis routes one command carrying all its keys: Redis's

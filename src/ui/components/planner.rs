@@ -4,14 +4,15 @@
 use crate::core::key::escape::format_key;
 use crate::core::server::reply::{ErrorReply, Reply};
 use crate::core::workload::batch::{
-    route_key_batch, slot_command_parts, CommandStyle, Line, Outcome, KEY_COMMANDS,
+    common_key_command, route_key_batch, slot_command_parts, CommandStyle, Line, Outcome,
+    KEY_COMMANDS,
 };
 use crate::core::workload::tags::{generate_tags, retag};
 use crate::core::workload::KeySample;
 use crate::core::workload::{chunk_masters_of, plan, KeyMaker, Plan, Strategy, MAX_KEYS};
 use crate::core::SlotMap;
 use crate::ui::after_paint::{after_paint, for_ms, in_slices, use_after_paint, AfterPaint, Slices};
-use crate::ui::batch_read::{use_batch, SLICE_MS};
+use crate::ui::batch_read::{use_batch, Problem, MAX_ENGINE_KEYS, SLICE_MS};
 use crate::ui::clipboard::CopyButton;
 use crate::ui::components::master_options::NodeSelect;
 use crate::ui::components::window::{spacer, use_window};
@@ -338,19 +339,29 @@ pub fn planner(props: &PlannerProps) -> Html {
         (planned_keys.clone(), planned_map.clone()),
         |(keys, map)| plan(keys.as_ref(), map),
     );
-    // The generated keys' verdict from the core, sent as the chosen key command (MGET when the
-    // lines are commands); routed again only when the keys, the cluster or the node change.
-    let generated_command = state.lines.key_command();
+    // The command the keys are sent as: the chosen key command; when the lines are commands,
+    // the one every pasted line with keys is (DEL lines copy as DEL per slot), else MGET. The
+    // generated keys' verdict from the core is routed again only when the keys, the cluster
+    // or the node change.
+    let generated_command = match (state.lines, generated) {
+        (Lines::Commands, None) => common_key_command(&batch.lines).unwrap_or("MGET"),
+        (lines, _) => lines.key_command(),
+    };
+    // Keys the core routes as one command, without sending it (`route_key_batch`): generated
+    // keys, or a pasted key list too long for the engine's one line (`MAX_ENGINE_KEYS`).
+    let routed_keys = generated.clone().or_else(|| {
+        let too_many = matches!(state.lines, Lines::KeysFor(_)) && batch.lines.is_empty();
+        (too_many && !batch.keys.is_empty()).then(|| batch.keys.clone())
+    });
     let generated_route = use_memo(
         (
-            generated.clone(),
+            routed_keys.clone(),
             props.map.clone(),
             node_addr.clone(),
             generated_command,
         ),
-        |(generated, map, node, command)| {
-            generated
-                .as_ref()
+        |(keys, map, node, command)| {
+            keys.as_ref()
                 .map(|keys| route_key_batch(map, node, command, keys))
         },
     );
@@ -425,7 +436,7 @@ pub fn planner(props: &PlannerProps) -> Html {
     // took it (else the browser inserts it, as typing).
     let receive: Rc<dyn Fn(PendingPaste) -> bool> = {
         let (held, pasting) = (state.held, pasting.clone());
-        let (pending, take_in) = (pending.clone(), take_in.clone());
+        let (pending, take_in, paste_in) = (pending.clone(), take_in.clone(), paste_in.clone());
         Rc::new(move |new: PendingPaste| {
             // Nothing pasted: nothing changes (a held batch included).
             if new.text.length() == 0 {
@@ -534,14 +545,28 @@ pub fn planner(props: &PlannerProps) -> Html {
             focus();
         })
     };
+    // Clear keeps the batch it emptied, to put back while the field stays empty.
+    let cleared = use_state_eq(|| None::<Rc<str>>);
     let on_clear = {
-        let (on, stop) = (on.clone(), stop_generating.clone());
+        let (on, stop, cleared) = (on.clone(), stop_generating.clone(), cleared.clone());
+        let text = state.text.clone();
         Callback::from(move |_: MouseEvent| {
             stop();
+            cleared.set(Some(text.clone()));
             on.emit(PlannerAction::Text(String::new()));
             focus_field();
         })
     };
+    let on_undo_clear = {
+        let (paste_in, cleared) = (paste_in.clone(), cleared.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(text) = (*cleared).clone() {
+                cleared.set(None);
+                paste_in(text.to_string());
+            }
+        })
+    };
+    let undo_clear = cleared.is_some() && state.text.is_empty();
     // What a held batch's field shows: its start, how many lines (the last one cut when a
     // line is longer than the field takes), of how many, and the batch's bytes.
     let held = use_memo((state.held, state.text.clone()), |(held, text)| {
@@ -616,6 +641,13 @@ pub fn planner(props: &PlannerProps) -> Html {
     };
 
     let p = &*the_plan;
+    // A held batch's note says the plan reads all of it unless it does not: more commands than
+    // the page answers, or more keys than it plans (the errors below say which).
+    let held_all = if batch.problems.iter().any(Problem::is_partial) {
+        ""
+    } else {
+        t.plan_held_all
+    };
     let shown_lines = batch
         .lines
         .get(window.start..window.end)
@@ -649,16 +681,25 @@ pub fn planner(props: &PlannerProps) -> Html {
             </li>
         }
     });
-    let generated_verdict = generated.as_ref().map(|_| {
+    let generated_verdict = routed_keys.as_ref().map(|routed| {
         // Styled as the pasted lines are: an error reply in the error colour.
         let (verdict, refused) = match &*generated_route {
             Some(v) => generated_verdict(t, v, &node_addr),
             None => (String::new(), false),
         };
+        let n_keys = count(t.n_keys, routed.len());
+        let (testid, line) = if generated.is_some() {
+            ("generated-verdict", fill(t.plan_generated, &[&generated_command, &n_keys]))
+        } else {
+            ("keys-verdict", format!("1: {}", fill(t.plan_keys_line, &[&generated_command, &n_keys])))
+        };
         html! {
-            <li class={classes!("verdict", refused.then_some("verdict--error"))} data-testid="generated-verdict">
-                <code class="verdict__line">{ fill(t.plan_generated, &[&generated_command, &count(t.n_keys, keys.len())]) }</code>
+            <li class={classes!("verdict", refused.then_some("verdict--error"))} data-testid={testid}>
+                <code class="verdict__line">{ line }</code>
                 <code class="verdict__reply" data-testid="verdict">{ verdict }</code>
+                if generated.is_none() {
+                    <p class="verdict__note" data-testid="verdict-routed">{ fill(t.plan_routed_only, &[&grouped(MAX_ENGINE_KEYS as u64)]) }</p>
+                }
             </li>
         }
     });
@@ -748,6 +789,12 @@ pub fn planner(props: &PlannerProps) -> Html {
                       aria-busy={pasting.then_some("true")}
                       oninput={on_text} onpaste={on_paste} ondrop={on_drop} spellcheck="false" aria-label={t.plan_batch_label}
                       aria-describedby={state.held.then_some("batch-held")} />
+            if undo_clear {
+                <p class="section-help" role="status" data-testid="batch-cleared">
+                    { t.plan_cleared }{ " " }
+                    <button type="button" class="link-button" data-testid="batch-undo-clear" onclick={on_undo_clear}>{ t.plan_undo_clear }</button>
+                </p>
+            }
             if let Some(n) = state.too_big {
                 <p class="lab__error" role="alert" data-testid="batch-error">
                     { fill(t.plan_too_big, &[&grouped(n as u64), &grouped(MAX_PASTE_BYTES as u64)]) }
@@ -757,9 +804,9 @@ pub fn planner(props: &PlannerProps) -> Html {
                 <div class="lab__row planner__held" id="batch-held" data-testid="batch-held"
                      data-lines={lines.to_string()}>
                     <p class="section-help">{ if *cut {
-                        fill(t.plan_held_bytes, &[&kb(start.len()), &kb(*bytes), &count(t.n_lines, *lines)])
+                        fill(t.plan_held_bytes, &[&kb(start.len()), &kb(*bytes), &count(t.n_lines, *lines), &held_all])
                     } else {
-                        fill(t.plan_held, &[&count(t.n_lines, *shown), &count(t.n_lines, *lines), &kb(*bytes)])
+                        fill(t.plan_held, &[&count(t.n_lines, *shown), &count(t.n_lines, *lines), &kb(*bytes), &held_all])
                     } }</p>
                     if warning {
                         <p class="lab__error planner__slow" role="alert" data-testid="batch-edit-slow">{ fill(t.plan_edit_slow, &[&kb(*bytes)]) }</p>
@@ -767,7 +814,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                     <button type="button" class="button" data-testid="batch-edit-in-field" onclick={on_edit_in_field}>
                         { if warning { t.plan_edit_anyway } else { t.plan_edit_in_field } }
                     </button>
-                    <button type="button" class="button" data-testid="batch-clear" onclick={on_clear}>{ t.plan_clear }</button>
+                    <button type="button" class="button button--quiet" data-testid="batch-clear" onclick={on_clear}>{ t.plan_clear }</button>
                 </div>
             }
             <div class="lab__row lab__form planner__gen">
@@ -817,9 +864,10 @@ pub fn planner(props: &PlannerProps) -> Html {
                     <ol class={classes!("verdicts", window.windowed.then_some("verdicts--windowed"))}
                         ref={verdict_list} onscroll={windowed.onscroll.clone()} data-testid="verdicts"
                         data-rows={batch.lines.len().to_string()}
-                        tabindex={window.windowed.then_some("0")} aria-label={window.windowed.then_some(t.plan_batch_label)}>
+                        tabindex={window.windowed.then_some("0")} aria-label={window.windowed.then_some(t.plan_verdicts_label)}>
                         { spacer(&windowed, &windowed.before) }
                         { for verdicts }
+                        { generated_verdict.unwrap_or_default() }
                         { spacer(&windowed, &windowed.after) }
                     </ol>
                 }
