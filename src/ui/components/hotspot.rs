@@ -1,10 +1,11 @@
 //! The hot-spot experiment: 100,000 keys under one hash tag, under k sub-tags, or untagged,
 //! and how many land on each master (the fixtures' DBSIZE counts, reproduced live).
 
+use crate::core::sort::sort_by_key;
 use crate::core::workload::{hot_spot, Tagging, MAX_SUB_TAGS};
 use crate::core::SlotMap;
 use crate::ui::localize::plan_error;
-use crate::ui::messages::{fill, use_messages};
+use crate::ui::messages::{fill, grouped, use_messages};
 use crate::ui::styled::StyledSpan;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
@@ -12,6 +13,9 @@ use yew::prelude::*;
 
 /// Keys in the experiment (as many as the fixtures' runs wrote).
 pub const N_KEYS: u32 = 100_000;
+
+/// Masters listed at most (the busiest, when there are more).
+const LISTED: usize = 64;
 
 /// Props of [`HotSpotView`].
 #[derive(Properties, PartialEq)]
@@ -67,8 +71,19 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
     let body = match result {
         Ok(h) => {
             let max = h.keys_per_master.iter().copied().max().unwrap_or(1).max(1) as f64;
-            let rows = props.map.masters().iter().enumerate().map(|(idx, m)| {
-                let n = h.keys_per_master.get(idx).copied().unwrap_or(0);
+            let masters = props.map.masters();
+            let keys_of = |idx: usize| h.keys_per_master.get(idx).copied().unwrap_or(0);
+            // Up to `LISTED` masters in the map's order; more, and the busiest `LISTED` are
+            // listed, most keys first (ties in the map's order): the master a tag piles its
+            // keys on is never among those left out.
+            let mut order: Vec<usize> = (0..masters.len()).collect();
+            if order.len() > LISTED {
+                sort_by_key(&mut order, |&idx| std::cmp::Reverse(keys_of(idx)));
+                order.truncate(LISTED);
+            }
+            let rows = order.into_iter().map(|idx| {
+                let m = &masters[idx];
+                let n = keys_of(idx);
                 let tags = h.tags_per_master.get(idx).copied().unwrap_or(0);
                 let colour = props.colours.get(idx).cloned().unwrap_or_default();
                 let width = n as f64 / max * 100.0;
@@ -79,16 +94,16 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
                         <span class="hotspot__bar-wrap">
                             <StyledSpan class="hotspot__bar" style={format!("width:{width:.2}%;background:{colour}")} />
                         </span>
-                        <span class="hotspot__count mono">{ n.to_string() }</span>
+                        <span class="hotspot__count mono">{ grouped(n.into()) }</span>
                         <span class="hotspot__tags">{ fill(t.hot_tags, &[&tags]) }</span>
                     </li>
                 }
             });
             html! {
                 <>
-                    <ol class="hotspot__list">{ for rows.take(64) }</ol>
-                    if props.map.n_masters() > 64 {
-                        <p class="section-help">{ fill(t.hot_more_masters, &[&(props.map.n_masters() - 64)]) }</p>
+                    <ol class="hotspot__list">{ for rows }</ol>
+                    if masters.len() > LISTED {
+                        <p class="section-help" data-testid="hotspot-more">{ fill(t.hot_more_fewer, &[&grouped((masters.len() - LISTED) as u64)]) }</p>
                     }
                     <p class="hotspot__summary" data-testid="hotspot-busiest">
                         { fill(t.hot_busiest, &[&format!("{:.1}%", h.busiest_share * 100.0),

@@ -6,7 +6,7 @@ use crate::core::{SlotMap, N_SLOTS};
 use crate::ui::clipboard::CopyButton;
 use crate::ui::forms::bind_input;
 use crate::ui::localize::tag_error;
-use crate::ui::messages::{fill, use_messages};
+use crate::ui::messages::{fill, grouped, use_messages};
 use crate::ui::styled::StyledSpan;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -68,10 +68,10 @@ pub fn tag_generator(props: &TagGeneratorProps) -> Html {
             let all: Vec<String> = set.tags.iter().map(|t| t.tag.clone()).collect();
             html! {
                 <>
-                    <p class="section-help" data-testid="tags-tried">{ fill(t.tags_tried, &[&set.tries, &set.tags.len()]) }</p>
+                    <p class="section-help" data-testid="tags-tried">{ fill(t.tags_tried, &[&grouped(set.tries), &grouped(set.tags.len() as u64)]) }</p>
                     <ul class="tags__masters">{ for groups }</ul>
                     if props.map.n_masters() > 64 {
-                        <p class="section-help">{ fill(t.hot_more_masters, &[&(props.map.n_masters() - 64)]) }</p>
+                        <p class="section-help">{ fill(t.hot_more_masters, &[&grouped((props.map.n_masters() - 64) as u64)]) }</p>
                     }
                     <CopyButton text={all.join("\n")} />
                 </>
