@@ -4,7 +4,8 @@
 # Idempotent: a second run takes seconds. Sourced by scripts/serve.sh and scripts/test.sh
 # (they call it, then use the PATH it prints). Versions come from ../shared/TOOLCHAIN.md:
 # trunk 0.21.14, wasm-bindgen-cli 0.2.130 (= the crate in Cargo.lock), wasm-opt from npm
-# binaryen 132, Debian's chromium + chromedriver, playwright-core via `npm ci` in e2e/.
+# binaryen 132, Debian's chromium + chromedriver and fonts-noto-cjk, playwright-core via
+# `npm ci` in e2e/.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -57,6 +58,14 @@ if [ "$WANT_BROWSER" = 1 ]; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+  # A CJK font: without one every 汉字 is drawn as an empty box of another width, so the 简体中文
+  # page lays out differently (tour.test's placement at 390 px fails) and screenshots prove nothing.
+  if [ -z "$(fc-list :lang=zh 2>/dev/null)" ]; then
+    log "installing Debian fonts-noto-cjk (the Chinese page's glyphs)"
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq fonts-noto-cjk >/dev/null
   fi
   # Again whenever package-lock.json changed since the last install (npm keeps its own copy).
   if [ -f "$ROOT/e2e/package-lock.json" ] && { ! [ -f "$ROOT/e2e/node_modules/.package-lock.json" ] \
