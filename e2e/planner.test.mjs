@@ -397,13 +397,28 @@ test('a long paste stays out of the text field: its start is shown, the plan rea
   await page.getByTestId('batch-undo-clear').click();
   await held.waitFor();
   assert.equal(await held.getAttribute('data-lines'), '4999');
+  // The focus goes back to the field, as after Clear.
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'batch-input');
   await page.waitForFunction(() => document.querySelector('[data-testid=plan][data-strategy=per-key]')?.dataset.roundTrips === '4999');
   assert.equal(await cleared.count(), 0);
-  // Typing after a Clear leaves nothing to take back.
+  // Typing or generating after a Clear leaves nothing to take back, even once the field is
+  // empty again.
   await page.getByTestId('batch-clear').click();
   await cleared.waitFor();
-  await page.keyboard.type('user:1');
+  await page.keyboard.type('u');
   await cleared.waitFor({ state: 'detached' });
+  await page.keyboard.press('Backspace');
+  await page.waitForFunction(() => document.querySelector('[data-testid=batch-input]').value === '');
+  await page.waitForTimeout(200);
+  assert.equal(await cleared.count(), 0);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), keys.join('\n'));
+  await page.keyboard.press('Control+V');
+  await held.waitFor();
+  await page.getByTestId('batch-clear').click();
+  await cleared.waitFor();
+  await page.getByTestId('generate').click();
+  await page.getByTestId('generated-verdict').waitFor();
+  assert.equal(await cleared.count(), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -767,7 +782,7 @@ test('pasted commands that are all one key command are copied per slot as that c
 test('over 10,000 pasted keys the one command is routed as Redis routes it, and the page says it does not run it', async () => {
   const { page, context, problems } = await openForPastes();
   const line = page.getByTestId('keys-verdict');
-  const routed = 'With more than 10,000 keys the page does not run the command: this is where Redis routes it (CROSSSLOT, MOVED, or the one slot the node serves), not its reply.';
+  const routed = 'With more than 10,000 keys the page does not run the command; it shows what Redis checks first: the error the node answers without running it (CROSSSLOT, MOVED), or that the node would run it, in which slot.';
   await pasteOver(page, Array.from({ length: 12_000 }, (_, i) => `k${i}`).join('\n'));
   await line.waitFor();
   assert.equal(await line.locator('.verdict__line').textContent(), '1: MGET … (12,000 keys)');
@@ -783,7 +798,7 @@ test('over 10,000 pasted keys the one command is routed as Redis routes it, and 
   assert.equal(await line.getByTestId('verdict').textContent(), `MOVED ${slot} ${owner}`);
   await page.getByTestId('command-select').selectOption('DEL');
   await page.getByTestId('plan-node').selectOption(owner);
-  await page.waitForFunction((s) => document.querySelector('[data-testid=keys-verdict] [data-testid=verdict]')?.textContent.startsWith(`OK: every key is in slot ${s},`), slot);
+  await page.waitForFunction((s) => document.querySelector('[data-testid=keys-verdict] [data-testid=verdict]')?.textContent.startsWith(`Served here: every key is in slot ${s},`), slot);
   assert.equal(await line.locator('.verdict__line').textContent(), '1: DEL … (10,001 keys)');
   // 10,000 keys are sent to the engine: its reply, with no such note.
   await pasteOver(page, Array.from({ length: 10_000 }, (_, i) => `{t}k${i}`).join('\n'));
@@ -831,6 +846,32 @@ test('generated keys stay when the lines are read as another command, sent as th
   await page.waitForFunction(() => document.querySelector('[data-testid=generated-verdict] .verdict__line')?.textContent === '10 keys generated, sent as one DEL');
   assert.equal(await page.locator('#copy-style option[value=mget]').textContent(), 'DEL per slot');
   assert.equal(await page.getByTestId('generated-note').count(), 1);
+  // A generation in slices goes on through a change of command, and its keys are sent as the
+  // command chosen by then.
+  await page.getByTestId('gen-count').fill('300000');
+  await page.getByTestId('generate').click();
+  await page.locator('[data-testid=batch-working][data-phase=generating]').waitFor();
+  await page.getByTestId('command-select').selectOption('UNLINK');
+  await page.waitForFunction(() => document.querySelector('[data-testid=generated-verdict] .verdict__line')?.textContent === '300,000 keys generated, sent as one UNLINK', null, { timeout: 60_000 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('keys whose first line starts with a command and a space are said to look like commands', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  // {b} is in slot 3300, on 7000, the node the lines are sent to.
+  await paste(page, 'DEL {b}1\nDEL {b}2', 'DEL');
+  const note = page.getByTestId('keys-look-like-commands');
+  await note.waitFor();
+  assert.equal(await note.textContent(), 'The first line is read as one key, "DEL {b}1": these lines look like commands. To have each answered as a command, choose "commands" above.');
+  // Read as commands, they are answered, and the note goes.
+  await page.getByTestId('command-select').selectOption('commands');
+  await note.waitFor({ state: 'detached' });
+  assert.deepEqual(await verdicts(page), ['(integer) 0', '(integer) 0']);
+  // Keys with a space that do not start with a command are keys.
+  await paste(page, 'user 1\nuser 2', 'DEL');
+  await page.waitForFunction(() => document.querySelector('.planner .verdict__line')?.textContent === '1: DEL … (2 keys)');
+  assert.equal(await note.count(), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -234,17 +234,23 @@ test('the hot spot at 1000 masters lists the busiest 64, the master with every k
   // k = 1: all 100,000 keys are {user1}'s, in its slot, on the master createAllocation gives it.
   const slot = redisSlot('user1');
   const owner = createAllocation(1000).findIndex(([a, b]) => slot >= a && slot <= b);
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=hotspot-master]').length === 64);
+  await page.waitForFunction(() => document.querySelector('[data-testid=hotspot-more]')?.textContent === 'and 999 more masters with no keys');
   const rows = await page.getByTestId('hotspot-master').evaluateAll((rs) => rs.map((r) => ({ addr: r.dataset.addr, count: r.dataset.count, shown: r.querySelector('.hotspot__count').textContent })));
-  assert.deepEqual(rows[0], { addr: `127.0.0.1:${7000 + owner}`, count: '100000', shown: '100,000' });
-  assert.ok(rows.slice(1).every((r) => r.count === '0'), 'no other master has a key');
-  assert.equal(await page.getByTestId('hotspot-more').textContent(), 'and 936 more masters, none with more keys than the last one listed');
-  // 64 sub-tags: 64 busiest, most keys first.
+  assert.deepEqual(rows, [{ addr: `127.0.0.1:${7000 + owner}`, count: '100000', shown: '100,000' }]);
+  // 64 sub-tags: the masters that hold them, most keys first; none left out holds a key.
   await page.getByTestId('hotspot-k').fill('64');
   await page.waitForFunction(() => document.querySelector('[data-testid=hotspot-master]')?.dataset.count !== '100000');
   const counts = (await page.getByTestId('hotspot-master').evaluateAll((rs) => rs.map((r) => Number(r.dataset.count))));
   assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
+  assert.ok(counts.every((n) => n > 0));
   assert.equal(counts.reduce((a, b) => a + b, 0), 100_000, 'at most 64 masters hold the 64 sub-tags\' keys');
+  assert.equal(await page.getByTestId('hotspot-more').textContent(), `and ${1000 - counts.length} more masters with no keys`);
+  // No tag: every master holds keys; the busiest 64 are listed, and the rest hold no more.
+  await page.getByTestId('hotspot-untagged').check();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=hotspot-master]').length === 64);
+  const spread = await page.getByTestId('hotspot-master').evaluateAll((rs) => rs.map((r) => Number(r.dataset.count)));
+  assert.deepEqual(spread, [...spread].sort((a, b) => b - a));
+  assert.equal(await page.getByTestId('hotspot-more').textContent(), 'and 936 more masters, none with more keys than the last one listed');
   assert.match(await page.getByTestId('tags-tried').textContent(), /^\d{1,3}(,\d{3})+ integers tried, 4,000 tags kept/);
   assert.deepEqual(problems, []);
   await context.close();

@@ -304,6 +304,8 @@ pub struct Messages {
     /// Under a pasted key list's one line when it has more keys than the engine sends:
     /// `{0}` = that limit.
     pub plan_routed_only: &'static str,
+    /// Keys whose first line starts with a command's name and a space: `{0}` = that key.
+    pub plan_keys_like_commands: &'static str,
     /// Accessible name of the list of replies (scrollable when long).
     pub plan_verdicts_label: &'static str,
     /// Plans heading: `{0}` keys, `{1}` slots, `{2}` masters.
@@ -359,6 +361,8 @@ pub struct Messages {
     /// Under the hot spot's list of the busiest masters: `{0}` = how many more, each with no
     /// more keys than the last listed.
     pub hot_more_fewer: &'static str,
+    /// As [`Messages::hot_more_fewer`] when none of them holds a key.
+    pub hot_more_empty: &'static str,
     /// Hot-spot point.
     pub hot_takeaway: &'static str,
     /// How long the recompute took in this browser; {0} milliseconds.
@@ -513,6 +517,9 @@ pub struct Messages {
     pub imp_uncovered_many: &'static str,
     /// Between the items of a list (ranges, addresses).
     pub list_sep: &'static str,
+    /// After a sentence, before what follows it on the line (a button): a space in English,
+    /// nothing after a Chinese full stop.
+    pub sentence_gap: &'static str,
     /// After a shortened list of ranges: `{0}` not shown.
     pub imp_more_ranges: &'static str,
     /// Import warning: replica `{0}` of master `{1}`, not in the paste.
@@ -1268,9 +1275,10 @@ pub const EN: Messages = Messages {
     plan_gen_count: "how many keys",
     plan_generate: "Generate",
     plan_generated: "{1} generated, sent as one {0}",
-    plan_one_slot: "OK: every key is in slot {0}, on {1}",
-    plan_routed_only: "With more than {0} keys the page does not run the command: this is where Redis routes it (CROSSSLOT, MOVED, or the one slot the node serves), not its reply.",
+    plan_one_slot: "Served here: every key is in slot {0}, on {1}",
+    plan_routed_only: "With more than {0} keys the page does not run the command; it shows what Redis checks first: the error the node answers without running it (CROSSSLOT, MOVED), or that the node would run it, in which slot.",
     plan_verdicts_label: "Replies, one per line",
+    plan_keys_like_commands: "The first line is read as one key, \"{0}\": these lines look like commands. To have each answered as a command, choose \"commands\" above.",
     plan_strategies: "{0} in {1} on {2}: four ways to send them",
     plan_col_strategy: "Strategy",
     plan_col_trips: "Round trips, one after another",
@@ -1284,12 +1292,12 @@ pub const EN: Messages = Messages {
     plan_unserved: "{0} in slots no master serves: every strategy fails for them (CLUSTERDOWN).",
     plan_chunk: "Chunks of",
     plan_chunk_stats: "keys: masters a chunk touches, in the order given: {0} on average (at most {1}); sorted by slot first: {2} (at most {3})",
-    plan_copy_as: "Copy the per-slot plan as",
+    plan_copy_as: "Copy the plan as",
     plan_copy_per_slot: "{0} per slot",
     plan_copy_tagged: "EVAL SET … EX per master, keys rewritten with per-master tags (the route cache's fix)",
     plan_copy_eval: "EVAL SET … EX per slot (writes each key with an expiry)",
     hot_title: "Hot spots: one tag is one slot is one master",
-    hot_help: "{0} keys under one hash tag all land on one master; split the tag into k sub-tags and they spread, but multi-key commands then work only within each sub-tag. Counts below are exact, and match what a real cluster stored.",
+    hot_help: "{0} keys under one hash tag all land on one master; split the tag into k sub-tags and they spread, but multi-key commands then work only within each sub-tag. Counts below are exact: on the recorded cluster they match what a real cluster stored.",
     hot_k: "sub-tags k",
     hot_untagged: "no tag at all (key:<i>)",
     hot_tags: "tags: {0}",
@@ -1297,6 +1305,7 @@ pub const EN: Messages = Messages {
     hot_unserved: "{0} keys are in slots nobody serves.",
     hot_more_masters: "and {0} more masters",
     hot_more_fewer: "and {0} more masters, none with more keys than the last one listed",
+    hot_more_empty: "and {0} more masters with no keys",
     hot_timing: "Recomputed in {0} ms, in this browser.",
     hot_takeaway: "A tag buys atomicity (MULTI, MGET, Lua across the keys) at the price of spread: choose k as small as your multi-key operations need.",
     tags_title: "Tags per master",
@@ -1374,6 +1383,7 @@ pub const EN: Messages = Messages {
     imp_uncovered_one: "no master serves {0} slot: {1}",
     imp_uncovered_many: "no master serves {0} slots: {1}",
     list_sep: ", ",
+    sentence_gap: " ",
     imp_more_ranges: " and {0} more ranges",
     imp_orphan: "{0} is a replica of {1}, which the paste does not list; it is left out",
     imp_orphan_unknown: "{0} is a replica of an unknown master (-); it is left out",
@@ -1392,10 +1402,10 @@ pub const EN: Messages = Messages {
     cmp_err_duplicate: "{0} is given twice: every master needs its own address",
     cmp_err_rebalance: "rebalance: {0}",
     batch_no_node: "{0} is not a node of this cluster",
-    batch_too_many_lines: "{0} are more than the page answers one by one ({1}); paste keys instead to plan them",
+    batch_too_many_lines: "{0} are more than the page answers one by one ({1}); to plan them, paste only their keys, one per line, with \"keys for one …\" chosen above",
     cmp_keys: "{0} keys",
     cmp_bar_title: "master {0}: {1} keys",
-    plan_only_first: "only the first {0} are planned",
+    plan_only_first: "Only the first {0} are planned",
     plan_fanout_label: "client fanning out to {0}",
     plan_count_error: "The count must be from 1 to {0} (got \"{1}\").",
     tags_not_a_number: "\"{0}\" is not a whole number of tags",

@@ -130,9 +130,10 @@ pub const ZH: Messages = Messages {
     plan_gen_count: "键的数量",
     plan_generate: "生成",
     plan_generated: "生成的 {1}，作为一条 {0} 发送",
-    plan_one_slot: "OK：所有键都在槽 {0}，位于 {1}",
-    plan_routed_only: "键超过 {0} 个时，本页不执行这条命令：这里显示的是 Redis 如何路由它（CROSSSLOT、MOVED，或该节点所服务的那个槽），而不是它的回复。",
+    plan_one_slot: "由此节点执行：所有键都在槽 {0}，位于 {1}",
+    plan_routed_only: "键超过 {0} 个时，本页不执行这条命令，只显示 Redis 先做的检查：节点不执行就返回的错误（CROSSSLOT、MOVED），或者节点会在哪个槽中执行它。",
     plan_verdicts_label: "回复，每行一条",
+    plan_keys_like_commands: "第一行被读作一个键“{0}”：这些行看起来是命令。要把每行当作命令来应答，请在上方选择“命令”。",
     plan_strategies: "{0}，分布在 {2}的 {1}中：四种发送方式",
     plan_col_strategy: "策略",
     plan_col_trips: "往返次数（逐个进行）",
@@ -146,12 +147,12 @@ pub const ZH: Messages = Messages {
     plan_unserved: "{0}所在的槽没有主节点提供服务：所有策略对它们都会失败（CLUSTERDOWN）。",
     plan_chunk: "每块",
     plan_chunk_stats: "个键：按给定顺序，每块平均涉及 {0} 个主节点（最多 {1} 个）；先按槽排序，则为 {2} 个（最多 {3} 个）",
-    plan_copy_as: "将按槽划分的计划复制为",
+    plan_copy_as: "将计划复制为",
     plan_copy_per_slot: "每个槽一条 {0}",
     plan_copy_eval: "每个槽一条 EVAL SET … EX（写入每个键并设置过期时间）",
     plan_copy_tagged: "每个主节点一条 EVAL SET … EX，键改写为带各主节点标签的形式（路由缓存的解决办法）",
     hot_title: "热点：一个标签就是一个槽，也就是一个主节点",
-    hot_help: "同一哈希标签下的 {0} 个键全部落在一个主节点上；把标签拆成 k 个子标签，键就会分散开，但多键命令只能在各个子标签内使用。下面的计数是精确值，与真实集群存储的结果一致。",
+    hot_help: "同一哈希标签下的 {0} 个键全部落在一个主节点上；把标签拆成 k 个子标签，键就会分散开，但多键命令只能在各个子标签内使用。下面的计数是精确值：在录制的集群上，与真实集群存储的结果一致。",
     hot_k: "子标签数 k",
     hot_untagged: "完全不用标签（key:<i>）",
     hot_tags: "标签：{0}",
@@ -159,6 +160,7 @@ pub const ZH: Messages = Messages {
     hot_unserved: "{0} 个键所在的槽无人提供服务。",
     hot_more_masters: "另有 {0} 个主节点",
     hot_more_fewer: "另有 {0} 个主节点，键数都不多于列出的最后一个",
+    hot_more_empty: "另有 {0} 个主节点，没有键",
     hot_timing: "在此浏览器中重新计算用时 {0} 毫秒。",
     hot_takeaway: "标签换来原子性（跨键的 MULTI、MGET、Lua），代价是无法分散：k 取多键操作所需的最小值即可。",
     tags_title: "每个主节点的标签",
@@ -236,6 +238,7 @@ pub const ZH: Messages = Messages {
     imp_uncovered_one: "有 {0} 个槽没有主节点提供服务：{1}",
     imp_uncovered_many: "有 {0} 个槽没有主节点提供服务：{1}",
     list_sep: "、",
+    sentence_gap: "",
     imp_more_ranges: "，另有 {0} 个范围",
     imp_orphan: "{0} 是 {1} 的副本，但粘贴内容中没有该主节点；已略去",
     imp_orphan_unknown: "{0} 是未知主节点（-）的副本；已略去",
@@ -254,7 +257,7 @@ pub const ZH: Messages = Messages {
     cmp_err_duplicate: "{0} 出现了两次：每个主节点都需要自己的地址",
     cmp_err_rebalance: "再平衡：{0}",
     batch_no_node: "{0} 不是该集群的节点",
-    batch_too_many_lines: "{0}超出了本页逐行应答的上限（{1} 行）；请改为粘贴键来做规划",
+    batch_too_many_lines: "{0}超出了本页逐行应答的上限（{1} 行）；要规划它们，请只粘贴其中的键（每行一个），并在上方选择“一条 … 的键”",
     cmp_keys: "{0} 个键",
     cmp_bar_title: "主节点 {0}：{1} 个键",
     plan_only_first: "只规划前 {0}",
@@ -637,6 +640,9 @@ mod tests {
         for ((name, en), (_, zh)) in EN.fields().into_iter().zip(ZH.fields()) {
             if SAME_IN_BOTH.contains(&name.as_str()) {
                 assert_eq!(en, zh, "{name} is listed as code, so it should not change");
+            } else if name == "sentence_gap" {
+                // Typography: a space after an English sentence, none after a Chinese 。.
+                assert_eq!((en, zh), (" ", ""));
             } else {
                 assert_ne!(en, zh, "{name} is not translated");
                 assert!(!zh.trim().is_empty(), "{name} is empty");

@@ -6,7 +6,7 @@ use crate::core::cluster::topology::SlotMap;
 use crate::core::key::args::split_args;
 use crate::core::key::escape::EscapeError;
 use crate::core::key::slot::key_slot;
-use crate::core::server::command::key_positions;
+use crate::core::server::command::{find_command, key_positions};
 use crate::core::server::reply::{cli_text, ErrorReply, Reply};
 use crate::core::server::route::{Route, Session};
 use crate::core::server::Cluster;
@@ -186,6 +186,16 @@ pub fn common_key_command(lines: &[Line]) -> Option<&'static str> {
     common
 }
 
+/// Whether a line read as a key looks like a command line instead: a command's name (any
+/// case), a space, and more (`DEL k:1`), as when commands are pasted with a key command
+/// chosen.
+pub fn looks_like_command(key: &[u8]) -> bool {
+    let Some(space) = key.iter().position(|&b| b == b' ') else {
+        return false;
+    };
+    space + 1 < key.len() && find_command(&[key[..space].to_vec()]).is_some()
+}
+
 /// Whether `command` (one of [`KEY_COMMANDS`]) takes a value after each key: MSET.
 fn takes_values(command: &str) -> bool {
     command.eq_ignore_ascii_case("MSET")
@@ -283,6 +293,16 @@ mod tests {
         assert_eq!(common("SET a 1"), None);
         assert_eq!(common("PING\nINFO"), None);
         assert_eq!(common(""), None);
+    }
+
+    #[test]
+    fn a_key_that_starts_with_a_command_and_a_space_looks_like_a_command() {
+        for line in ["DEL k:1", "get user:1", "CLUSTER KEYSLOT x", "mset a 1"] {
+            assert!(looks_like_command(line.as_bytes()), "{line}");
+        }
+        for key in ["user:1", "DEL", "DEL ", "nosuchcommand x", "user 1", ""] {
+            assert!(!looks_like_command(key.as_bytes()), "{key}");
+        }
     }
 
     /// A generated batch is routed as Redis routes one command carrying all its keys: Redis's

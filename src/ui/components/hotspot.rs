@@ -73,14 +73,19 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
             let max = h.keys_per_master.iter().copied().max().unwrap_or(1).max(1) as f64;
             let masters = props.map.masters();
             let keys_of = |idx: usize| h.keys_per_master.get(idx).copied().unwrap_or(0);
-            // Up to `LISTED` masters in the map's order; more, and the busiest `LISTED` are
-            // listed, most keys first (ties in the map's order): the master a tag piles its
-            // keys on is never among those left out.
+            // Up to `LISTED` masters in the map's order; more, and the busiest `LISTED` that
+            // hold keys are listed, most keys first (ties in the map's order): the master a tag
+            // piles its keys on is never among those left out.
             let mut order: Vec<usize> = (0..masters.len()).collect();
-            if order.len() > LISTED {
+            let many = order.len() > LISTED;
+            if many {
                 sort_by_key(&mut order, |&idx| std::cmp::Reverse(keys_of(idx)));
                 order.truncate(LISTED);
+                order.retain(|&idx| keys_of(idx) > 0);
             }
+            let left_out = masters.len() - order.len();
+            // Whether every master left out holds no key (then the list says so).
+            let left_empty = (0..masters.len()).filter(|&i| keys_of(i) > 0).count() <= LISTED;
             let rows = order.into_iter().map(|idx| {
                 let m = &masters[idx];
                 let n = keys_of(idx);
@@ -102,13 +107,13 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
             html! {
                 <>
                     <ol class="hotspot__list">{ for rows }</ol>
-                    if masters.len() > LISTED {
-                        <p class="section-help" data-testid="hotspot-more">{ fill(t.hot_more_fewer, &[&grouped((masters.len() - LISTED) as u64)]) }</p>
+                    if many {
+                        <p class="section-help" data-testid="hotspot-more">{ fill(if left_empty { t.hot_more_empty } else { t.hot_more_fewer }, &[&grouped(left_out as u64)]) }</p>
                     }
                     <p class="hotspot__summary" data-testid="hotspot-busiest">
                         { fill(t.hot_busiest, &[&format!("{:.1}%", h.busiest_share * 100.0),
                             &h.busiest.and_then(|b| props.map.masters().get(b)).map_or("-", |m| m.addr.as_str())]) }
-                        if h.unserved_keys > 0 { { " " }{ fill(t.hot_unserved, &[&h.unserved_keys]) } }
+                        if h.unserved_keys > 0 { { " " }{ fill(t.hot_unserved, &[&grouped(h.unserved_keys)]) } }
                     </p>
                 </>
             }
@@ -118,7 +123,7 @@ pub fn hot_spot_view(props: &HotSpotProps) -> Html {
     html! {
         <section class="card hotspot" aria-labelledby="hotspot-title">
             <h2 id="hotspot-title" class="section-title">{ t.hot_title }</h2>
-            <p class="section-help">{ fill(t.hot_help, &[&N_KEYS]) }</p>
+            <p class="section-help">{ fill(t.hot_help, &[&grouped(N_KEYS.into())]) }</p>
             // The part the tour points at: the control, the key pattern and where the keys land.
             <div class="hotspot__live">
             <div class="lab__row lab__form">

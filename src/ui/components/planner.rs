@@ -4,8 +4,8 @@
 use crate::core::key::escape::format_key;
 use crate::core::server::reply::{ErrorReply, Reply};
 use crate::core::workload::batch::{
-    common_key_command, route_key_batch, slot_command_parts, CommandStyle, Line, Outcome,
-    KEY_COMMANDS,
+    common_key_command, looks_like_command, route_key_batch, slot_command_parts, CommandStyle,
+    Line, Outcome, KEY_COMMANDS,
 };
 use crate::core::workload::tags::{generate_tags, retag};
 use crate::core::workload::KeySample;
@@ -389,9 +389,14 @@ pub fn planner(props: &PlannerProps) -> Html {
             generating.set(None);
         })
     };
+    // Clear keeps the batch it emptied, to put back until the reader does something else
+    // with the batch (types, pastes, generates).
+    let cleared = use_state_eq(|| None::<Rc<str>>);
     let on_text = {
         let (on, text, stop) = (on.clone(), state.text.clone(), stop_generating.clone());
+        let cleared = cleared.clone();
         Callback::from(move |e: InputEvent| {
+            cleared.set(None);
             let area = e.target_unchecked_into::<HtmlTextAreaElement>();
             let value = area.value();
             if value.len() > MAX_PASTE_BYTES {
@@ -413,8 +418,9 @@ pub fn planner(props: &PlannerProps) -> Html {
     let taking_in = use_mut_ref(|| None::<AfterPaint>);
     // A pasted batch: it ends a generation unless it is refused (over the limit).
     let paste_in: Rc<dyn Fn(String)> = {
-        let (on, stop) = (on.clone(), stop_generating.clone());
+        let (on, stop, cleared) = (on.clone(), stop_generating.clone(), cleared.clone());
         Rc::new(move |text: String| {
+            cleared.set(None);
             if text.len() <= MAX_PASTE_BYTES {
                 stop();
             }
@@ -545,24 +551,23 @@ pub fn planner(props: &PlannerProps) -> Html {
             focus();
         })
     };
-    // Clear keeps the batch it emptied, to put back while the field stays empty.
-    let cleared = use_state_eq(|| None::<Rc<str>>);
     let on_clear = {
         let (on, stop, cleared) = (on.clone(), stop_generating.clone(), cleared.clone());
-        let text = state.text.clone();
+        let (text, focus) = (state.text.clone(), focus_field.clone());
         Callback::from(move |_: MouseEvent| {
             stop();
             cleared.set(Some(text.clone()));
             on.emit(PlannerAction::Text(String::new()));
-            focus_field();
+            focus();
         })
     };
     let on_undo_clear = {
-        let (paste_in, cleared) = (paste_in.clone(), cleared.clone());
+        let (paste_in, cleared, focus) = (paste_in.clone(), cleared.clone(), focus_field);
         Callback::from(move |_: MouseEvent| {
             if let Some(text) = (*cleared).clone() {
-                cleared.set(None);
                 paste_in(text.to_string());
+                // The button goes with the note: the focus goes where Clear left it.
+                focus();
             }
         })
     };
@@ -584,11 +589,11 @@ pub fn planner(props: &PlannerProps) -> Html {
         })
     });
     let on_command = {
-        let (on, stop) = (on.clone(), stop_generating.clone());
+        let on = on.clone();
         Callback::from(move |e: Event| {
             let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+            // A generation goes on: its keys are sent as the new command.
             if let Some(lines) = Lines::from_value(&value) {
-                stop();
                 on.emit(PlannerAction::Lines(lines));
             }
         })
@@ -608,8 +613,9 @@ pub fn planner(props: &PlannerProps) -> Html {
             state.gen_template.clone(),
             state.gen_count.clone(),
         );
-        let generating = generating.clone();
+        let (generating, cleared) = (generating.clone(), cleared.clone());
         Callback::from(move |_: MouseEvent| {
+            cleared.set(None);
             // A paste still being taken in was first: it is the batch the keys replace in view.
             take_in();
             stop_generating();
@@ -641,6 +647,12 @@ pub fn planner(props: &PlannerProps) -> Html {
     };
 
     let p = &*the_plan;
+    // Keys whose first line reads as a command (`DEL k:1`): the reader likely meant commands.
+    let first_key_like_command = matches!(state.lines, Lines::KeysFor(_))
+        .then(|| batch.keys.iter().next())
+        .flatten()
+        .filter(|k| looks_like_command(k))
+        .map(format_key);
     // A held batch's note says the plan reads all of it unless it does not: more commands than
     // the page answers, or more keys than it plans (the errors below say which).
     let held_all = if batch.problems.iter().any(Problem::is_partial) {
@@ -791,7 +803,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                       aria-describedby={state.held.then_some("batch-held")} />
             if undo_clear {
                 <p class="section-help" role="status" data-testid="batch-cleared">
-                    { t.plan_cleared }{ " " }
+                    { t.plan_cleared }{ t.sentence_gap }
                     <button type="button" class="link-button" data-testid="batch-undo-clear" onclick={on_undo_clear}>{ t.plan_undo_clear }</button>
                 </p>
             }
@@ -851,11 +863,14 @@ pub fn planner(props: &PlannerProps) -> Html {
                 // aside until the reader goes back to them or edits them.
                 if generated.is_none() {
                     { for batch.problems.iter().map(|p| html! { <p class="lab__error" role="alert">{ p.describe(t) }</p> }) }
+                    if let Some(first) = first_key_like_command {
+                        <p class="lab__error" data-testid="keys-look-like-commands">{ fill(t.plan_keys_like_commands, &[&first]) }</p>
+                    }
                 }
 
                 if let Some(keys) = generated {
                     <p class="section-help planner__switch" data-testid="generated-note" role="status">
-                        { fill(t.plan_showing_generated, &[&count(t.n_keys, keys.len())]) }{ " " }
+                        { fill(t.plan_showing_generated, &[&count(t.n_keys, keys.len())]) }{ t.sentence_gap }
                         <button type="button" class="link-button" data-testid="show-pasted"
                                 onclick={on_show_pasted}>{ t.plan_show_pasted }</button>
                     </p>
