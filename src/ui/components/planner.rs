@@ -710,7 +710,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                 <code class="verdict__line">{ line }</code>
                 <code class="verdict__reply" data-testid="verdict">{ verdict }</code>
                 if generated.is_none() {
-                    <p class="verdict__note" data-testid="verdict-routed">{ fill(t.plan_routed_only, &[&grouped(MAX_ENGINE_KEYS as u64)]) }</p>
+                    <p class="verdict__note verdict__note--wide" data-testid="verdict-routed">{ fill(t.plan_routed_only, &[&grouped(MAX_ENGINE_KEYS as u64)]) }</p>
                 }
             </li>
         }
