@@ -94,6 +94,13 @@ def main() -> int:
     if n != 1:
         print(f"first.py: no <title> in {path}", file=sys.stderr)
         return 1
+    # Trunk's preload of the app's wasm carries an `integrity`, which browsers do not apply to
+    # a preload `as="fetch"` (Chromium warns so in the console at every load) and which
+    # wasm-bindgen's own fetch of the module does not carry: without it, the preload is that
+    # very request.
+    html = re.sub(r'<link rel="preload"[^>]*>',
+                  lambda m: re.sub(r' integrity="[^"]*"', "", m.group(0)) if 'as="fetch"' in m.group(0) else m.group(0),
+                  html)
     with open(path, "w", encoding="utf-8") as f:
         f.write(html)
     print(f"first.py: {wasm_name} ({len(wasm)} bytes) and its script ({len(code)} bytes) in {path}")
