@@ -752,7 +752,7 @@ test('a held batch over 256 KB goes into the field only after a warning that it 
   await context.close();
 });
 
-test('pasted commands that are all one key command are copied per slot as that command; mixed ones as MGET', async () => {
+test('pasted commands that are all one key command are copied per slot as that command, plain writes as MSET with their values, mixed ones as MGET', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   const perSlot = page.locator('#copy-style option[value=mget]');
   // DEL in any case, a transaction's DEL included; MULTI and EXEC have no keys.
@@ -766,8 +766,12 @@ test('pasted commands that are all one key command are copied per slot as that c
   // The keys of {a}c go with a's: one DEL for that slot.
   assert.ok((await commands()).includes('DEL "a" "{a}c"'), (await commands()).join('\n'));
   assert.equal(await page.locator('#copy-style option[value=eval]').textContent(), 'EVAL SET … EX per slot (writes each key with an expiry)');
-  // Mixed commands, or commands that carry values, are read back per slot with MGET.
-  for (const text of ['DEL a\nUNLINK b', 'MSET a 1 b 2', 'SET a 1\nGET b']) {
+  // Plain writes (SET k v, MSET) are copied as MSET per slot with the values they wrote.
+  await paste(page, 'SET a 1\nset {a}c "two words"\nMSET b 3');
+  await page.waitForFunction(() => document.querySelector('#copy-style option[value=mget]')?.textContent === 'MSET per slot');
+  assert.deepEqual((await commands()).sort(), ['MSET "a" "1" "{a}c" "two words"', 'MSET "b" "3"']);
+  // Mixed commands, or a write with options, are read back per slot with MGET.
+  for (const text of ['DEL a\nUNLINK b', 'SET a 1 EX 10', 'SET a 1\nGET b']) {
     await paste(page, text);
     await page.waitForFunction(() => document.querySelector('#copy-style option[value=mget]')?.textContent === 'MGET per slot');
     for (const c of await commands()) assert.match(c, /^MGET "/);
@@ -848,11 +852,21 @@ test('generated keys stay when the lines are read as another command, sent as th
   assert.equal(await page.getByTestId('generated-note').count(), 1);
   // A generation in slices goes on through a change of command, and its keys are sent as the
   // command chosen by then.
-  await page.getByTestId('gen-count').fill('300000');
-  await page.getByTestId('generate').click();
-  await page.locator('[data-testid=batch-working][data-phase=generating]').waitFor();
-  await page.getByTestId('command-select').selectOption('UNLINK');
-  await page.waitForFunction(() => document.querySelector('[data-testid=generated-verdict] .verdict__line')?.textContent === '300,000 keys generated, sent as one UNLINK', null, { timeout: 60_000 });
+  await page.getByTestId('gen-count').fill('1000000');
+  // Generate, and two frames later, while the keys are still being made, another command.
+  const during = await page.evaluate(() => new Promise((done) => {
+    const later = (f) => requestAnimationFrame(() => setTimeout(f, 0));
+    document.querySelector('[data-testid=generate]').click();
+    later(() => later(() => {
+      const working = document.querySelector('[data-testid=batch-working]')?.dataset.phase;
+      const select = document.querySelector('[data-testid=command-select]');
+      select.value = 'UNLINK';
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+      done(working);
+    }));
+  }));
+  assert.equal(during, 'generating', 'the command changed while the keys were being made');
+  await page.waitForFunction(() => document.querySelector('[data-testid=generated-verdict] .verdict__line')?.textContent === '1,000,000 keys generated, sent as one UNLINK', null, { timeout: 60_000 });
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -146,7 +146,7 @@ fn a_copied_plan_runs_on_a_real_cluster_through_redis_cli() {
     let masters = map.masters().len();
     let p = plan(&keys, &map);
     assert!(p.slots.len() > 100, "{} slots", p.slots.len());
-    let copy = |style| slot_commands(&p, &keys, &map, style, usize::MAX);
+    let copy = |style| slot_commands(&p, &keys, None, &map, style, usize::MAX);
     let key_style = |name: &str| {
         let name = KEY_COMMANDS.iter().find(|c| **c == name).expect(name);
         CommandStyle::Keys(name)
@@ -206,6 +206,33 @@ fn a_copied_plan_runs_on_a_real_cluster_through_redis_cli() {
         .map(|m| ask(&m.addr, "DBSIZE")[0].parse::<i64>().unwrap())
         .sum();
     assert_eq!(dbsize, 0);
+
+    // The values pasted SET / MSET lines wrote (`written_values`): MSET per slot writes each
+    // key's own, and so does EVAL SET … EX; MGET per slot reads them back.
+    let mut values = KeySample::new();
+    for i in 0..keys.len() {
+        values.push(format!("val {i} \"q\" \\ é").as_bytes());
+    }
+    let with_values = |style| slot_commands(&p, &keys, Some(&values), &map, style, usize::MAX);
+    let want: Vec<Vec<u8>> = p
+        .slots
+        .iter()
+        .flat_map(|g| {
+            p.keys_in(g)
+                .iter()
+                .map(|&i| values.get(i as usize).unwrap().to_vec())
+        })
+        .collect();
+    let out = run(&seed, masters, &with_values(key_style("MSET")));
+    assert!(out.iter().all(|l| l == b"OK"), "{out:?}");
+    assert_eq!(run(&seed, masters, &copy(key_style("MGET"))), want);
+    assert_eq!(sum(&run(&seed, masters, &copy(key_style("DEL")))), n);
+    run(
+        &seed,
+        masters,
+        &with_values(CommandStyle::EvalSetEx { ttl }),
+    );
+    assert_eq!(run(&seed, masters, &copy(key_style("MGET"))), want);
 
     // What the page says of the `#` lines: redis-cli sends one as a command, and it is refused.
     let comment = copy(key_style("MGET"))[0]

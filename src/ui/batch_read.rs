@@ -33,7 +33,7 @@ pub const SLICE_MS: f64 = 8.0;
 const LINES_PER_LOOK: usize = 2048;
 
 /// What the batch was read into: the answered lines, the keys, and what went wrong.
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Batch {
     /// The answered lines. A key list has one line, the command sent with every key, when it
     /// holds from 1 to [`MAX_ENGINE_KEYS`] keys; that line's text is the command's name (the
@@ -60,7 +60,7 @@ impl Batch {
 }
 
 /// Why part of a paste was not planned; worded only when shown, in the reader's language.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, PartialEq, Eq)]
 pub enum Problem {
     /// The batch was not answered at all.
     Batch(BatchError),

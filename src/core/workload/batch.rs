@@ -186,6 +186,27 @@ pub fn common_key_command(lines: &[Line]) -> Option<&'static str> {
     common
 }
 
+/// The values pasted write commands give their keys, in the order of the lines' keys (a
+/// batch's keys), when every line with keys is a plain write of values (`SET k v`, nothing
+/// after the value; `MSET k v …`): the per-slot plan of such a batch is MSET with these
+/// values, not placeholders. `None` for any other command, a SET with options, or no keys.
+pub fn written_values(lines: &[Line]) -> Option<KeySample> {
+    let mut values = KeySample::new();
+    for line in lines.iter().filter(|l| !l.keys.is_empty()) {
+        let args = split_args(&line.text).ok()?;
+        let (name, rest) = args.split_first()?;
+        let plain_set = name.eq_ignore_ascii_case(b"SET") && rest.len() == 2;
+        let mset = name.eq_ignore_ascii_case(b"MSET") && rest.len() % 2 == 0;
+        if !(plain_set || mset) || rest.len() != 2 * line.keys.len() {
+            return None;
+        }
+        for pair in rest.chunks(2) {
+            values.push(&pair[1]);
+        }
+    }
+    (!values.is_empty()).then_some(values)
+}
+
 /// Whether a line read as a key looks like a command line instead: a command's name (any
 /// case), a space, and more (`DEL k:1`), as when commands are pasted with a key command
 /// chosen.
@@ -448,15 +469,18 @@ pub const SET_EX_SCRIPT: &str =
     "for i, k in ipairs(KEYS) do redis.call('SET', k, ARGV[i], 'EX', ARGV[#KEYS + 1]) end";
 
 /// One command per slot touched by `plan` (at most `limit`), in slot order, with its keys
-/// quoted as redis-cli reads them, each line prefixed with the master it goes to.
+/// quoted as redis-cli reads them, each line prefixed with the master it goes to; a style
+/// that writes takes each key's value from `values` (by the key's place in `keys`), or a
+/// placeholder.
 pub fn slot_commands(
     plan: &super::Plan,
     keys: &super::KeySample,
+    values: Option<&super::KeySample>,
     map: &SlotMap,
     style: CommandStyle,
     limit: usize,
 ) -> Vec<String> {
-    slot_command_parts(plan, keys, map, style, limit)
+    slot_command_parts(plan, keys, values, map, style, limit)
         .into_iter()
         .map(|c| {
             let node = c.master.unwrap_or("(no master)");
@@ -480,6 +504,7 @@ pub struct SlotCommand<'a> {
 pub fn slot_command_parts<'a>(
     plan: &super::Plan,
     keys: &super::KeySample,
+    values: Option<&super::KeySample>,
     map: &'a SlotMap,
     style: CommandStyle,
     limit: usize,
@@ -490,11 +515,20 @@ pub fn slot_command_parts<'a>(
         .take(limit)
         .map(|group| {
             // Written into one string: a slot's command can hold 100,000 keys.
-            let ks: Vec<&[u8]> = plan
+            let (ks, at): (Vec<&[u8]>, Vec<usize>) = plan
                 .keys_in(group)
                 .iter()
-                .filter_map(|&i| keys.get(i as usize))
-                .collect();
+                .filter_map(|&i| keys.get(i as usize).map(|k| (k, i as usize)))
+                .unzip();
+            // The `n`th key's value (from 0 in this command): the pasted one, or a placeholder.
+            let push_value = |command: &mut String, n: usize| {
+                command.push_str(" \"");
+                match values.and_then(|v| v.get(at[n])) {
+                    Some(v) => crate::core::key::escape::push_formatted(command, v),
+                    None => command.push_str(&placeholder_value(n)),
+                }
+                command.push('"');
+            };
             let master = group
                 .master
                 .and_then(|m| map.masters().get(m))
@@ -507,18 +541,18 @@ pub fn slot_command_parts<'a>(
                     let _ = write!(command, "EVAL \"{SET_EX_SCRIPT}\" {}", ks.len());
                 }
             }
-            let values = matches!(style, CommandStyle::Keys(name) if takes_values(name));
+            let with_values = matches!(style, CommandStyle::Keys(name) if takes_values(name));
             for (i, k) in ks.iter().enumerate() {
                 command.push_str(" \"");
                 crate::core::key::escape::push_formatted(&mut command, k);
                 command.push('"');
-                if values {
-                    let _ = write!(command, " \"{}\"", placeholder_value(i));
+                if with_values {
+                    push_value(&mut command, i);
                 }
             }
             if let CommandStyle::EvalSetEx { ttl } = style {
                 for i in 0..ks.len() {
-                    let _ = write!(command, " \"{}\"", placeholder_value(i));
+                    push_value(&mut command, i);
                 }
                 let _ = write!(command, " {ttl}");
             }
@@ -549,7 +583,7 @@ mod command_tests {
         let p = plan(&keys, &map);
         let styles = KEY_COMMANDS.iter().map(|c| CommandStyle::Keys(c));
         for style in styles.chain([CommandStyle::EvalSetEx { ttl: 60 }]) {
-            let lines = slot_commands(&p, &keys, &map, style, 100);
+            let lines = slot_commands(&p, &keys, None, &map, style, 100);
             assert_eq!(lines.len(), 3, "{lines:?}");
             // Each command, sent to the master its comment names, is served there (no
             // CROSSSLOT, no MOVED): the split is right. (The page's engine does not run the
@@ -562,6 +596,67 @@ mod command_tests {
                 let route = cluster.route(node, &args, &Session::new()).unwrap();
                 assert!(matches!(route, Route::Here { .. }), "{command}: {route:?}");
             }
+        }
+    }
+
+    /// Pasted SET and MSET lines give their values to the per-slot MSET (and EVAL SET … EX):
+    /// the copy writes what the lines wrote. A SET with options, or another command, does not.
+    #[test]
+    fn pasted_writes_give_their_values_to_the_per_slot_plan() {
+        let map = SlotMap::fixture_cluster();
+        let lines = |text: &str| run_lines(&map, "127.0.0.1:7000", text).unwrap();
+        let text = "SET {a}1 x\nMULTI\nmset {a}2 \"y z\" {b}3 w\nEXEC";
+        let pasted = lines(text);
+        let values = written_values(&pasted).unwrap();
+        let values_read: Vec<&[u8]> = values.iter().collect();
+        assert_eq!(values_read, [&b"x"[..], b"y z", b"w"]);
+        let mut keys = KeySample::new();
+        for line in &pasted {
+            for (k, _) in &line.keys {
+                keys.push(k);
+            }
+        }
+        let p = plan(&keys, &map);
+        let msets = slot_commands(
+            &p,
+            &keys,
+            Some(&values),
+            &map,
+            CommandStyle::Keys("MSET"),
+            10,
+        );
+        let commands: Vec<&str> = msets
+            .iter()
+            .map(|l| l.split_once('\n').unwrap().1)
+            .collect();
+        assert_eq!(
+            commands,
+            [
+                "MSET \"{b}3\" \"w\"",
+                "MSET \"{a}1\" \"x\" \"{a}2\" \"y z\""
+            ]
+        );
+        let evals = slot_commands(
+            &p,
+            &keys,
+            Some(&values),
+            &map,
+            CommandStyle::EvalSetEx { ttl: 9 },
+            10,
+        );
+        assert!(
+            evals[1].ends_with(" 2 \"{a}1\" \"{a}2\" \"x\" \"y z\" 9"),
+            "{}",
+            evals[1]
+        );
+        for other in [
+            "SET {a}1 x EX 10",
+            "SET {a}1 x\nGET {a}2",
+            "GET {a}1",
+            "SET {a}1",
+            "PING",
+        ] {
+            assert_eq!(written_values(&lines(other)), None, "{other}");
         }
     }
 }

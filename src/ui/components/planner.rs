@@ -4,8 +4,8 @@
 use crate::core::key::escape::format_key;
 use crate::core::server::reply::{ErrorReply, Reply};
 use crate::core::workload::batch::{
-    common_key_command, looks_like_command, route_key_batch, slot_command_parts, CommandStyle,
-    Line, Outcome, KEY_COMMANDS,
+    common_key_command, looks_like_command, route_key_batch, slot_command_parts, written_values,
+    CommandStyle, Line, Outcome, KEY_COMMANDS,
 };
 use crate::core::workload::tags::{generate_tags, retag};
 use crate::core::workload::KeySample;
@@ -81,10 +81,11 @@ pub struct PlannerProps {
     pub state: UseReducerHandle<PlannerState>,
 }
 
-/// The verdict for generated keys sent as one command to the chosen node, and whether it is a
-/// refusal: the core routes the batch as Redis would ([`route_key_batch`]); the page prints its
-/// error reply as Redis words it or, when the node serves the keys, their slot.
-fn generated_verdict(
+/// The verdict for keys sent as one command to the chosen node without running it (generated
+/// keys, or more pasted keys than the engine sends), and whether it is a refusal: the core
+/// routes the batch as Redis would ([`route_key_batch`]); the page prints its error reply as
+/// Redis words it or, when the node serves the keys, their slot.
+fn routed_verdict(
     t: &Messages,
     verdict: &Result<Option<u16>, ErrorReply>,
     node: &str,
@@ -150,18 +151,26 @@ fn fan_out(t: &Messages, p: &Plan, map: &SlotMap, colours: &[String]) -> Html {
     }
 }
 
+/// What a plan is copied from: the keys, the values pasted writes give them (by the keys'
+/// places), and the keys planned on the cluster (`planned`, reused by the per-slot styles).
+#[derive(Clone, Copy)]
+struct CopySource<'a> {
+    keys: &'a KeySample,
+    values: Option<&'a KeySample>,
+    planned: &'a Plan,
+    map: &'a SlotMap,
+}
+
 /// The batch as redis-cli commands in the style chosen: `command` per slot (the one the keys
 /// are sent as), EVAL SET … EX per slot, or (the route cache's fix) keys rewritten with one
 /// tag per master so each master gets one EVAL.
-/// `planned` is `keys` already planned on `map`, so the per-slot styles reuse it.
-fn copy_plan(
-    t: &Messages,
-    keys: &KeySample,
-    planned: &Plan,
-    map: &SlotMap,
-    style: CopyStyle,
-    command: &'static str,
-) -> String {
+fn copy_plan(t: &Messages, copy: &CopySource, style: CopyStyle, command: &'static str) -> String {
+    let CopySource {
+        keys,
+        values,
+        planned,
+        map,
+    } = *copy;
     const TTL: u32 = 3600;
     let eval = CommandStyle::EvalSetEx { ttl: TTL };
     // Lines joined by `\n`, written into one string (a command can be 4 MB).
@@ -172,7 +181,7 @@ fn copy_plan(
         out.push_str(text);
     };
     let worded = |out: &mut String, p: &Plan, keys: &KeySample, style: CommandStyle| {
-        let parts = slot_command_parts(p, keys, map, style, MAX_COPIED_COMMANDS);
+        let parts = slot_command_parts(p, keys, values, map, style, MAX_COPIED_COMMANDS);
         for c in &parts {
             let node = c.master.unwrap_or(t.plan_copy_no_master);
             line(out, &fill(t.plan_copy_slot, &[&c.slot, &node]));
@@ -329,10 +338,17 @@ pub fn planner(props: &PlannerProps) -> Html {
     // Generated keys, when there are some, stand in for the pasted ones: one batch at a time.
     let generated = &state.generated;
     let keys = generated.clone().unwrap_or_else(|| batch.keys.clone());
+    // The values pasted SET / MSET lines write (`written_values`): their per-slot copy is MSET
+    // with them. (`Batch` is `Eq`: an unchanged batch compares by pointer.)
+    let written = use_memo(batch.clone(), |b| written_values(&b.lines).map(Rc::new));
+    let values = match (state.lines, generated) {
+        (Lines::Commands, None) => (*written).clone(),
+        _ => None,
+    };
     // Many keys are planned in a task after the frame that shows their batch (`planning`
     // until then); the plan, its chunks and its copy are all of the keys `planned` holds.
-    let ((planned_keys, planned_map), planning) = use_after_paint(
-        (keys.clone(), props.map.clone()),
+    let ((planned_keys, planned_map, planned_values), planning) = use_after_paint(
+        (keys.clone(), props.map.clone(), values.clone()),
         keys.len() > COPY_LATE_KEYS,
     );
     let the_plan = use_memo(
@@ -343,7 +359,8 @@ pub fn planner(props: &PlannerProps) -> Html {
     // the one every pasted line with keys is (DEL lines copy as DEL per slot), else MGET. The
     // generated keys' verdict from the core is routed again only when the keys, the cluster
     // or the node change.
-    let generated_command = match (state.lines, generated) {
+    let sent_as = match (state.lines, generated) {
+        (Lines::Commands, None) if values.is_some() => "MSET",
         (Lines::Commands, None) => common_key_command(&batch.lines).unwrap_or("MGET"),
         (lines, _) => lines.key_command(),
     };
@@ -353,12 +370,12 @@ pub fn planner(props: &PlannerProps) -> Html {
         let too_many = matches!(state.lines, Lines::KeysFor(_)) && batch.lines.is_empty();
         (too_many && !batch.keys.is_empty()).then(|| batch.keys.clone())
     });
-    let generated_route = use_memo(
+    let route = use_memo(
         (
             routed_keys.clone(),
             props.map.clone(),
             node_addr.clone(),
-            generated_command,
+            sent_as,
         ),
         |(keys, map, node, command)| {
             keys.as_ref()
@@ -693,17 +710,17 @@ pub fn planner(props: &PlannerProps) -> Html {
             </li>
         }
     });
-    let generated_verdict = routed_keys.as_ref().map(|routed| {
+    let routed_item = routed_keys.as_ref().map(|routed| {
         // Styled as the pasted lines are: an error reply in the error colour.
-        let (verdict, refused) = match &*generated_route {
-            Some(v) => generated_verdict(t, v, &node_addr),
+        let (verdict, refused) = match &*route {
+            Some(v) => routed_verdict(t, v, &node_addr),
             None => (String::new(), false),
         };
         let n_keys = count(t.n_keys, routed.len());
         let (testid, line) = if generated.is_some() {
-            ("generated-verdict", fill(t.plan_generated, &[&generated_command, &n_keys]))
+            ("generated-verdict", fill(t.plan_generated, &[&sent_as, &n_keys]))
         } else {
-            ("keys-verdict", format!("1: {}", fill(t.plan_keys_line, &[&generated_command, &n_keys])))
+            ("keys-verdict", format!("1: {}", fill(t.plan_keys_line, &[&sent_as, &n_keys])))
         };
         html! {
             <li class={classes!("verdict", refused.then_some("verdict--error"))} data-testid={testid}>
@@ -737,24 +754,34 @@ pub fn planner(props: &PlannerProps) -> Html {
     let (copy_inputs, copy_behind) = use_after_paint(
         (
             planned_keys.clone(),
+            planned_values.clone(),
             the_plan.clone(),
             planned_map.clone(),
             state.style,
-            generated_command,
+            sent_as,
             lang,
         ),
         planned_keys.len() > COPY_LATE_KEYS,
     );
-    let copied = use_memo(copy_inputs, |(keys, planned, map, style, command, lang)| {
-        let text = copy_plan(lang.messages(), keys, planned, map, *style, command);
-        // A plan too long for a text field (one MGET of 100,000 keys is 4 MB on one line)
-        // shows its start there, as a held batch does; Copy copies all of it.
-        let cut = (text.len() > COPIED_FIELD_BYTES).then(|| {
-            let start = preview(&text).0;
-            (AttrValue::from(start.to_string()), start.len(), text.len())
-        });
-        (AttrValue::from(text), cut)
-    });
+    let copied = use_memo(
+        copy_inputs,
+        |(keys, values, planned, map, style, command, lang)| {
+            let copy = CopySource {
+                keys,
+                values: values.as_deref(),
+                planned,
+                map,
+            };
+            let text = copy_plan(lang.messages(), &copy, *style, command);
+            // A plan too long for a text field (one MGET of 100,000 keys is 4 MB on one line)
+            // shows its start there, as a held batch does; Copy copies all of it.
+            let cut = (text.len() > COPIED_FIELD_BYTES).then(|| {
+                let start = preview(&text).0;
+                (AttrValue::from(start.to_string()), start.len(), text.len())
+            });
+            (AttrValue::from(text), cut)
+        },
+    );
     let (copied, copied_cut) = (*copied).clone();
     // The batch's results are not shown while what they come from is still being worked out:
     // a paste taken in, a big key list read, many keys planned.
@@ -874,7 +901,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                         <button type="button" class="link-button" data-testid="show-pasted"
                                 onclick={on_show_pasted}>{ t.plan_show_pasted }</button>
                     </p>
-                    <ol class="verdicts">{ generated_verdict.unwrap_or_default() }</ol>
+                    <ol class="verdicts">{ routed_item.unwrap_or_default() }</ol>
                 } else {
                     <ol class={classes!("verdicts", window.windowed.then_some("verdicts--windowed"))}
                         ref={verdict_list} onscroll={windowed.onscroll.clone()} data-testid="verdicts"
@@ -882,7 +909,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                         tabindex={window.windowed.then_some("0")} aria-label={window.windowed.then_some(t.plan_verdicts_label)}>
                         { spacer(&windowed, &windowed.before) }
                         { for verdicts }
-                        { generated_verdict.unwrap_or_default() }
+                        { routed_item.unwrap_or_default() }
                         { spacer(&windowed, &windowed.after) }
                     </ol>
                 }
@@ -920,7 +947,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                         <label for="copy-style">{ t.plan_copy_as }</label>
                         <select id="copy-style"
                                 onchange={select_to(on.clone(), |v| CopyStyle::from_value(&v).map(PlannerAction::Style))}>
-                            <option value="mget" selected={state.style == CopyStyle::PerSlot}>{ fill(t.plan_copy_per_slot, &[&generated_command]) }</option>
+                            <option value="mget" selected={state.style == CopyStyle::PerSlot}>{ fill(t.plan_copy_per_slot, &[&sent_as]) }</option>
                             <option value="eval" selected={state.style == CopyStyle::Eval}>{ t.plan_copy_eval }</option>
                             <option value="tagged" selected={state.style == CopyStyle::Tagged}>{ t.plan_copy_tagged }</option>
                         </select>
