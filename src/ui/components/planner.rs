@@ -338,12 +338,22 @@ pub fn planner(props: &PlannerProps) -> Html {
     // Generated keys, when there are some, stand in for the pasted ones: one batch at a time.
     let generated = &state.generated;
     let keys = generated.clone().unwrap_or_else(|| batch.keys.clone());
-    // The values pasted SET / MSET lines write (`written_values`): their per-slot copy is MSET
-    // with them. (`Batch` is `Eq`: an unchanged batch compares by pointer.)
-    let written = use_memo(batch.clone(), |b| written_values(&b.lines).map(Rc::new));
-    let values = match (state.lines, generated) {
-        (Lines::Commands, None) => (*written).clone(),
-        _ => None,
+    // The command the keys are sent as: the chosen key command. Pasted commands, read once per
+    // batch (each line split again), are sent as MSET with the values plain SET / MSET lines
+    // wrote (`written_values`), as the one key command they all are (DEL lines copy as DEL per
+    // slot), else MGET; generated keys as MGET. (`Batch` is `Eq`: an unchanged batch compares
+    // by pointer.)
+    let pasted = use_memo(batch.clone(), |b| {
+        let values = written_values(&b.lines).map(Rc::new);
+        let command = match values {
+            Some(_) => "MSET",
+            None => common_key_command(&b.lines).unwrap_or("MGET"),
+        };
+        (values, command)
+    });
+    let (values, sent_as) = match (state.lines, generated) {
+        (Lines::Commands, None) => (*pasted).clone(),
+        (lines, _) => (None, lines.key_command()),
     };
     // Many keys are planned in a task after the frame that shows their batch (`planning`
     // until then); the plan, its chunks and its copy are all of the keys `planned` holds.
@@ -355,17 +365,9 @@ pub fn planner(props: &PlannerProps) -> Html {
         (planned_keys.clone(), planned_map.clone()),
         |(keys, map)| plan(keys.as_ref(), map),
     );
-    // The command the keys are sent as: the chosen key command; when the lines are commands,
-    // the one every pasted line with keys is (DEL lines copy as DEL per slot), else MGET. The
-    // generated keys' verdict from the core is routed again only when the keys, the cluster
-    // or the node change.
-    let sent_as = match (state.lines, generated) {
-        (Lines::Commands, None) if values.is_some() => "MSET",
-        (Lines::Commands, None) => common_key_command(&batch.lines).unwrap_or("MGET"),
-        (lines, _) => lines.key_command(),
-    };
     // Keys the core routes as one command, without sending it (`route_key_batch`): generated
-    // keys, or a pasted key list too long for the engine's one line (`MAX_ENGINE_KEYS`).
+    // keys, or a pasted key list too long for the engine's one line (`MAX_ENGINE_KEYS`);
+    // routed again only when the keys, the cluster, the node or the command change.
     let routed_keys = generated.clone().or_else(|| {
         let too_many = matches!(state.lines, Lines::KeysFor(_)) && batch.lines.is_empty();
         (too_many && !batch.keys.is_empty()).then(|| batch.keys.clone())
