@@ -608,12 +608,23 @@ test('Generate pressed while a paste is taken in comes after it; a paste during 
   assert.equal(await page.getByTestId('batch-held').getAttribute('data-lines'), '5000');
 
   // A million keys being made; the same batch pasted again: the paste is the batch now.
+  // A million keys take about 150 ms here, shorter than Playwright's later polls (it missed
+  // them in a CI run), so the CPU is slowed 8× while they are made and the paste lands among
+  // them; the observer of watchWorking, not a poll, says when the generation has begun.
   await page.getByTestId('gen-count').fill('1000000');
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
+  await page.evaluate(() => { window.__working.length = 0; });
   await page.getByTestId('generate').click();
-  await page.waitForSelector('[data-testid=batch-working][data-phase=generating]');
+  await page.waitForFunction(() => window.__working.some((w) => w.phase === 'generating'), null, { timeout: 30_000 });
   await pasteOver(page, keys.join('\n'));
-  await page.waitForSelector('[data-testid=batch-working]', { state: 'detached', timeout: 30_000 });
+  await page.waitForSelector('[data-testid=batch-working]', { state: 'detached', timeout: 60_000 });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   await page.waitForTimeout(1500);
+  const working = await page.evaluate(() => window.__working);
+  assert.ok(working.some((w) => w.phase === 'pasting' || w.phase === 'reading'), JSON.stringify(working));
+  // The paste came before the million were made: they were never planned.
+  assert.deepEqual(working.filter((w) => w.phase === 'planning' && w.text.includes('1,000,000')), [], JSON.stringify(working));
   assert.equal(await page.getByTestId('generated-note').count(), 0, 'no generated keys arrived after the paste');
   assert.equal(await page.locator('[data-testid=plan][data-strategy=per-key]').getAttribute('data-round-trips'), '5000');
   assert.deepEqual(problems, []);
