@@ -227,6 +227,8 @@ test('rapid typing while the map animates a reshard and the redirections play', 
   await page.getByTestId('step-next').click();
   await input.press('End');
   await input.pressSequentially('!', { delay: 0 });
+  // The page takes an edit a task after the field paints it (`data-pending` until then).
+  await page.waitForFunction(() => !document.getElementById('key-field').hasAttribute('data-pending'));
   assert.equal(await input.inputValue(), '{user1000}.following:followers!');
   assert.equal(await page.getByTestId('hashed-part').textContent(), 'user1000');
   assert.equal(await page.getByTestId('slot').textContent(), '3443'); // keyslot user1000

@@ -6,7 +6,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sharedBrowser, openPage, fixtures } from './harness.mjs';
+import { sharedBrowser, openPage, fixtures, busSettled, linkSaved } from './harness.mjs';
 
 const env = sharedBrowser();
 let crashLog;
@@ -43,6 +43,7 @@ test('a master crashes: fail? then fail everywhere, its replica promoted, logs a
     assert.ok(values.includes(v), `scenario ${v} offered`);
   }
   await page.getByTestId('bus-scenario-select').selectOption('master-crash');
+  await busSettled(page);
   assert.equal(await page.locator('[data-testid=bus-node]').count(), 6);
   // The recording's layout: 7205 replicates 7200.
   assert.equal(await nodeAttr(page, '127.0.0.1:7200', 'data-role'), 'master');
@@ -113,13 +114,16 @@ test('a master crashes: fail? then fail everywhere, its replica promoted, logs a
 test('free play: CLUSTER FAILOVER answers as Redis does, TAKEOVER promotes at once', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('bus-scenario-select').selectOption('steady');
+  await busSettled(page);
   await page.locator('[data-testid=bus-node][data-addr="127.0.0.1:7201"] .bus__node-shape').click();
   assert.equal(await page.getByTestId('bus-observer').inputValue(), '1');
   await page.locator('[data-testid=bus-failover][data-mode=default]').click();
+  await busSettled(page);
   // Recorded from redis-server 7.0.15: CLUSTER FAILOVER sent to a master.
   assert.match(await page.getByTestId('bus-reply').textContent(), /\(error\) ERR You should send CLUSTER FAILOVER to a replica$/);
   await page.locator('[data-testid=bus-node][data-addr="127.0.0.1:7204"] .bus__node-shape').click();
   await page.locator('[data-testid=bus-failover][data-mode=takeover]').click();
+  await busSettled(page);
   assert.match(await page.getByTestId('bus-reply').textContent(), /TAKEOVER\nOK$/);
   assert.equal(await page.getByTestId('bus-scenario-select').inputValue(), 'free');
   await page.getByTestId('bus-step-next').click();
@@ -127,8 +131,10 @@ test('free play: CLUSTER FAILOVER answers as Redis does, TAKEOVER promotes at on
   // Crash, then restart, a node.
   await page.locator('[data-testid=bus-node][data-addr="127.0.0.1:7202"] .bus__node-shape').click();
   await page.getByTestId('bus-crash').click();
+  await busSettled(page);
   assert.equal(await nodeAttr(page, '127.0.0.1:7202', 'data-process'), 'crashed');
   await page.getByTestId('bus-restart').click();
+  await busSettled(page);
   assert.equal(await nodeAttr(page, '127.0.0.1:7202', 'data-process'), 'running');
   assert.deepEqual(problems, []);
   await context.close();
@@ -137,11 +143,12 @@ test('free play: CLUSTER FAILOVER answers as Redis does, TAKEOVER promotes at on
 test('the link carries the scenario and the instant; a tampered one says so and opens', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('bus-scenario-select').selectOption('manual-force');
+  await busSettled(page);
   for (let i = 0; i < 5; i++) await page.getByTestId('bus-next-notable').click();
   const at = await attr(timeline(page), 'data-time-ms');
   assert.notEqual(at, '0');
   await page.waitForFunction(() => location.hash.length > 8);
-  await page.waitForTimeout(500);
+  await linkSaved(page);
   const link = await page.evaluate(() => location.href);
   const second = await context.newPage();
   await second.goto(link);
@@ -165,6 +172,7 @@ test('the link carries the scenario and the instant; a tampered one says so and 
 test('100 nodes play without errors; the matrix is a canvas, a message is drawn with its type', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('bus-scenario-select').selectOption('steady');
+  await busSettled(page);
   await page.getByTestId('bus-play').click();
   await page.locator('[data-testid=bus-message]').first().waitFor();
   const types = await page.locator('[data-testid=bus-message]').evaluateAll((m) => m.map((x) => x.dataset.type));
@@ -191,6 +199,7 @@ test('Play and Pause take the same room: the player row does not shift when one 
   for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
     const { page, context, problems } = await openPage(env.browser, env.server.url, viewport);
     await page.getByTestId('bus-scenario-select').selectOption('master-crash');
+    await busSettled(page);
     // Where the button is on the page (not in the window, which a click may scroll).
     const at = () => page.getByTestId('bus-step-next').evaluate((el) => {
       const r = el.getBoundingClientRect();
@@ -214,6 +223,7 @@ test('Play and Pause take the same room: the player row does not shift when one 
 test('two masters of five die: both replicas ask in one epoch, every master refuses the later one, and the log pane follows its end', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('bus-scenario-select').selectOption('two-masters-die');
+  await busSettled(page);
   await page.locator('#bus').scrollIntoViewIfNeeded();
   // Past both requests (the page's seed for this scenario asks in one epoch at 3.4 s).
   await timeline(page).evaluate((el) => { el.value = '4000'; el.dispatchEvent(new Event('input', { bubbles: true })); });
@@ -253,6 +263,7 @@ test('two masters of five die: both replicas ask in one epoch, every master refu
 test('above 1x one ping or pong in as many as the speed is drawn, and the legend says so', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('bus-scenario-select').selectOption('master-crash');
+  await busSettled(page);
   await page.locator('#bus').scrollIntoViewIfNeeded();
   assert.equal(await page.getByTestId('bus-sampled').count(), 0, 'every message is drawn at the opening speed');
   await page.locator('#bus .bus__player').focus();
@@ -278,6 +289,7 @@ test('above 1x one ping or pong in as many as the speed is drawn, and the legend
 test('at a speed the simulator cannot keep up with, the player says the pace it reaches', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('bus-scenario-select').selectOption('steady');
+  await busSettled(page);
   await hundredNodes(page);
   // The fastest speed.
   await page.locator('#bus .bus__player').focus();
@@ -417,7 +429,7 @@ test('a link to a big cluster opens the page first, builds its run in pieces, an
   const at = await attr(timeline(page), 'data-time-ms');
   assert.notEqual(at, '0');
   await page.waitForFunction((ms) => location.hash.length > 8 && document.querySelector('[data-testid=bus-timeline]').dataset.timeMs === ms, at);
-  await page.waitForTimeout(500);
+  await linkSaved(page);
   const link = await page.evaluate(() => location.href);
   const second = await context.newPage();
   const errors = [];

@@ -207,3 +207,23 @@ export async function nodeRows(page) {
   return page.locator('[data-testid=node-row]').evaluateAll((rows) =>
     rows.map((r) => ({ addr: r.dataset.addr, role: r.dataset.role, slots: Number(r.dataset.slots), ranges: r.dataset.ranges })));
 }
+
+/**
+ * Waits until the cluster bus section has no build in progress. A scenario, Apply or an action
+ * (crash, restart, a failover) builds the run again; a small one is built in the event's own
+ * task (40 ms of wall time), but on a loaded machine it can spill over into later tasks, and
+ * the old run stays on screen meanwhile (`bus-building` says so, set in the event's task).
+ */
+export async function busSettled(page) {
+  await page.waitForFunction(() => !document.querySelector('[data-testid=bus-building]'), null, { timeout: 60_000 });
+}
+
+/**
+ * Waits until the page has written its last change into the address and `localStorage`: it
+ * does so after the reader pauses (the key's pause, then the link's), and marks `<html>` with
+ * `data-saving` until then; an edit of the key field not yet taken is `data-pending`.
+ */
+export async function linkSaved(page) {
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-saving')
+    && !document.getElementById('key-field')?.hasAttribute('data-pending'), null, { timeout: 30_000 });
+}

@@ -5,7 +5,7 @@
 //! card's title).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedBrowser, openPage, typeKey, redisSlot } from './harness.mjs';
+import { sharedBrowser, openPage, typeKey, fillKey, redisSlot, linkSaved } from './harness.mjs';
 
 const env = sharedBrowser();
 
@@ -105,7 +105,7 @@ test('a share link opens at the section it names, with its state; links without 
   await page.getByTestId('section-nav').locator('a[data-section="redirections"]').click();
   await landed(page, 'redirections');
   await page.waitForFunction(() => location.hash.startsWith('#s=1.') && location.hash.endsWith('&at=redirections'));
-  await page.waitForTimeout(600);
+  await linkSaved(page);
   const link = await page.evaluate(() => location.href);
   // The Share button's link is the address.
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.server.url).origin });
@@ -247,8 +247,7 @@ for (const lang of ['en', 'zh']) {
     const readout = page.getByTestId('key-readout');
     // Keys of bytes redis-cli prints as \xNN are the widest: 4 characters a byte.
     for (const key of ['{user1}:profile', 'k'.repeat(200), '\\xff'.repeat(300), 'k'.repeat(64 * 1024)]) {
-      await page.getByTestId('key-input').fill(key);
-      await page.waitForTimeout(150);
+      await fillKey(page, key);
       const shown = await linksShown(page);
       assert.deepEqual(shown.filter((l) => !l.whole), [], `links cut with a ${key.length}-character key`);
       const box = await readout.boundingBox();

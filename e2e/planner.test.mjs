@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sharedBrowser, openPage, fixtures, redisSlot } from './harness.mjs';
+import { sharedBrowser, openPage, fixtures, redisSlot, linkSaved } from './harness.mjs';
 
 const env = sharedBrowser();
 
@@ -29,6 +29,13 @@ async function pasteOver(page, text) {
   await page.getByTestId('batch-input').focus();
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Control+V');
+}
+
+/** The clipboard's text once it holds `bytes` bytes (Copy writes it asynchronously), or what
+ * it holds after 10 s, for the assertion to show. */
+async function clipboardOf(page, bytes) {
+  await page.waitForFunction(async (n) => new TextEncoder().encode(await navigator.clipboard.readText()).length === n, bytes, { timeout: 10_000 }).catch(() => {});
+  return page.evaluate(() => navigator.clipboard.readText());
 }
 
 const verdicts = (page) => page.getByTestId('verdict').allTextContents();
@@ -185,6 +192,14 @@ test('Generate shows one batch at a time: the generated keys replace the pasted 
   await context.close();
 });
 
+/** Waits until the planner has a batch's plan: nothing in the works, the plan's four rows and
+ * the chunks' figures shown (the note "Planning 1,000,000 keys…" also names the keys). */
+async function planned(page) {
+  await page.waitForFunction(() => !document.querySelector('[data-testid=batch-working]')
+    && document.querySelectorAll('[data-testid=plan]').length === 4
+    && document.querySelector('[data-testid=chunk-stats]'), null, { timeout: 60_000 });
+}
+
 test('a million generated route-cache keys are made a slice per frame, with their progress, into the plan of the keys made in one piece', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.locator('.planner__gen select').selectOption('h3');
@@ -199,7 +214,7 @@ test('a million generated route-cache keys are made a slice per frame, with thei
   });
   const t0 = Date.now();
   await page.getByTestId('generate').click();
-  await page.waitForFunction(() => /1,000,000 keys/.test(document.querySelector('.planner')?.textContent ?? ''), null, { timeout: 60_000 });
+  await planned(page);
   console.log(`# 1,000,000 keys generated and planned in ${Date.now() - t0} ms (informative)`);
   const working = await page.evaluate(() => window.__working);
   const phases = working.map((w) => w.phase).filter((p, i, all) => p !== all[i - 1]);
@@ -215,12 +230,12 @@ test('a million generated route-cache keys are made a slice per frame, with thei
   const sliced = await figures(page);
   assert.equal(sliced.plan.length, 4);
   assert.match(sliced.plan[0], /1,000,000/);
-  // The same generator restored from the page's link makes its keys in one piece.
-  await page.waitForFunction(() => location.hash.startsWith('#s=1.'));
-  await page.waitForTimeout(1500);
+  // The same generator restored from the page's link makes its keys in one piece. The link
+  // is saved a pause after the keys are made, behind the plan's own tasks.
+  await linkSaved(page);
   const link = await page.evaluate(() => location.hash);
   const other = await openPage(env.browser, env.server.url + link);
-  await other.page.waitForFunction(() => /1,000,000 keys/.test(document.querySelector('.planner')?.textContent ?? ''), null, { timeout: 60_000 });
+  await planned(other.page);
   assert.deepEqual(await figures(other.page), sliced);
   assert.deepEqual(other.problems, []);
   await other.context.close();
@@ -435,7 +450,7 @@ test('a copied plan too long for its field shows its start there, and Copy copie
   const shown = await page.getByTestId('plan-commands').inputValue();
   assert.equal(shown.length, 16 << 10);
   await page.getByTestId('plan-commands').locator('xpath=following-sibling::button[1]').click();
-  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const copied = await clipboardOf(page, all);
   assert.equal(new TextEncoder().encode(copied).length, all);
   assert.ok(copied.startsWith(shown));
   // The whole MGET, every key in the batch's order (redisSlot: all in {hot}'s slot).
@@ -469,7 +484,7 @@ test('a big batch is shown first and its copied plan follows a task later, whole
   assert.equal(await page.getByTestId('plan-commands-writing').count(), 0);
   // The plan copied whole, as an unsplit plan writes it: every key, in the batch's order.
   await page.getByTestId('plan-commands').locator('xpath=following-sibling::button[1]').click();
-  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const copied = await clipboardOf(page, Number(await cut.getAttribute('data-bytes')));
   assert.equal(new TextEncoder().encode(copied).length, Number(await cut.getAttribute('data-bytes')));
   assert.ok(copied.startsWith(await page.getByTestId('plan-commands').inputValue()));
   const mget = copied.split('\n').find((l) => l.startsWith('MGET '));

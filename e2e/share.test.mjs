@@ -3,7 +3,7 @@
 //! `#redirect=` link still opens.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedBrowser, openPage, masterRows, readPipeline, appReady } from './harness.mjs';
+import { sharedBrowser, openPage, masterRows, readPipeline, appReady, linkSaved } from './harness.mjs';
 
 const env = sharedBrowser();
 
@@ -48,7 +48,7 @@ test('the whole state comes back after a reload and opens from the link in a fre
   assert.equal(want.masters.length, 4);
   await page.waitForFunction(() => location.hash.startsWith('#s=1.'));
   // Wait for the pause after the last change, so the address holds all of it.
-  await page.waitForTimeout(600);
+  await linkSaved(page);
   const link = await page.evaluate(() => location.hash);
   assert.ok(link.length < 400, `link is ${link.length} characters`);
   const saved = await page.evaluate(() => localStorage.getItem('slotscope.state'));

@@ -400,7 +400,7 @@ for (const reducedMotion of ['no-preference', 'reduce']) {
       const bar = document.querySelector('.wayfinder').getBoundingClientRect().bottom;
       const rs = [...document.querySelectorAll('.trail__range')].map((r) => r.getBoundingClientRect());
       return rs.length > 0 && rs.every((r) => r.top >= bar - 1 && r.bottom <= window.innerHeight + 1);
-    }, null, { timeout: reducedMotion === 'reduce' ? 300 : 3000 });
+    }, null, { timeout: reducedMotion === 'reduce' ? 1000 : 3000 });
     assert.deepEqual(problems, []);
     await context.close();
   });

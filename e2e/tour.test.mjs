@@ -31,8 +31,12 @@ const overlap = (page) => page.evaluate(() => {
   return w > 0 && h > 0 ? Math.round(h) : 0;
 });
 
-/** Waits until the panel has been placed after a stop opened (it is placed again at 400 ms). */
-const settle = (page) => page.waitForTimeout(500);
+/** Waits until the panel has been placed for good after a stop opened: it is placed again at
+ * 60 and 400 ms, and the last placement marks the panel with the stop's id. */
+const settle = (page) => page.waitForFunction(() => {
+  const panel = document.querySelector('[data-testid=tour]');
+  return panel && panel.dataset.settled === panel.dataset.stop;
+}, null, { timeout: 10_000 });
 
 /** Whether Back and Next are whole on screen and not hidden (inside the panel's own box). */
 const buttonsReachable = (page) => page.evaluate(() => ['tour-back', 'tour-next'].every((id) => {

@@ -184,9 +184,11 @@ pub fn app() -> Html {
                 let skip = std::mem::replace(&mut *first.borrow_mut(), false);
                 let timeout = (!skip).then(|| {
                     let (text, state_link, kept) = (text.clone(), state_link.clone(), kept.clone());
+                    browser::mark_saving(true);
                     gloo_timers::callback::Timeout::new(SAVE_DELAY_MS, move || {
                         browser::save(&text);
                         browser::keep_batch(&state_link, kept.as_deref());
+                        browser::mark_saving(false);
                     })
                 });
                 move || drop(timeout)

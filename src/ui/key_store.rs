@@ -186,11 +186,14 @@ impl KeyStore {
             let timeout = Timeout::new(self.0.pause_ms, move || {
                 if let Some(inner) = weak.upgrade() {
                     inner.unsettled.set(false);
+                    // The link's own pause starts from here (App's save, same task).
+                    crate::ui::share::mark_saving(false);
                     inner.tell(Kind::Settled);
                 }
             });
             // Replacing the armed timer cancels it.
             self.0.unsettled.set(true);
+            crate::ui::share::mark_saving(true);
             *self.0.timer.borrow_mut() = Some(timeout);
         }
     }
@@ -202,6 +205,7 @@ impl KeyStore {
         self.take_edit();
         if self.0.unsettled.replace(false) {
             drop(self.0.timer.borrow_mut().take());
+            crate::ui::share::mark_saving(false);
             self.0.tell(Kind::Settled);
         }
     }

@@ -116,6 +116,22 @@ pub fn save(link: &str) {
     }
 }
 
+/// Marks `<html>` with `data-saving` while a change waits for a pause before [`save`] (the
+/// key's, in `key_store`, then App's): the tests read the address once it is gone, rather than
+/// guessing how long the pauses took on a loaded machine.
+pub fn mark_saving(waiting: bool) {
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element());
+    if let Some(root) = root {
+        let _ = if waiting {
+            root.set_attribute("data-saving", "")
+        } else {
+            root.remove_attribute("data-saving")
+        };
+    }
+}
+
 /// The page's address with `link` as its fragment.
 pub fn full_url(link: &str) -> String {
     let base = web_sys::window()

@@ -594,11 +594,16 @@ pub fn tour(props: &TourProps) -> Html {
                         *slot = Some(page.drive(s));
                     }
                     spotlight(Some(s.target));
-                    // Again once the page has redrawn what the action changed.
+                    mark_settled(None);
+                    // Again once the page has redrawn what the action changed; the last
+                    // placement is marked (`data-settled`, the stop's id) for the tests.
                     for ms in [60, 400] {
-                        let target = s.target;
+                        let (target, id) = (s.target, s.id);
                         timers.push(gloo_timers::callback::Timeout::new(ms, move || {
-                            place(target, false)
+                            place(target, false);
+                            if ms == 400 {
+                                mark_settled(Some(id));
+                            }
                         }));
                     }
                 }
@@ -881,6 +886,20 @@ fn top_room(doc: &web_sys::Document) -> f64 {
 /// panel in the larger space above or below it, no taller than that space (it scrolls inside),
 /// so it never covers the target. An instant jump, not a smooth scroll: nothing moves that
 /// reduced motion would mind.
+/// Says on the panel which stop it was last placed for, at the last of a stop's placements
+/// (`None`: a stop is opening, not yet placed for good).
+fn mark_settled(stop: Option<&str>) {
+    let panel = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("tour"));
+    if let Some(panel) = panel {
+        let _ = match stop {
+            Some(id) => panel.set_attribute("data-settled", id),
+            None => panel.remove_attribute("data-settled"),
+        };
+    }
+}
+
 fn place(target: &str, scroll: bool) {
     let Some(win) = web_sys::window() else { return };
     let Some(doc) = win.document() else { return };
