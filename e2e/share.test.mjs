@@ -84,6 +84,58 @@ test('the whole state comes back after a reload and opens from the link in a fre
   await context.close();
 });
 
+test('a reload within the pause after a change keeps the change: the page writes it as it is left', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('scenario-select').selectOption('live-migration');
+  await page.getByTestId('step-next').click();
+  await linkSaved(page);
+  // A step, then a key typed and not yet taken from the field, then at once a reload: the
+  // page is left while both wait for their pauses (`data-saving`).
+  await page.getByTestId('step-next').click();
+  const input = page.getByTestId('key-input');
+  await input.fill('');
+  await input.pressSequentially('{user7}:left', { delay: 0 });
+  assert.ok(await page.evaluate(() => document.documentElement.hasAttribute('data-saving')), 'the changes still wait for the pause');
+  await page.reload();
+  await appReady(page);
+  assert.equal(await input.inputValue(), '{user7}:left');
+  assert.equal((await readPipeline(page)).hashed, 'user7');
+  assert.equal(await page.getByTestId('scenario-select').inputValue(), 'live-migration');
+  assert.equal(await step(page), 2);
+  // Written into localStorage too: the address without it opens the same.
+  await page.evaluate(() => history.replaceState(null, '', location.pathname));
+  await page.reload();
+  await appReady(page);
+  assert.equal(await input.inputValue(), '{user7}:left');
+  assert.equal(await step(page), 2);
+  assert.equal(await page.getByTestId('restore-error').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a share link pasted into the address while a change waits opens as it says, not overwritten by that change', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('scenario-select').selectOption('live-migration');
+  await page.getByTestId('step-next').click();
+  await linkSaved(page);
+  const atOne = await page.evaluate(() => location.hash);
+  await page.getByTestId('step-next').click();
+  await linkSaved(page);
+  // A key typed, and before its pause the link of step 1 pasted into the address.
+  const input = page.getByTestId('key-input');
+  await input.fill('');
+  await input.pressSequentially('{user9}:typed', { delay: 0 });
+  const reloaded = page.waitForEvent('load');
+  await page.evaluate((h) => { location.hash = h; }, atOne);
+  await reloaded;
+  await appReady(page);
+  assert.equal(await step(page), 1);
+  assert.equal(await input.inputValue(), '{user1}:profile');
+  assert.equal(await page.evaluate(() => location.hash), atOne);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a refused clipboard shows the link to copy by hand', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.evaluate(() => {

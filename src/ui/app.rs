@@ -138,6 +138,14 @@ pub fn app() -> Html {
     let at = index.at(&player);
     // The bus player's part of the link, reported by its section whenever it stands still.
     let bus = use_state_eq(|| shared.bus.clone());
+    // What a change still waiting for the pause is written from when the page is left.
+    let leaving = (
+        cluster.clone(),
+        planner_input.clone(),
+        at.clone(),
+        *lang,
+        (*bus).clone(),
+    );
     let encoded = use_memo(
         (
             settled.input.clone(),
@@ -195,6 +203,44 @@ pub fn app() -> Html {
             },
         );
     }
+    // A change still waiting for the pause when the page is left (a reload, a closed tab, a
+    // link followed) is written at once, with the key as the field holds it: otherwise a
+    // reload within the pause brought back the page as it was before that change.
+    {
+        let written_on_leave = use_mut_ref(|| None::<Rc<dyn Fn(&str)>>);
+        let (cluster, planner_input, at, lang, bus) = leaving;
+        let kept = (planner.text.len() > MAX_BATCH_BYTES).then(|| planner.text.clone());
+        *written_on_leave.borrow_mut() = Some(Rc::new(move |key: &str| {
+            let state_link = encode(&SharedState {
+                lang,
+                key: key.to_string(),
+                cluster: (*cluster).clone(),
+                planner: (*planner_input).clone(),
+                redirect: at.clone(),
+                bus: bus.clone(),
+            })
+            .text;
+            browser::leave(&join_fragment(&state_link, place));
+            browser::keep_batch(&state_link, kept.as_deref());
+        }));
+        let key = key.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                gloo_events::EventListener::new(&w, "pagehide", move |_| {
+                    if !browser::saving() {
+                        return;
+                    }
+                    key.take_edit();
+                    let write = written_on_leave.borrow().clone();
+                    if let Some(write) = write {
+                        write(&key.get().input);
+                    }
+                    browser::mark_saving(false);
+                })
+            });
+            move || drop(listener)
+        });
+    }
     // The one `hashchange` listener. A share link pasted into the open page changes only the
     // hash: open it as a fresh visit. An old `#redirect=` link (the pipeline's "watch the
     // MOVED loop" links are such) opens the player there, read once by the link decoder.
@@ -214,6 +260,9 @@ pub fn app() -> Html {
                     // nav-phone: `#planner` alone (typed, or an old-style anchor) scrolls there.
                     let (fragment, place) = split_fragment(&fragment);
                     if fragment.starts_with("s=") {
+                        // The link is what opens: a change still waiting is not written over
+                        // it as the page is left (`pagehide` above).
+                        browser::mark_saving(false);
                         if let Some(w) = web_sys::window() {
                             let _ = w.location().reload();
                         }

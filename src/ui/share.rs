@@ -45,7 +45,13 @@ pub fn startup() -> (Decoded, Source) {
     if cfg!(not(target_arch = "wasm32")) {
         return (decode(""), Source::Defaults);
     }
-    let fragment = fragment();
+    let mut fragment = fragment();
+    // A reload reloads the address as it was before the page, as it was left, wrote its last
+    // change there: that change is opened instead.
+    if let Some(left) = left_instead(&fragment) {
+        replace_address(&left);
+        fragment = left;
+    }
     let (link, _) = split_fragment(&fragment);
     if !link.is_empty() {
         return (with_kept_batch(decode(link), link), Source::Link);
@@ -104,6 +110,13 @@ fn with_kept_batch(mut decoded: Decoded, link: &str) -> Decoded {
 /// Writes `link` (a fragment without `#`) into the address, replacing the current history
 /// entry, and into `localStorage`.
 pub fn save(link: &str) {
+    replace_address(link);
+    if let Some(s) = storage() {
+        let _ = s.set_item(STORAGE_KEY, link);
+    }
+}
+
+fn replace_address(link: &str) {
     if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
         let _ = history.replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
@@ -111,15 +124,46 @@ pub fn save(link: &str) {
             Some(&format!("#{link}")),
         );
     }
+}
+
+/// Where the change written as the page was left is kept ([`leave`]): the time (ms since the
+/// epoch), the address it replaced and the link written, a line each.
+pub const LEFT_KEY: &str = "slotscope.left";
+
+/// How long after the page was left a load of the address it replaced opens what the page
+/// wrote instead: a reload, not a bookmark of the old link opened later.
+const LEFT_MS: f64 = 10_000.0;
+
+/// [`save`] as the page is left, with a change that had not waited out its pause. A reload
+/// loads the address as it was before this (the browser took it when the reload began), so
+/// the next load is told, for a moment, which link replaced it.
+pub fn leave(link: &str) {
+    let from = fragment();
+    save(link);
     if let Some(s) = storage() {
-        let _ = s.set_item(STORAGE_KEY, link);
+        let _ = s.set_item(
+            LEFT_KEY,
+            &format!("{}\n{from}\n{link}", js_sys::Date::now()),
+        );
     }
+}
+
+/// The link [`leave`] wrote in place of `fragment` just before this load, if any; read once.
+fn left_instead(fragment: &str) -> Option<String> {
+    let s = storage()?;
+    let text = s.get_item(LEFT_KEY).ok().flatten()?;
+    let _ = s.remove_item(LEFT_KEY);
+    let mut lines = text.splitn(3, '\n');
+    let (at, from, link) = (lines.next()?, lines.next()?, lines.next()?);
+    let age = js_sys::Date::now() - at.parse::<f64>().ok()?;
+    (from == fragment && (0.0..LEFT_MS).contains(&age)).then(|| link.to_string())
 }
 
 /// Marks `<html>` with `data-saving` while a change waits for a pause before [`save`] (the
 /// key's, in `key_store`, then App's): the tests read the address once it is gone, rather than
 /// guessing how long the pauses took on a loaded machine.
 pub fn mark_saving(waiting: bool) {
+    SAVING.with(|s| s.set(waiting));
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element());
@@ -130,6 +174,16 @@ pub fn mark_saving(waiting: bool) {
             root.remove_attribute("data-saving")
         };
     }
+}
+
+thread_local! {
+    /// Whether a change waits for a pause before [`save`] (what `data-saving` shows).
+    static SAVING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a change waits for a pause before it is saved (see [`mark_saving`]).
+pub fn saving() -> bool {
+    SAVING.with(|s| s.get())
 }
 
 /// The page's address with `link` as its fragment.
