@@ -84,11 +84,17 @@ test('the whole state comes back after a reload and opens from the link in a fre
   await context.close();
 });
 
+/** A fresh page at step 1 of live-migration, its link saved. */
+async function openAtStepOne() {
+  const opened = await openPage(env.browser, env.server.url);
+  await opened.page.getByTestId('scenario-select').selectOption('live-migration');
+  await opened.page.getByTestId('step-next').click();
+  await linkSaved(opened.page);
+  return opened;
+}
+
 test('a reload within the pause after a change keeps the change: the page writes it as it is left', async () => {
-  const { page, context, problems } = await openPage(env.browser, env.server.url);
-  await page.getByTestId('scenario-select').selectOption('live-migration');
-  await page.getByTestId('step-next').click();
-  await linkSaved(page);
+  const { page, context, problems } = await openAtStepOne();
   // A step, then a key typed and not yet taken from the field, then at once a reload: the
   // page is left while both wait for their pauses (`data-saving`).
   await page.getByTestId('step-next').click();
@@ -114,10 +120,7 @@ test('a reload within the pause after a change keeps the change: the page writes
 });
 
 test('a share link pasted into the address while a change waits opens as it says, not overwritten by that change', async () => {
-  const { page, context, problems } = await openPage(env.browser, env.server.url);
-  await page.getByTestId('scenario-select').selectOption('live-migration');
-  await page.getByTestId('step-next').click();
-  await linkSaved(page);
+  const { page, context, problems } = await openAtStepOne();
   const atOne = await page.evaluate(() => location.hash);
   await page.getByTestId('step-next').click();
   await linkSaved(page);
