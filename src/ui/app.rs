@@ -227,7 +227,7 @@ pub fn app() -> Html {
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|w| {
                 gloo_events::EventListener::new(&w, "pagehide", move |_| {
-                    if !browser::saving() {
+                    if !browser::leave_writes() {
                         return;
                     }
                     key.take_edit();
@@ -260,9 +260,9 @@ pub fn app() -> Html {
                     // nav-phone: `#planner` alone (typed, or an old-style anchor) scrolls there.
                     let (fragment, place) = split_fragment(&fragment);
                     if fragment.starts_with("s=") {
-                        // The link is what opens: a change still waiting is not written over
-                        // it as the page is left (`pagehide` above).
-                        browser::mark_saving(false);
+                        // The link is what opens: the page's state is not written over it as
+                        // the page is left (`pagehide` above).
+                        browser::leave_as_is();
                         if let Some(w) = web_sys::window() {
                             let _ = w.location().reload();
                         }

@@ -46,12 +46,12 @@ pub fn startup() -> (Decoded, Source) {
         return (decode(""), Source::Defaults);
     }
     let mut fragment = fragment();
-    // A reload reloads the address as it was before the page, as it was left, wrote its last
-    // change there: that change is opened instead.
+    // A reload of a page just left loads an address that page had, not necessarily the one it
+    // wrote last as it was left: that one is opened instead.
     if let Some(left) = left_instead(&fragment) {
-        replace_address(&left);
         fragment = left;
     }
+    replace_address(&fragment);
     let (link, _) = split_fragment(&fragment);
     if !link.is_empty() {
         return (with_kept_batch(decode(link), link), Source::Link);
@@ -117,6 +117,18 @@ pub fn save(link: &str) {
 }
 
 fn replace_address(link: &str) {
+    ADDRESSES.with(|a| {
+        let mut a = a.borrow_mut();
+        if a.last().map(String::as_str) != Some(link) {
+            if a.len() == MAX_ADDRESSES {
+                a.remove(0);
+            }
+            a.push(link.to_string());
+        }
+    });
+    if fragment() == link {
+        return;
+    }
     if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
         let _ = history.replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
@@ -126,37 +138,55 @@ fn replace_address(link: &str) {
     }
 }
 
-/// Where the change written as the page was left is kept ([`leave`]): the time (ms since the
-/// epoch), the address it replaced and the link written, a line each.
+/// How many of this page's addresses (its opening one, then each it wrote) are remembered.
+const MAX_ADDRESSES: usize = 16;
+
+/// Where the page's state as it was left is kept ([`leave`]): the time (ms since the epoch),
+/// the link written, then every address this page had, a line each.
 pub const LEFT_KEY: &str = "slotscope.left";
 
-/// How long after the page was left a load of the address it replaced opens what the page
-/// wrote instead: a reload, not a bookmark of the old link opened later.
+/// How long after the page was left a load of one of its addresses opens what the page wrote
+/// as it was left: a reload, not a bookmark of an old link opened later.
 const LEFT_MS: f64 = 10_000.0;
 
-/// [`save`] as the page is left, with a change that had not waited out its pause. A reload
-/// loads the address as it was before this (the browser took it when the reload began), so
-/// the next load is told, for a moment, which link replaced it.
+/// Whether leaving the page should write its state ([`leave`]): a change waits for its pause,
+/// or the page has written the address since it opened (a reload can load an address older
+/// than the last one written, when the two cross). Not after [`leave_as_is`].
+pub fn leave_writes() -> bool {
+    LEAVE_WRITES.with(|w| w.get()) && (saving() || ADDRESSES.with(|a| a.borrow().len() > 1))
+}
+
+/// A link the reader put into the address is what opens next: leaving does not write over it.
+pub fn leave_as_is() {
+    LEAVE_WRITES.with(|w| w.set(false));
+    mark_saving(false);
+}
+
+/// [`save`] as the page is left, with any change that had not waited out its pause. A reload
+/// loads the address the browser took when the reload began, which this page may since have
+/// replaced (by this, or by a save crossing the reload), so the next load is told, for a
+/// moment, which link to open in place of any address this page had.
 pub fn leave(link: &str) {
-    let from = fragment();
     save(link);
+    let addresses = ADDRESSES.with(|a| a.borrow().join("\n"));
     if let Some(s) = storage() {
         let _ = s.set_item(
             LEFT_KEY,
-            &format!("{}\n{from}\n{link}", js_sys::Date::now()),
+            &format!("{}\n{link}\n{addresses}", js_sys::Date::now()),
         );
     }
 }
 
-/// The link [`leave`] wrote in place of `fragment` just before this load, if any; read once.
+/// The link [`leave`] wrote just before this load, when `fragment` is one of the addresses
+/// that page had; read once.
 fn left_instead(fragment: &str) -> Option<String> {
     let s = storage()?;
     let text = s.get_item(LEFT_KEY).ok().flatten()?;
     let _ = s.remove_item(LEFT_KEY);
-    let mut lines = text.splitn(3, '\n');
-    let (at, from, link) = (lines.next()?, lines.next()?, lines.next()?);
+    let mut lines = text.split('\n');
+    let (at, link) = (lines.next()?, lines.next()?);
     let age = js_sys::Date::now() - at.parse::<f64>().ok()?;
-    (from == fragment && (0.0..LEFT_MS).contains(&age)).then(|| link.to_string())
+    ((0.0..LEFT_MS).contains(&age) && lines.any(|a| a == fragment)).then(|| link.to_string())
 }
 
 /// Marks `<html>` with `data-saving` while a change waits for a pause before [`save`] (the
@@ -179,6 +209,10 @@ pub fn mark_saving(waiting: bool) {
 thread_local! {
     /// Whether a change waits for a pause before [`save`] (what `data-saving` shows).
     static SAVING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The addresses this page has had, oldest first (see [`leave`]).
+    static ADDRESSES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Cleared by [`leave_as_is`].
+    static LEAVE_WRITES: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
 }
 
 /// Whether a change waits for a pause before it is saved (see [`mark_saving`]).
