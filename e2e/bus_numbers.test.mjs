@@ -225,10 +225,12 @@ test('the tour\'s "why 16384" stop quotes the simulator\'s measured traffic', as
   await page.getByTestId('tour').waitFor();
   assert.equal(await attr(page.getByTestId('tour'), 'data-stop'), 'why-16384');
   const text = await page.getByTestId('tour-measured').textContent();
-  const m = text.match(/for (\d+) masters with (\d+) replicas each at cluster-node-timeout 15000 ms: ([\d.]+) messages a second carry ([\d.]+ [KMG]?B) a second with 16384 slots, and would carry ([\d.]+ [KMG]?B) with 65536/);
+  const m = text.match(/for (\d+) masters? with (\d+) replicas? each at cluster-node-timeout 15000 ms: ([\d.]+) messages a second carry ([\d.]+ [KMG]?B) a second with 16384 slots, and would carry ([\d.]+ [KMG]?B) with 65536/);
   assert.ok(m, text);
   const nodes = Number(m[1]) * (1 + Number(m[2]));
   assert.equal(nodes, 6);
+  // Counted in words: one replica is not "1 replicas".
+  assert.match(text, /for 3 masters with 1 replica each /);
   assert.ok(Number(m[3]) >= 2 * nodes, `${m[3]} messages a second`);
   // Each message 6144 bytes bigger with 65536 slots (cluster.h's bitmap, 8192 − 2048).
   const per = bytes(m[4]) / Number(m[3]);
@@ -253,7 +255,7 @@ test('the tour measures a cluster beyond 30 nodes a slice at a time, and says pl
   await page.waitForFunction(() => /^Measured in the cluster-bus simulator for 60 masters/.test(
     document.querySelector('[data-testid=tour-measured]')?.textContent ?? ''), null, { timeout: 60_000 });
   const text = await page.getByTestId('tour-measured').textContent();
-  const m = text.match(/for 60 masters with (\d+) replicas each at cluster-node-timeout 15000 ms: ([\d.]+) messages a second carry ([\d.]+ [KMG]?B) a second with 16384 slots, and would carry ([\d.]+ [KMG]?B) with 65536/);
+  const m = text.match(/for 60 masters with (\d+) replicas? each at cluster-node-timeout 15000 ms: ([\d.]+) messages a second carry ([\d.]+ [KMG]?B) a second with 16384 slots, and would carry ([\d.]+ [KMG]?B) with 65536/);
   assert.ok(m, text);
   assert.equal(60 * (1 + Number(m[1])), nodes, 'the cluster on the page');
   // Every node pings at least one peer a second (clusterCron's random pick).

@@ -775,6 +775,8 @@ pub struct Messages {
     pub n_masters: [&'static str; 2],
     /// Counted lines, as [`Messages::n_keys`].
     pub n_lines: [&'static str; 2],
+    /// Counted replicas, as [`Messages::n_keys`].
+    pub n_replicas: [&'static str; 2],
     // typed replies
     /// A script outside the page's Lua subset: `{0}` = line, `{1}` = column, `{2}` = one of
     /// [`Messages::script_problems`].
@@ -1125,7 +1127,7 @@ pub struct Messages {
     pub bn_three: &'static str,
     /// Button: open the 2-masters case in the player.
     pub bn_three_run: &'static str,
-    /// The tour's first stop, measured: `{0}` masters, `{1}` replicas each, `{2}` messages a second, `{3}` bytes a second (16384), `{4}` (65536), `{5}` node-timeout.
+    /// The tour's first stop, measured: `{0}` masters and `{1}` replicas each (counted, [`count`]), `{2}` messages a second, `{3}` bytes a second (16384), `{4}` (65536), `{5}` node-timeout.
     pub bn_tour_measured: &'static str,
     // --- seq18 branch ---
     /// A hidden lifeline's message drawn as a note on the other end: `{0}` = lifeline (the
@@ -1513,6 +1515,7 @@ pub const EN: Messages = Messages {
     n_slots: ["{0} slot", "{0} slots"],
     n_masters: ["{0} master", "{0} masters"],
     n_lines: ["{0} line", "{0} lines"],
+    n_replicas: ["{0} replica", "{0} replicas"],
     // typed replies
     note_script_syntax: "slotscope does not run this script: at line {0}, column {1}, {2}. It runs only `return` of redis.call(…), of {…} tables of those, of KEYS[n], ARGV[n], strings and integers.",
     note_script_nil: "slotscope does not run this script: element {0} of a returned table is nil, and Lua tables stop at nil.",
@@ -1700,7 +1703,7 @@ pub const EN: Messages = Messages {
     bn_three_title: "Why at least 3 masters",
     bn_three: "2 masters with a replica each; one is killed. {0} flags it fail? after {1} ms, but marking it fail needs a majority of the masters that own slots: it reaches {2} and needs {3}. So no FAIL, no election, no promotion, and cluster_state stays fail for all {4} ms watched. With 3 masters the same crash ends with the replica promoted {5} ms after the kill.",
     bn_three_run: "Watch it with 2 masters",
-    bn_tour_measured: "Measured in the cluster-bus simulator for {0} masters with {1} replicas each at cluster-node-timeout {5} ms: {2} messages a second carry {3} a second with 16384 slots, and would carry {4} with 65536.",
+    bn_tour_measured: "Measured in the cluster-bus simulator for {0} with {1} each at cluster-node-timeout {5} ms: {2} messages a second carry {3} a second with 16384 slots, and would carry {4} with 65536.",
     // --- seq18 branch ---
     seq_note_from: "{0}: {1}",
 

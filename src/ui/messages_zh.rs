@@ -368,6 +368,7 @@ pub const ZH: Messages = Messages {
     n_slots: ["{0} 个槽", "{0} 个槽"],
     n_masters: ["{0} 个主节点", "{0} 个主节点"],
     n_lines: ["{0} 行", "{0} 行"],
+    n_replicas: ["{0} 个副本", "{0} 个副本"],
     // typed replies
     note_script_syntax: "slotscope 不运行这个脚本：第 {0} 行第 {1} 列，{2}。它只运行 `return` 后接 redis.call(…)、由它们组成的 {…} 表、KEYS[n]、ARGV[n]、字符串或整数的脚本。",
     note_script_nil: "slotscope 不运行这个脚本：返回的表的第 {0} 个元素是 nil，而 Lua 表在 nil 处结束。",
@@ -555,7 +556,7 @@ pub const ZH: Messages = Messages {
     bn_three_title: "为什么至少要 3 个主节点",
     bn_three: "2 个主节点，各有一个副本；杀死其中一个。{0} 在 {1} 毫秒后把它标记为 fail?，但标记 fail 需要负责槽的主节点的多数：它只能连接到 {2} 个，却需要 {3} 个。于是没有 FAIL、没有选举、没有提升，在观察的全部 {4} 毫秒里 cluster_state 一直是 fail。有 3 个主节点时，同样的崩溃以副本在被杀死后 {5} 毫秒被提升告终。",
     bn_three_run: "用 2 个主节点观看",
-    bn_tour_measured: "在集群总线模拟器中测得（{0} 个主节点，各 {1} 个副本，cluster-node-timeout 为 {5} 毫秒）：每秒 {2} 条消息，16384 个槽时每秒 {3}，65536 个槽时每秒将是 {4}。",
+    bn_tour_measured: "在集群总线模拟器中测得（{0}，各 {1}，cluster-node-timeout 为 {5} 毫秒）：每秒 {2} 条消息，16384 个槽时每秒 {3}，65536 个槽时每秒将是 {4}。",
     // --- seq18 branch ---
     seq_note_from: "{0}：{1}",
 

@@ -13,7 +13,7 @@ use crate::core::SlotMap;
 use crate::ui::components::bus::numbers::{use_tour_traffic, TourTraffic, TOUR_MAX_NODES};
 use crate::ui::key_store::KeyStore;
 use crate::ui::lang::Lang;
-use crate::ui::messages::fill;
+use crate::ui::messages::{count, fill};
 use crate::ui::player::{Player, PlayerAction, ScenarioIndex};
 use crate::ui::state::ClusterAction;
 use std::rc::Rc;
@@ -703,8 +703,8 @@ pub fn tour(props: &TourProps) -> Html {
             TourTraffic::Measured(tr) => Some(fill(
                 m.bn_tour_measured,
                 &[
-                    &tr.masters,
-                    &tr.replicas_per_master,
+                    &count(m.n_masters, tr.masters),
+                    &count(m.n_replicas, tr.replicas_per_master),
                     &format!("{:.1}", tr.msgs_per_s),
                     &rate(tr.bytes_per_s),
                     &rate(tr.bytes_per_s_65536),
