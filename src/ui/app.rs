@@ -3,7 +3,10 @@
 //! store (`key_store`: a keystroke re-renders what shows the key, not the page); the share
 //! link is written from them directly, the key's part once the reader pauses.
 
-use crate::persist::{encode, Cluster, Decoded, Problem, SharedState, MAX_BATCH_BYTES};
+use crate::persist::{
+    encode, BusState, Cluster, Decoded, Encoded, PlannerInput, Problem, ScenarioStep, SharedState,
+    MAX_BATCH_BYTES,
+};
 use crate::ui::after_paint::use_after_paint;
 use crate::ui::components::bus::BusSection;
 use crate::ui::components::cluster_picker::ClusterPicker;
@@ -37,6 +40,29 @@ use yew::prelude::*;
 
 /// How long the address and the saved state wait for the reader to pause, in milliseconds.
 const SAVE_DELAY_MS: u32 = 300;
+
+/// The link's state but the key: the cluster, the planner's input, the redirection player's
+/// step, the language and the bus player.
+type LinkParts = (
+    Rc<Cluster>,
+    Rc<PlannerInput>,
+    Option<ScenarioStep>,
+    Lang,
+    Option<BusState>,
+);
+
+/// The share link of `key` with the rest of the state `parts`.
+fn encode_link(key: &str, parts: &LinkParts) -> Encoded {
+    let (cluster, planner, redirect, lang, bus) = parts;
+    encode(&SharedState {
+        lang: *lang,
+        key: key.to_string(),
+        cluster: (**cluster).clone(),
+        planner: (**planner).clone(),
+        redirect: redirect.clone(),
+        bus: bus.clone(),
+    })
+}
 
 /// What the page opened with: the state, and what could not be restored of it.
 struct Opened {
@@ -138,34 +164,12 @@ pub fn app() -> Html {
     let at = index.at(&player);
     // The bus player's part of the link, reported by its section whenever it stands still.
     let bus = use_state_eq(|| shared.bus.clone());
-    // What a change still waiting for the pause is written from when the page is left.
-    let leaving = (
-        cluster.clone(),
-        planner_input.clone(),
-        at.clone(),
-        *lang,
-        (*bus).clone(),
-    );
-    let encoded = use_memo(
-        (
-            settled.input.clone(),
-            cluster,
-            planner_input,
-            at,
-            *lang,
-            (*bus).clone(),
-        ),
-        |(key, cluster, planner, redirect, lang, bus)| {
-            encode(&SharedState {
-                lang: *lang,
-                key: key.to_string(),
-                cluster: (**cluster).clone(),
-                planner: (**planner).clone(),
-                redirect: redirect.clone(),
-                bus: bus.clone(),
-            })
-        },
-    );
+    // Everything in the link but the key: encoded with the settled key here, and with the key
+    // as the field holds it when the page is left (below).
+    let parts: LinkParts = (cluster, planner_input, at, *lang, (*bus).clone());
+    let encoded = use_memo((settled.input.clone(), parts.clone()), |(key, parts)| {
+        encode_link(key, parts)
+    });
     // nav-phone: the section being read (a link may open at one), carried by the link as
     // `&at=<section>` after the state.
     let opened_place = *use_memo((), |_| browser::opening_place());
@@ -183,9 +187,10 @@ pub fn app() -> Html {
     // localStorage once the reader pauses, with a batch too long for the link kept beside it
     // (`share::keep_batch`), so a reload or the next visit has it; the opening state is left
     // as it came.
+    let kept = (planner.text.len() > MAX_BATCH_BYTES).then(|| planner.text.clone());
     {
         let first = use_mut_ref(|| true);
-        let kept = (planner.text.len() > MAX_BATCH_BYTES).then(|| planner.text.clone());
+        let kept = kept.clone();
         use_effect_with(
             ((*link).clone(), encoded.text.clone(), kept),
             move |(text, state_link, kept)| {
@@ -208,18 +213,8 @@ pub fn app() -> Html {
     // reload within the pause brought back the page as it was before that change.
     {
         let written_on_leave = use_mut_ref(|| None::<Rc<dyn Fn(&str)>>);
-        let (cluster, planner_input, at, lang, bus) = leaving;
-        let kept = (planner.text.len() > MAX_BATCH_BYTES).then(|| planner.text.clone());
         *written_on_leave.borrow_mut() = Some(Rc::new(move |key: &str| {
-            let state_link = encode(&SharedState {
-                lang,
-                key: key.to_string(),
-                cluster: (*cluster).clone(),
-                planner: (*planner_input).clone(),
-                redirect: at.clone(),
-                bus: bus.clone(),
-            })
-            .text;
+            let state_link = encode_link(key, &parts).text;
             browser::leave(&join_fragment(&state_link, place));
             browser::keep_batch(&state_link, kept.as_deref());
         }));

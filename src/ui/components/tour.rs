@@ -882,10 +882,6 @@ fn top_room(doc: &web_sys::Document) -> f64 {
     crate::ui::viewport::bar_bottom(doc) + TOP_GAP
 }
 
-/// Scrolls the target (if `scroll`) so its top sits under the window's top bar, then puts the
-/// panel in the larger space above or below it, no taller than that space (it scrolls inside),
-/// so it never covers the target. An instant jump, not a smooth scroll: nothing moves that
-/// reduced motion would mind.
 /// Says on the panel which stop it was last placed for, at the last of a stop's placements
 /// (`None`: a stop is opening, not yet placed for good).
 fn mark_settled(stop: Option<&str>) {
@@ -900,6 +896,10 @@ fn mark_settled(stop: Option<&str>) {
     }
 }
 
+/// Scrolls the target (if `scroll`) so its top sits under the window's top bar, then puts the
+/// panel in the larger space above or below it, no taller than that space (it scrolls inside),
+/// so it never covers the target. An instant jump, not a smooth scroll: nothing moves that
+/// reduced motion would mind.
 fn place(target: &str, scroll: bool) {
     let Some(win) = web_sys::window() else { return };
     let Some(doc) = win.document() else { return };
