@@ -290,7 +290,15 @@ test('at a speed the simulator cannot keep up with, the player says the pace it 
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('bus-scenario-select').selectOption('steady');
   await busSettled(page);
-  await hundredNodes(page);
+  // 300 nodes at the recordings' node timeout (2000 ms): nine times the messages of 100 nodes,
+  // which this machine plays at 20x when idle.
+  await page.locator('.bus__settings summary').click();
+  await page.getByTestId('bus-masters').fill('150');
+  await page.getByTestId('bus-replicas').fill('1');
+  await page.getByTestId('bus-node-timeout').fill('2000');
+  await page.getByTestId('bus-apply').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 300
+    && !document.querySelector('[data-testid=bus-building]'), null, { timeout: 120_000, polling: 200 });
   // The fastest speed.
   await page.locator('#bus .bus__player').focus();
   for (let i = 0; i < 8; i++) await page.keyboard.press('+');
@@ -299,20 +307,52 @@ test('at a speed the simulator cannot keep up with, the player says the pace it 
   const speed = Number((await page.getByTestId('bus-speed').textContent()).match(/[\d.]+/)[0]);
   await page.getByTestId('bus-play').click();
   await page.waitForTimeout(1500);
-  // The pace over 2.5 s, read from the clock itself, against what the player says.
-  const [w0, t0] = await page.evaluate(() => [performance.now(), Number(document.querySelector('[data-testid=bus-timeline]').dataset.timeMs)]);
-  await page.waitForTimeout(2500);
-  const [w1, t1, said] = await page.evaluate(() => [performance.now(), Number(document.querySelector('[data-testid=bus-timeline]').dataset.timeMs),
-    document.querySelector('[data-testid=bus-pace]')?.dataset.pace ?? null]);
+  // What the clock and the player show, every 100 ms for 4 s. The player words the pace of its
+  // last whole second of play, so what it says at a moment is checked against the paces this
+  // test measures itself, by the wall clock, over every second within the 2.2 s before it:
+  // under a loaded machine the pace changes from one second to the next, and a single window
+  // of the test's own cannot be the player's.
+  const samples = await page.evaluate(() => new Promise((ok) => {
+    const out = [];
+    const end = performance.now() + 4000;
+    const take = () => {
+      out.push([performance.now(), Number(document.querySelector('[data-testid=bus-timeline]').dataset.timeMs),
+        document.querySelector('[data-testid=bus-pace]')?.dataset.pace ?? null]);
+      if (performance.now() < end) setTimeout(take, 100); else ok(out);
+    };
+    take();
+  }));
   await page.getByTestId('bus-pause').click();
-  const reached = (t1 - t0) / (w1 - w0);
-  console.log(`100 nodes at ${speed}x: reached ${reached.toFixed(1)}x, the player says ${said ?? 'nothing'}`);
-  if (reached < 0.85 * speed) {
-    assert.ok(said !== null, `the clock ran at ${reached.toFixed(1)}x under a ${speed}x label, and the player did not say so`);
-    assert.ok(Math.abs(Number(said) - reached) <= Math.max(0.35 * reached, 1), `said ${said}, measured ${reached.toFixed(1)}`);
-  } else if (reached > 0.95 * speed) {
-    assert.equal(said, null, `kept up (${reached.toFixed(1)}x) but said ${said}`);
+  let checked = 0;
+  let slow = 0;
+  const seen = [];
+  for (const [w, , pace] of samples) {
+    if (w < samples[0][0] + 2200) continue;
+    // Every window of the test's of a second or more that lies within the 2.2 s before.
+    const paces = [];
+    for (const a of samples) {
+      if (a[0] < w - 2200) continue;
+      const b = samples.find((x) => x[0] >= a[0] + 1000 && x[0] <= w);
+      if (b) paces.push((b[1] - a[1]) / (b[0] - a[0]));
+    }
+    const lo = Math.min(...paces);
+    const hi = Math.max(...paces);
+    seen.push(`${lo.toFixed(1)}–${hi.toFixed(1)}x: ${pace ?? '-'}`);
+    checked++;
+    if (hi < 0.85 * speed) slow++;
+    if (pace !== null) {
+      const p = Number(pace);
+      assert.ok(p < 0.9 * speed, `said ${p} at ${speed}x, where it says only a pace under 90 %`);
+      assert.ok(p >= 0.75 * lo - 0.5 && p <= 1.25 * hi + 0.5, `said ${p} where the clock ran at ${lo.toFixed(1)}–${hi.toFixed(1)}x`);
+    } else if (hi < 0.85 * speed) {
+      assert.fail(`the clock ran at ${lo.toFixed(1)}–${hi.toFixed(1)}x under a ${speed}x label, and the player did not say so`);
+    }
+    if (lo > 0.95 * speed) assert.equal(pace, null, `kept up (${lo.toFixed(1)}x or more) but said ${pace}`);
   }
+  console.log(`300 nodes at ${speed}x: ${seen.join(', ')}`);
+  assert.ok(checked >= 10, `${checked} moments checked`);
+  // What the test is for: moments where the clock surely ran slower than the label.
+  assert.ok(slow >= 5, `the simulator kept up with 300 nodes at ${speed}x at ${checked - slow} of ${checked} moments: the test needs a bigger cluster here`);
   // Paused: nothing said.
   await page.waitForTimeout(100);
   assert.equal(await page.getByTestId('bus-pace').count(), 0);
