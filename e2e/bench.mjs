@@ -22,7 +22,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveDist, launch, here } from './harness.mjs';
-import { measureInp, measureHeavy, printInp, printHeavy } from './bench/inp.mjs';
+import { measureInp, measureHeavy, measureFirstSwitch, printInp, printHeavy } from './bench/inp.mjs';
 import { measureBusHeavy } from './bench/bus_heavy.mjs';
 
 const RUNS = 9;
@@ -325,7 +325,7 @@ try {
   // Interaction to next paint, slotscope beside the plain page, in this run; then the heavy
   // interactions, each dispatched to the frame after it.
   printInp(await measureInp(browser, server.url, `${server.url}__bench/plain.html`));
-  printHeavy([...await measureHeavy(browser, server.url), ...await measureBusHeavy(browser, server.url)]);
+  printHeavy([...await measureHeavy(browser, server.url), ...await measureFirstSwitch(browser, server.url), ...await measureBusHeavy(browser, server.url)]);
   // The cold load (issue 17 goal 3), measured by bench_load.mjs when it is there.
   let load = null;
   try {

@@ -469,6 +469,79 @@ test('a switch rewords the sections on screen in its own frame, and the ones out
   await context.close();
 });
 
+test('reaching for the switch paints the Chinese first screen once, unseen, and leaves nothing behind', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const fetched = [];
+  page.on('request', (r) => { if (r.url().includes('warm-')) fetched.push(new URL(r.url()).pathname); });
+  // From the moment the copy joins the page until it leaves, as the page sees it.
+  await page.evaluate(() => {
+    window.__warm = [];
+    new MutationObserver((records) => {
+      for (const r of records) {
+        for (const n of r.addedNodes) {
+          if (!n.classList?.contains('lang-warm')) continue;
+          const box = n.getBoundingClientRect();
+          const style = getComputedStyle(n);
+          const at = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
+          window.__warm.push({
+            added: performance.now(), lang: n.lang, hidden: n.getAttribute('aria-hidden'), inert: n.inert,
+            opacity: Number(style.opacity), z: style.zIndex, position: style.position,
+            box: [box.x, box.y, box.width, box.height], onTop: n.contains(at),
+            marked: n.querySelectorAll('[id], [data-testid], [for], [href]').length,
+            tagline: n.querySelector('.masthead__tagline')?.textContent,
+            nav: [...n.querySelectorAll('.section-nav__link')].map((a) => a.textContent),
+            label: n.querySelector('.key-input__label')?.textContent,
+            stages: [...n.querySelectorAll('.stage__title')].map((t) => t.textContent),
+          });
+        }
+        for (const n of r.removedNodes) if (n.classList?.contains('lang-warm')) window.__warm.at(-1).removed = performance.now();
+      }
+    }).observe(document.body, { childList: true });
+  });
+  await page.getByTestId('lang-select').hover();
+  await page.waitForFunction(() => window.__warm.length === 1 && window.__warm[0].removed);
+  // Again, by the keyboard and the pointer: fetched and painted once.
+  await page.getByTestId('lang-select').focus();
+  await page.mouse.move(0, 0);
+  await page.getByTestId('lang-select').hover();
+  await page.waitForTimeout(500);
+  const [warm, ...again] = await page.evaluate(() => window.__warm);
+  assert.deepEqual(again, [], 'painted once');
+  assert.deepEqual(fetched, ['/warm-zh.json']);
+  assert.equal(await page.locator('.lang-warm').count(), 0, 'removed');
+  // Under the page, over the viewport, nearly transparent, out of reach of the pointer, the
+  // keyboard and assistive technology, for a few frames.
+  assert.equal(warm.lang, 'zh-Hans');
+  assert.equal(warm.hidden, 'true');
+  assert.equal(warm.inert, true);
+  assert.ok(warm.opacity > 0 && warm.opacity < 0.01, `opacity ${warm.opacity}`);
+  assert.equal(warm.z, '-1');
+  assert.equal(warm.position, 'fixed');
+  assert.deepEqual(warm.box, [0, 0, 1280, 900]);
+  assert.equal(warm.onTop, false, 'the page, not the copy, is under the pointer');
+  assert.equal(warm.marked, 0, 'no ids, test ids, label targets or links in the copy');
+  const kept = warm.removed - warm.added;
+  assert.ok(kept >= 250 && kept < 1000, `kept ${kept.toFixed(0)} ms`);
+  // What it painted is the page's Chinese first screen, as the switch then shows it.
+  await page.getByTestId('lang-select').selectOption('zh');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+  const live = await page.evaluate(() => ({
+    tagline: document.querySelector('.masthead__tagline').textContent,
+    nav: [...document.querySelectorAll('.section-nav__link')].map((a) => a.textContent),
+    label: document.querySelector('.key-input__label').textContent,
+    stages: [...document.querySelectorAll('#key .stage__title')].map((t) => t.textContent),
+  }));
+  assert.match(live.tagline, CJK);
+  for (const k of ['tagline', 'nav', 'label', 'stages']) assert.deepEqual(warm[k], live[k], k);
+  // In Chinese, reaching for the switch fetches nothing: English needs no copy.
+  await page.mouse.move(0, 0);
+  await page.getByTestId('lang-select').hover();
+  await page.waitForTimeout(400);
+  assert.deepEqual(fetched, ['/warm-zh.json']);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the choice survives a reload and travels in the share link; a first visit follows the browser', async () => {
   // zh-CN browser → Chinese; en-US → English.
   {

@@ -19,7 +19,15 @@
 #   parser reads them into an inert fragment, which costs no style, layout or paint before the
 #   first paint; static/first.js (inline in <head>, scripts/first.py) puts them in the page
 #   right after that paint. Under a 4x slower CPU this brought the first paint 0.2-0.3 s sooner.
+#
+# It also writes `warm-zh.json`: the first screen rendered in 简体中文, without ids, test ids,
+# labels' targets, links or ARIA, as a tree of elements (`[tag, [name, value, ...], child,
+# ...]`, a string for text): the live page fetches it when a reader reaches for the language
+# switch and paints it once, unseen, so that the browser has drawn the Chinese glyphs at the
+# page's sizes before the switch (src/ui/lang_warm.rs). A tree, not HTML: the page builds it
+# with createElement, as the Content-Security-Policy's Trusted Types let no HTML be parsed.
 # Run by Trunk with TRUNK_STAGING_DIR set; or by hand: prerender.py DIR.
+import json
 import os
 import re
 import subprocess
@@ -96,6 +104,75 @@ def fold_below(page: str) -> str:
     return page[: finder.end] + '<template id="below">' + page[finder.end : close] + "</template>" + page[close:]
 
 
+# The languages other than the prerendered one (English), by the code `Lang::from_code` reads.
+WARM = ["zh"]
+# What the unseen copy must not carry: ids and label targets (the live page's are unique), test
+# ids, links and ARIA (it is hidden from everyone).
+UNSEEN_ATTRS = re.compile(r'\s(?:id|for|href|data-[a-z-]+|aria-[a-z]+)="[^"]*"')
+
+
+def first_screen(page: str) -> str:
+    """The page without the sections after `<main>`'s first child."""
+    finder = FirstChildEnd(page)
+    finder.feed(page)
+    close = page.find("</main>")
+    if finder.end is None or close < finder.end:
+        raise ValueError("no <main> with a first section in the rendered page")
+    return page[: finder.end] + page[close:]
+
+
+class Tree(HTMLParser):
+    """An HTML fragment as nested lists: `[tag, [name, value, ...], child, ...]`, text as str."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = ["", []]
+        self.open = [self.root]
+
+    def handle_starttag(self, tag, attrs):
+        # Yew's server renderer writes SVG's camel-cased attributes as written; the parser
+        # lowers them, and createElementNS would then miss viewBox.
+        node = [tag, [x for name, value in attrs for x in (SVG_CASE.get(name, name), value or "")]]
+        self.open[-1].append(node)
+        if tag not in FirstChildEnd.VOID:
+            self.open.append(node)
+
+    def handle_endtag(self, tag):
+        if tag in FirstChildEnd.VOID:
+            return
+        while len(self.open) > 1:
+            if self.open.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        self.open[-1].append(data)
+
+
+SVG_CASE = {"viewbox": "viewBox", "preserveaspectratio": "preserveAspectRatio"}
+
+
+def tree(fragment: str) -> list:
+    """`fragment`'s top-level nodes as `Tree` lists."""
+    parser = Tree()
+    parser.feed(fragment)
+    parser.close()
+    return parser.root[2:]
+
+
+def render(cargo: list, lang: str = None):
+    """The page as `src/bin/prerender.rs` prints it, in `lang` if given; None if it failed."""
+    run = subprocess.run(cargo + ([lang] if lang else []), cwd=ROOT, stdout=subprocess.PIPE)
+    if run.returncode != 0 or not run.stdout:
+        print(f"prerender.py: {' '.join(cargo)} {lang or ''} failed ({run.returncode})", file=sys.stderr)
+        return None
+    page = run.stdout.decode("utf-8")
+    if re.search(r"<script|\sstyle=|\son[a-z]+=", page, flags=re.I):
+        print("prerender.py: the rendered page holds a script, a style or a handler attribute, "
+              "which the Content-Security-Policy refuses", file=sys.stderr)
+        return None
+    return page
+
+
 def main() -> int:
     folder = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("TRUNK_STAGING_DIR")
     if not folder:
@@ -105,14 +182,8 @@ def main() -> int:
     cargo = ["cargo", "run", "--quiet", "--locked", "--features", "ssr", "--bin", "prerender"]
     if os.environ.get("TRUNK_OFFLINE", "").lower() in ("1", "true") or os.environ.get("CARGO_NET_OFFLINE"):
         cargo.insert(2, "--offline")
-    run = subprocess.run(cargo, cwd=ROOT, stdout=subprocess.PIPE)
-    if run.returncode != 0 or not run.stdout:
-        print(f"prerender.py: {' '.join(cargo)} failed ({run.returncode})", file=sys.stderr)
-        return 1
-    page = run.stdout.decode("utf-8")
-    if re.search(r"<script|\sstyle=|\son[a-z]+=", page, flags=re.I):
-        print("prerender.py: the rendered page holds a script, a style or a handler attribute, "
-              "which the Content-Security-Policy refuses", file=sys.stderr)
+    page = render(cargo)
+    if page is None:
         return 1
     with open(path, encoding="utf-8") as f:
         html = f.read()
@@ -140,6 +211,19 @@ def main() -> int:
     with open(path, "w", encoding="utf-8") as f:
         f.write(html)
     print(f"prerender.py: {len(page.encode())} bytes of prerendered page in {path}")
+    for lang in WARM:
+        other = render(cargo, lang)
+        if other is None:
+            return 1
+        try:
+            copy = json.dumps(tree(UNSEEN_ATTRS.sub("", first_screen(other))), ensure_ascii=False, separators=(",", ":"))
+        except ValueError as e:
+            print(f"prerender.py: {lang}: {e}", file=sys.stderr)
+            return 1
+        warm = os.path.join(folder, f"warm-{lang}.json")
+        with open(warm, "w", encoding="utf-8") as f:
+            f.write(copy)
+        print(f"prerender.py: {len(copy.encode())} bytes of the {lang} first screen in {warm}")
     return 0
 
 

@@ -9,6 +9,7 @@
 //!    frame after it (two requestAnimationFrames: the effects have run and the frame painted);
 //!    and the big pastes set into a bare <textarea> on a blank page, the browser's own share;
 //!    and the planner's big pastes made as a reader makes them (a trusted Ctrl+V), as INP.
+//!  - `measureFirstSwitch`: a fresh page's first switch to 简体中文 with the keyboard, as INP.
 //! Nothing here asserts a time.
 
 const pct = (xs, p) => {
@@ -325,6 +326,39 @@ export async function measureHeavy(browser, url, runs = 5) {
     });
   }
   await context.close();
+  return rows;
+}
+
+/**
+ * A page's first switch to 简体中文, as INP, on `pages` fresh pages (a second switch reuses what
+ * the first one drew: the repeated rows above are mostly second switches). The switch is
+ * reached with Tab from the tour button, as a keyboard reader reaches it, and the arrow key
+ * comes after a reader's pause of 300 ms, or at once: the page paints the Chinese first
+ * screen unseen when the reader reaches for the switch (src/ui/lang_warm.rs), which 0 ms
+ * leaves no time for.
+ */
+export async function measureFirstSwitch(browser, url, pages = 8) {
+  const rows = [];
+  for (const pause of [300, 0]) {
+    const xs = [];
+    for (let i = 0; i < pages; i++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.waitForFunction(() => window.wasmBindings !== undefined);
+      await page.waitForTimeout(500);
+      await page.evaluate(observeEvents);
+      await page.getByTestId('tour-start').focus();
+      await page.keyboard.press('Tab');
+      if (!await page.getByTestId('lang-select').evaluate((el) => el === document.activeElement)) throw new Error('Tab from the tour button did not reach the language switch');
+      await page.waitForTimeout(pause);
+      const durs = await interactions(page, () => page.keyboard.press('ArrowDown'));
+      if (await page.getByTestId('lang-select').inputValue() !== 'zh') throw new Error('the arrow key did not switch the language to zh');
+      xs.push(Math.max(...durs));
+      await context.close();
+    }
+    rows.push([`first language switch of a fresh page with the keyboard (INP): Tab to it, ${pause ? `${pause} ms, ` : ''}an arrow key${pause ? '' : ' at once'} (${pages} pages)`, p50(xs), Math.max(...xs)]);
+  }
   return rows;
 }
 

@@ -134,10 +134,27 @@ mod browser {
 #[cfg(target_arch = "wasm32")]
 pub use browser::{apply, initial, remember};
 
-/// Outside a browser there is nothing to read: English.
+/// The language a render outside a browser is in (English unless [`render_in`]
+/// chose another).
+#[cfg(not(target_arch = "wasm32"))]
+static SERVER_ZH: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Outside a browser there is nothing to read: the language the build-time render was asked
+/// for ([`render_in`]), English by default.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn initial() -> Lang {
-    Lang::En
+    if SERVER_ZH.load(std::sync::atomic::Ordering::Relaxed) {
+        Lang::Zh
+    } else {
+        Lang::En
+    }
+}
+
+/// Makes renders outside a browser start in `lang` (the build-time render of another
+/// language's first screen, `ui::prerender::render_in`).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn render_in(lang: Lang) {
+    SERVER_ZH.store(lang == Lang::Zh, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Outside a browser there is nowhere to remember it.

@@ -13,6 +13,7 @@ pub mod export;
 pub mod forms;
 pub mod key_store;
 pub mod lang;
+pub mod lang_warm;
 pub mod late_lang;
 pub mod localize;
 pub mod messages;

@@ -10,6 +10,15 @@
 /// renders), without Yew's hydration marks: the browser mounts a fresh app in its place.
 #[cfg(feature = "ssr")]
 pub fn render() -> String {
+    render_in(crate::ui::lang::Lang::En)
+}
+
+/// [`render`] with the page in `lang`: for another language than the first screen's, the
+/// copy the live page paints unseen before a reader's first switch to it
+/// (`ui::lang_warm`).
+#[cfg(feature = "ssr")]
+pub fn render_in(lang: crate::ui::lang::Lang) -> String {
+    crate::ui::lang::render_in(lang);
     block_on(
         yew::ServerRenderer::<crate::ui::App>::new()
             .hydratable(false)

@@ -1,6 +1,7 @@
 //! The language switch in the masthead: English or 简体中文, each named in itself.
 
 use crate::ui::lang::Lang;
+use crate::ui::lang_warm;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -26,8 +27,15 @@ pub fn lang_switch(props: &LangSwitchProps) -> Html {
             }
         })
     };
+    // The reader reaching for the switch: the pointer over it, the focus, a press (a touch).
+    // The other language's first screen is painted unseen meanwhile (`lang_warm`).
+    let reach = {
+        let lang = props.lang;
+        Callback::from(move |_: Event| lang_warm::reach(lang))
+    };
     html! {
-        <div class="lang-switch">
+        <div class="lang-switch" onpointerenter={reach.reform(Event::from)} onfocusin={reach.reform(Event::from)}
+            onpointerdown={reach.reform(Event::from)}>
             <label for="lang" class="lang-switch__label">{ "Language · 语言" }</label>
             <select id="lang" data-testid="lang-select" {onchange}>
                 { for Lang::ALL.iter().map(|l| html! {
