@@ -283,6 +283,32 @@ test('the hot-spot experiment reproduces distribution.tsv: k = 1, k = 64, no tag
   await context.close();
 });
 
+test('on a phone the hot spot keeps each master\'s tags, beside its bar, in both languages', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url, { width: 390, height: 844 });
+  for (const lang of ['en', 'zh']) {
+    await page.getByTestId('lang-select').selectOption(lang);
+    await page.waitForFunction((l) => document.documentElement.lang === l, lang === 'zh' ? 'zh-Hans' : 'en');
+    await page.getByTestId('hotspot-master').first().scrollIntoViewIfNeeded();
+    const rows = await page.getByTestId('hotspot-master').evaluateAll((rs) => rs.map((r) => {
+      const box = (sel) => r.querySelector(sel).getBoundingClientRect();
+      const [row, bar, count, tags] = [r.getBoundingClientRect(), box('.hotspot__bar-wrap'), box('.hotspot__count'), box('.hotspot__tags')];
+      return { text: r.querySelector('.hotspot__tags').textContent, row, bar, count, tags };
+    }));
+    assert.equal(rows.length, 3);
+    for (const { text, row, bar, count, tags } of rows) {
+      assert.match(text, lang === 'en' ? /^tags: \d+$/ : /^标签：\d+$/);
+      assert.ok(tags.width > 0 && tags.height > 0, `${text} is shown`);
+      assert.ok(tags.left >= row.left && tags.right <= row.right + 0.5, `${text} inside its row`);
+      // Beside the bar, under the count.
+      assert.ok(tags.left >= bar.right, `${text} right of the bar`);
+      assert.ok(Math.abs((tags.top + tags.bottom) / 2 - (bar.top + bar.bottom) / 2) < tags.height, `${text} on the bar's line`);
+      assert.ok(tags.top >= count.bottom - 1, `${text} under the count`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a copied plan longer than its list says how many slots it leaves out', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('gen-template').fill('user:%d');
