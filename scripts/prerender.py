@@ -94,14 +94,20 @@ class FirstChildEnd(HTMLParser):
             self.end = self.position() + len(f"</{tag}>")
 
 
-def fold_below(page: str) -> str:
-    """The sections after `<main>`'s first child put into `<template id="below">`."""
+def below(page: str) -> tuple:
+    """Where the sections after `<main>`'s first child begin and end (before `</main>`)."""
     finder = FirstChildEnd(page)
     finder.feed(page)
     close = page.find("</main>")
     if finder.end is None or close < finder.end:
         raise ValueError("no <main> with a first section in the rendered page")
-    return page[: finder.end] + '<template id="below">' + page[finder.end : close] + "</template>" + page[close:]
+    return finder.end, close
+
+
+def fold_below(page: str) -> str:
+    """The sections after `<main>`'s first child put into `<template id="below">`."""
+    start, end = below(page)
+    return page[:start] + '<template id="below">' + page[start:end] + "</template>" + page[end:]
 
 
 # The languages other than the prerendered one (English), by the code `Lang::from_code` reads.
@@ -113,12 +119,8 @@ UNSEEN_ATTRS = re.compile(r'\s(?:id|for|href|data-[a-z-]+|aria-[a-z]+)="[^"]*"')
 
 def first_screen(page: str) -> str:
     """The page without the sections after `<main>`'s first child."""
-    finder = FirstChildEnd(page)
-    finder.feed(page)
-    close = page.find("</main>")
-    if finder.end is None or close < finder.end:
-        raise ValueError("no <main> with a first section in the rendered page")
-    return page[: finder.end] + page[close:]
+    start, end = below(page)
+    return page[:start] + page[end:]
 
 
 class Tree(HTMLParser):
