@@ -113,8 +113,8 @@ def fold_below(page: str) -> str:
 # The languages other than the prerendered one (English), by the code `Lang::from_code` reads.
 WARM = ["zh"]
 # What the unseen copy must not carry: ids and label targets (the live page's are unique), test
-# ids, links and ARIA (it is hidden from everyone).
-UNSEEN_ATTRS = re.compile(r'\s(?:id|for|href|data-[a-z-]+|aria-[a-z]+)="[^"]*"')
+# ids, links, a form's method and ARIA (it is hidden from everyone).
+UNSEEN_ATTRS = re.compile(r'\s(?:id|for|href|method|data-[a-z-]+|aria-[a-z]+)="[^"]*"')
 
 
 def first_screen(page: str) -> str:
@@ -153,11 +153,36 @@ class Tree(HTMLParser):
 SVG_CASE = {"viewbox": "viewBox", "preserveaspectratio": "preserveAspectRatio"}
 
 
+# What the copy may hold: the tags and attributes of today's first screen. Anything else
+# stops the build, so that a new one is looked at before the page builds it (an SVG name the
+# parser lowered, such as clipPath, would be built wrongly; a link or a source would act).
+TAGS = {"a", "button", "code", "div", "footer", "form", "h1", "h2", "header", "input", "label", "li",
+        "main", "mark", "nav", "ol", "option", "p", "rect", "s", "section", "select", "span", "svg", "ul"}
+ATTRS = {"autocapitalize", "autocomplete", "class", "fill", "height", "hidden", "lang", "rx",
+         "selected", "spellcheck", "stroke", "stroke-width", "tabindex", "title", "type", "value",
+         "viewBox", "width", "x", "y"}
+
+
 def tree(fragment: str) -> list:
-    """`fragment`'s top-level nodes as `Tree` lists."""
+    """`fragment`'s top-level nodes as `Tree` lists; ValueError on a tag or attribute outside
+    TAGS and ATTRS."""
     parser = Tree()
     parser.feed(fragment)
     parser.close()
+
+    def check(node):
+        if isinstance(node, str):
+            return
+        if node[0] not in TAGS:
+            raise ValueError(f"<{node[0]}> is not in prerender.py's TAGS for the unseen copy")
+        for name in node[1][::2]:
+            if name not in ATTRS:
+                raise ValueError(f"{name}= on <{node[0]}> is not in prerender.py's ATTRS for the unseen copy")
+        for child in node[2:]:
+            check(child)
+
+    for node in parser.root[2:]:
+        check(node)
     return parser.root[2:]
 
 

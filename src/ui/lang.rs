@@ -134,27 +134,26 @@ mod browser {
 #[cfg(target_arch = "wasm32")]
 pub use browser::{apply, initial, remember};
 
-/// The language a render outside a browser is in (English unless [`render_in`]
-/// chose another).
+/// The language a render outside a browser is in, as its place in [`Lang::ALL`] (English
+/// unless [`render_in`] chose another).
 #[cfg(not(target_arch = "wasm32"))]
-static SERVER_ZH: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static SERVER_LANG: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Outside a browser there is nothing to read: the language the build-time render was asked
 /// for ([`render_in`]), English by default.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn initial() -> Lang {
-    if SERVER_ZH.load(std::sync::atomic::Ordering::Relaxed) {
-        Lang::Zh
-    } else {
-        Lang::En
-    }
+    let at = SERVER_LANG.load(std::sync::atomic::Ordering::Relaxed);
+    Lang::ALL.get(at).copied().unwrap_or(Lang::En)
 }
 
 /// Makes renders outside a browser start in `lang` (the build-time render of another
-/// language's first screen, `ui::prerender::render_in`).
+/// language's first screen, `ui::prerender::render_in`). One setting for the whole process:
+/// `src/bin/prerender.rs` renders one language per run.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn render_in(lang: Lang) {
-    SERVER_ZH.store(lang == Lang::Zh, std::sync::atomic::Ordering::Relaxed);
+    let at = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+    SERVER_LANG.store(at, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Outside a browser there is nowhere to remember it.
