@@ -114,7 +114,7 @@ def fold_below(page: str) -> str:
 WARM = ["zh"]
 # What the unseen copy must not carry: ids and label targets (the live page's are unique), test
 # ids, links, a form's method and ARIA (it is hidden from everyone).
-UNSEEN_ATTRS = re.compile(r'\s(?:id|for|href|method|data-[a-z-]+|aria-[a-z]+)="[^"]*"')
+UNSEEN_ATTRS = re.compile(r"id|for|href|method|data-[a-z-]+|aria-[a-z]+")
 
 
 def first_screen(page: str) -> str:
@@ -124,7 +124,9 @@ def first_screen(page: str) -> str:
 
 
 class Tree(HTMLParser):
-    """An HTML fragment as nested lists: `[tag, [name, value, ...], child, ...]`, text as str."""
+    """An HTML fragment as nested lists: `[tag, [name, value, ...], child, ...]`, text as str,
+    without the attributes UNSEEN_ATTRS names; ValueError on a tag or attribute outside TAGS
+    and ATTRS."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -132,9 +134,19 @@ class Tree(HTMLParser):
         self.open = [self.root]
 
     def handle_starttag(self, tag, attrs):
-        # Yew's server renderer writes SVG's camel-cased attributes as written; the parser
-        # lowers them, and createElementNS would then miss viewBox.
-        node = [tag, [x for name, value in attrs for x in (SVG_CASE.get(name, name), value or "")]]
+        if tag not in TAGS:
+            raise ValueError(f"<{tag}> is not in prerender.py's TAGS for the unseen copy")
+        kept = []
+        for name, value in attrs:
+            if UNSEEN_ATTRS.fullmatch(name):
+                continue
+            # Yew's server renderer writes SVG's camel-cased attributes as written; the parser
+            # lowers them, and createElementNS would then miss viewBox.
+            name = SVG_CASE.get(name, name)
+            if name not in ATTRS:
+                raise ValueError(f"{name}= on <{tag}> is not in prerender.py's ATTRS for the unseen copy")
+            kept += [name, value or ""]
+        node = [tag, kept]
         self.open[-1].append(node)
         if tag not in FirstChildEnd.VOID:
             self.open.append(node)
@@ -164,25 +176,10 @@ ATTRS = {"autocapitalize", "autocomplete", "class", "fill", "height", "hidden", 
 
 
 def tree(fragment: str) -> list:
-    """`fragment`'s top-level nodes as `Tree` lists; ValueError on a tag or attribute outside
-    TAGS and ATTRS."""
+    """`fragment`'s top-level nodes as `Tree` lists (ValueError as `Tree` says)."""
     parser = Tree()
     parser.feed(fragment)
     parser.close()
-
-    def check(node):
-        if isinstance(node, str):
-            return
-        if node[0] not in TAGS:
-            raise ValueError(f"<{node[0]}> is not in prerender.py's TAGS for the unseen copy")
-        for name in node[1][::2]:
-            if name not in ATTRS:
-                raise ValueError(f"{name}= on <{node[0]}> is not in prerender.py's ATTRS for the unseen copy")
-        for child in node[2:]:
-            check(child)
-
-    for node in parser.root[2:]:
-        check(node)
     return parser.root[2:]
 
 
@@ -243,7 +240,7 @@ def main() -> int:
         if other is None:
             return 1
         try:
-            copy = json.dumps(tree(UNSEEN_ATTRS.sub("", first_screen(other))), ensure_ascii=False, separators=(",", ":"))
+            copy = json.dumps(tree(first_screen(other)), ensure_ascii=False, separators=(",", ":"))
         except ValueError as e:
             print(f"prerender.py: {lang}: {e}", file=sys.stderr)
             return 1
