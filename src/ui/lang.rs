@@ -16,6 +16,11 @@ impl Lang {
     /// Every language, in the order the switch lists them.
     pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
 
+    /// Where this language stands in [`Lang::ALL`].
+    pub fn place(self) -> usize {
+        Lang::ALL.iter().position(|l| *l == self).unwrap_or(0)
+    }
+
     /// The page's text in this language.
     pub fn messages(self) -> &'static Messages {
         match self {
@@ -152,8 +157,7 @@ pub fn initial() -> Lang {
 /// `src/bin/prerender.rs` renders one language per run.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn render_in(lang: Lang) {
-    let at = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
-    SERVER_LANG.store(at, std::sync::atomic::Ordering::Relaxed);
+    SERVER_LANG.store(lang.place(), std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Outside a browser there is nowhere to remember it.

@@ -7,8 +7,9 @@
 //! painted did.) `scripts/prerender.py` writes `warm-zh.json`, the first screen rendered in
 //! Chinese at build time without ids, links or ARIA, as a tree of elements (the
 //! Content-Security-Policy's Trusted Types let no HTML be parsed, so [`build`] makes each
-//! element, never one that could load or run something). When the pointer enters the switch, or the switch gets the focus or a press,
-//! [`reach`] fetches that copy from the page's own origin, builds it under the page (`.lang-warm` in `static/style.css`: fixed behind
+//! element, never one that could load or run something). When the pointer enters the switch,
+//! or the switch gets the focus or a press, [`reach`] fetches that copy from the page's own
+//! origin, builds it under the page (`.lang-warm` in `static/style.css`: fixed behind
 //! everything, 0.4 % opaque, inert, hidden from assistive technology), and removes it
 //! [`KEEP_MS`] later, time for the browser to paint it (the stylesheet hides it after a second
 //! whatever happens). Once per language and page, never for a language already shown, and not
@@ -39,7 +40,7 @@ pub fn reach(current: Lang) {
         /// The languages this page has shown or fetched a copy of (one bit each, by `Lang::ALL`).
         static DONE: Cell<u8> = const { Cell::new(0) };
     }
-    let bit = |lang: Lang| 1u8 << Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+    let bit = |lang: Lang| 1u8 << lang.place();
     DONE.set(DONE.get() | bit(current));
     for lang in Lang::ALL {
         let Some(file) = copy_file(lang) else {
