@@ -24,12 +24,18 @@ const attr = async (loc, name) => loc.getAttribute(name);
 const nodeAttr = (page, addr, name) => attr(page.locator(`[data-testid=bus-node][data-addr="${addr}"]`), name);
 
 /** Free play with 50 masters and a replica each, applied through the knobs. */
-async function hundredNodes(page) {
+/**
+ * Runs the bus again with `masters` masters of `replicas` replicas each (at `nodeTimeout` ms,
+ * else the settings' own) from its settings, and waits until that cluster is built and shown.
+ */
+async function buildNodes(page, masters, replicas, nodeTimeout = null, timeout = 120_000) {
   await page.locator('.bus__settings summary').click();
-  await page.getByTestId('bus-masters').fill('50');
-  await page.getByTestId('bus-replicas').fill('1');
+  await page.getByTestId('bus-masters').fill(String(masters));
+  await page.getByTestId('bus-replicas').fill(String(replicas));
+  if (nodeTimeout !== null) await page.getByTestId('bus-node-timeout').fill(String(nodeTimeout));
   await page.getByTestId('bus-apply').click();
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 100);
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=bus-node]').length === n
+    && !document.querySelector('[data-testid=bus-building]'), masters * (1 + replicas), { timeout, polling: 200 });
 }
 
 async function waitStep(page, before) {
@@ -178,7 +184,7 @@ test('100 nodes play without errors; the matrix is a canvas, a message is drawn 
   const types = await page.locator('[data-testid=bus-message]').evaluateAll((m) => m.map((x) => x.dataset.type));
   assert.ok(types.every((t) => ['ping', 'pong', 'meet', 'fail', 'auth-req', 'auth-ack', 'update', 'mfstart'].includes(t)), types.join());
   await page.getByTestId('bus-pause').click();
-  await hundredNodes(page);
+  await buildNodes(page, 50, 1);
   assert.equal(await page.locator('canvas[data-testid=bus-matrix]').count(), 1);
   const t0 = Number(await attr(timeline(page), 'data-time-ms'));
   await page.getByTestId('bus-play').click();
@@ -292,13 +298,7 @@ test('at a speed the simulator cannot keep up with, the player says the pace it 
   await busSettled(page);
   // 300 nodes at the recordings' node timeout (2000 ms): nine times the messages of 100 nodes,
   // which this machine plays at 20x when idle.
-  await page.locator('.bus__settings summary').click();
-  await page.getByTestId('bus-masters').fill('150');
-  await page.getByTestId('bus-replicas').fill('1');
-  await page.getByTestId('bus-node-timeout').fill('2000');
-  await page.getByTestId('bus-apply').click();
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 300
-    && !document.querySelector('[data-testid=bus-building]'), null, { timeout: 120_000, polling: 200 });
+  await buildNodes(page, 150, 1, 2000);
   // The fastest speed.
   await page.locator('#bus .bus__player').focus();
   for (let i = 0; i < 8; i++) await page.keyboard.press('+');
@@ -410,15 +410,9 @@ test('a big cluster is built a piece at a time: the page keeps answering, shows 
 
 test('seeking back on a cluster too big to keep copies replays it in slices, says so, and lands on the same state as going forward', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
-  await page.locator('.bus__settings summary').click();
   // 600 nodes: over the size whose copies fit the memory kept for seeking back (model.rs,
   // MARKS_BUDGET), so going back replays from the creation. NT 15000 keeps the build short.
-  await page.getByTestId('bus-masters').fill('300');
-  await page.getByTestId('bus-replicas').fill('1');
-  await page.getByTestId('bus-node-timeout').fill('15000');
-  await page.getByTestId('bus-apply').click();
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=bus-node]').length === 600
-    && !document.querySelector('[data-testid=bus-building]'), null, { timeout: 600_000, polling: 500 });
+  await buildNodes(page, 300, 1, 15000, 600_000);
   const status = page.getByTestId('bus-building');
   const at = () => timeline(page).getAttribute('data-time-ms');
   const shown = () => page.getByTestId('bus-cluster-nodes').textContent();
