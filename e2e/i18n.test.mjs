@@ -480,10 +480,12 @@ test('reaching for the switch paints the Chinese first screen once, unseen, and 
       for (const r of records) {
         for (const n of r.addedNodes) {
           if (!n.classList?.contains('lang-warm')) continue;
+          // Read before the layout the checks below force, which a loaded machine makes slow.
+          const added = performance.now();
           const box = n.getBoundingClientRect();
           const style = getComputedStyle(n);
           window.__warm.push({
-            added: performance.now(), lang: n.lang, hidden: n.getAttribute('aria-hidden'), inert: n.inert,
+            added, lang: n.lang, hidden: n.getAttribute('aria-hidden'), inert: n.inert,
             opacity: Number(style.opacity), z: style.zIndex, position: style.position,
             box: [box.x, box.y, box.width, box.height], events: style.pointerEvents,
             gone: [style.animationName, style.animationDelay, style.animationFillMode],
