@@ -1,5 +1,5 @@
 //! Long lists render only the rows in view (issue 17): the node list at 1000 masters and the
-//! planner's 2,000 verdicts (its line limit). Scrolled anywhere, the rows shown are the right ones — every
+//! planner's 2,000 verdicts (its line limit), answered a task after the frame that shows their text. Scrolled anywhere, the rows shown are the right ones — every
 //! master once, with the slots the cluster gives it; every pasted line with its own slot,
 //! checked with the tests' own `redisSlot`. The masters' `<select>`s at 1000 masters hold their whole list only
 //! while the reader is at them.
@@ -121,6 +121,43 @@ test('2,000 pasted commands (the line limit): the verdicts rendered are the line
   assert.equal(lineNumbers[0], 1);
   assert.equal(lineNumbers.at(-1), N, `views: ${lineNumbers}`);
   assert.ok(lineNumbers[4] > 500 && lineNumbers[5] < 1500, `middle view at lines ${lineNumbers[4]}-${lineNumbers[5]}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('many commands are answered a task after the frame that shows their text, the replies before kept meanwhile; a few in that frame', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const field = page.getByTestId('batch-input');
+  // What the first frame after the text is set shows (an animation frame callback runs
+  // before that frame's style, layout and paint).
+  const firstFrame = (text) => field.evaluate((el, text) => new Promise((done) => {
+    el.value = text;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    requestAnimationFrame(() => {
+      const list = document.querySelector('[data-testid=verdicts]');
+      done({
+        field: el.value.length,
+        rows: list.dataset.rows,
+        busy: list.getAttribute('aria-busy'),
+        dim: getComputedStyle(list).animationName,
+        first: list.querySelector('.verdict__line').textContent,
+      });
+    });
+  }), text);
+  const lines = (n, name) => Array.from({ length: n }, (_, i) => `GET ${name}:${i}`).join('\n');
+  // 200 lines: answered in the frame that shows them.
+  const few = lines(200, 'few');
+  assert.deepEqual(await firstFrame(few), { field: few.length, rows: '200', busy: null, dim: 'none', first: '1: GET few:0' });
+  // 2,000 lines: the field shows them, the replies to the 200 stay, marked busy.
+  const many = lines(2000, 'many');
+  assert.deepEqual(await firstFrame(many), { field: many.length, rows: '200', busy: 'true', dim: 'behind', first: '1: GET few:0' });
+  await page.waitForFunction(() => document.querySelector('[data-testid=verdicts]').dataset.rows === '2000');
+  const list = page.getByTestId('verdicts');
+  assert.equal(await list.getAttribute('aria-busy'), null);
+  assert.equal(await list.locator('.verdict__line').first().textContent(), '1: GET many:0');
+  assert.equal(await list.locator('.verdict__slots').first().textContent(), `many:0 → ${redisSlot('many:0')}`);
+  // Back to a few: at once.
+  assert.deepEqual(await firstFrame('GET x\nGET y'), { field: 11, rows: '2', busy: null, dim: 'none', first: '1: GET x' });
   assert.deepEqual(problems, []);
   await context.close();
 });

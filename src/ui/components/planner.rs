@@ -59,6 +59,11 @@ fn utf16_to_byte(text: &str, u: usize) -> usize {
 /// them (`after_paint`): writing it was the largest part of a 4 MB paste's interaction (one
 /// MGET of 116,000 keys, 4 MB of text, of which the field shows 16 KB; issue 17).
 const COPY_LATE_KEYS: usize = 20_000;
+/// A batch of commands with more lines than this is answered a task after the frame that shows
+/// its text (`after_paint`), the answers before it shown meanwhile: 2,000 commands took about
+/// 19 ms to answer and render at 1000 masters, in the frame that also lays out the field's
+/// new text (issue 17).
+const ANSWER_LATE_LINES: usize = 200;
 /// A held batch longer than this is put into the field only after a warning: the browser
 /// lays out a text field's whole text at every change (20,000 short lines, about 200 KB, took
 /// Chromium 0.5–1 s here; a 3.5 MB batch about 5 s, then about 1 s a keystroke).
@@ -325,8 +330,13 @@ pub fn planner(props: &PlannerProps) -> Html {
         .unwrap_or_default();
     // A big key list is read a slice per frame (`reading` until it is read), once per text:
     // another command, node or cluster answers the keys read.
+    // Many commands are answered a task after the frame that shows their text (`answering`
+    // until then): typed or set into the field, the text is the browser's to lay out first.
+    let many_commands = state.lines == Lines::Commands
+        && state.text.bytes().filter(|&b| b == b'\n').count() >= ANSWER_LATE_LINES;
+    let (answered_text, answering) = use_after_paint(state.text.clone(), many_commands);
     let (batch, reading) = use_batch(
-        state.text.clone(),
+        answered_text,
         state.lines,
         node_addr.clone(),
         props.map.clone(),
@@ -673,8 +683,9 @@ pub fn planner(props: &PlannerProps) -> Html {
         .filter(|k| looks_like_command(k))
         .map(format_key);
     // A held batch's note says the plan reads all of it unless it does not: more commands than
-    // the page answers, or more keys than it plans (the errors below say which).
-    let held_all = if batch.problems.iter().any(Problem::is_partial) {
+    // the page answers, or more keys than it plans (the errors below say which); nor while
+    // its commands are still to be answered.
+    let held_all = if answering || batch.problems.iter().any(Problem::is_partial) {
         ""
     } else {
         t.plan_held_all
@@ -907,7 +918,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                 } else {
                     <ol class={classes!("verdicts", window.windowed.then_some("verdicts--windowed"))}
                         ref={verdict_list} onscroll={windowed.onscroll.clone()} data-testid="verdicts"
-                        data-rows={batch.lines.len().to_string()}
+                        data-rows={batch.lines.len().to_string()} aria-busy={answering.then_some("true")}
                         tabindex={window.windowed.then_some("0")} aria-label={window.windowed.then_some(t.plan_verdicts_label)}>
                         { spacer(&windowed, &windowed.before) }
                         { for verdicts }
@@ -918,7 +929,7 @@ pub fn planner(props: &PlannerProps) -> Html {
 
                 if p.n_keys > 0 {
                     <h3 class="lab__title">{ fill(t.plan_strategies, &[&count(t.n_keys, p.n_keys), &count(t.n_slots, p.slots.len()), &count(t.n_masters, p.masters.len())]) }</h3>
-                    <div class="planner__plans">
+                    <div class="planner__plans" aria-busy={answering.then_some("true")}>
                         <table class="compare__table">
                             <thead><tr>
                                 <th scope="col">{ t.plan_col_strategy }</th>
