@@ -1,6 +1,7 @@
 //! The wall-clock figures the test suite used to assert (hot spot, import refusals, slots vs
 //! ring vs mod N), measured here instead: a debug build on a loaded machine made them flaky as
-//! tests, and cost seconds of every test run. Run with `cargo bench --bench timings`.
+//! tests, and cost seconds of every test run; and the planner's 2,000 commands answered at 1000
+//! masters (issue 17). Run with `cargo bench --bench timings`.
 //! Native only: on wasm32 this is an empty `main`, so every target still builds there.
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -9,6 +10,7 @@ mod native {
     use slotscope::core::cluster::import::import;
     use slotscope::core::cluster::topology::{Master, SlotMap, SlotRange};
     use slotscope::core::schemes::{mod_n_outcome, ring_outcome, slots_outcome};
+    use slotscope::core::workload::batch::run_lines;
     use slotscope::core::workload::KeySample;
     use slotscope::core::workload::{hot_spot, Tagging};
     use std::time::Duration;
@@ -81,6 +83,18 @@ mod native {
         g.finish();
     }
 
+    /// The planner's 2,000 commands (its line limit) answered by one node of a created cluster
+    /// of 1000 masters, as the page answers them a task after the frame that shows their text.
+    fn planner_commands(c: &mut Criterion) {
+        let map = SlotMap::created(1000, "127.0.0.1", 7000).unwrap();
+        let text: String = (0..2000)
+            .map(|i| format!("GET user:{i}:{{t{}}}\n", i % 97))
+            .collect();
+        c.bench_function("planner_2000_commands_1000_masters", |b| {
+            b.iter(|| run_lines(&map, "127.0.0.1:7000", black_box(&text)).unwrap())
+        });
+    }
+
     pub fn main() {
         let mut c = Criterion::default()
             .warm_up_time(Duration::from_secs(1))
@@ -88,6 +102,7 @@ mod native {
         hot_spots(&mut c);
         import_refusals(&mut c);
         schemes(&mut c);
+        planner_commands(&mut c);
         c.final_summary();
     }
 }
