@@ -125,7 +125,7 @@ test('2,000 pasted commands (the line limit): the verdicts rendered are the line
   await context.close();
 });
 
-test('many commands are answered a task after the frame that shows their text, the replies before kept meanwhile; a few in that frame', async () => {
+test('many commands are answered a task after the frame that shows their text, the replies before kept meanwhile (busy, Copy disabled); a few in that frame', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   const field = page.getByTestId('batch-input');
   // What the first frame after the text is set shows (an animation frame callback runs
@@ -134,30 +134,35 @@ test('many commands are answered a task after the frame that shows their text, t
     el.value = text;
     el.dispatchEvent(new Event('input', { bubbles: true }));
     requestAnimationFrame(() => {
+      const results = document.querySelector('[data-testid=batch-results]');
       const list = document.querySelector('[data-testid=verdicts]');
       done({
         field: el.value.length,
         rows: list.dataset.rows,
-        busy: list.getAttribute('aria-busy'),
-        dim: getComputedStyle(list).animationName,
+        busy: results.getAttribute('aria-busy'),
+        grey: getComputedStyle(results).animationName,
+        copy: [...results.querySelectorAll('button')].filter((b) => b.textContent === 'Copy').map((b) => (b.disabled ? 'disabled' : 'enabled')).join(),
         first: list.querySelector('.verdict__line').textContent,
       });
     });
   }), text);
   const lines = (n, name) => Array.from({ length: n }, (_, i) => `GET ${name}:${i}`).join('\n');
-  // 200 lines: answered in the frame that shows them.
+  // 200 lines, with a line break after the last or not: answered in the frame that shows them.
   const few = lines(200, 'few');
-  assert.deepEqual(await firstFrame(few), { field: few.length, rows: '200', busy: null, dim: 'none', first: '1: GET few:0' });
-  // 2,000 lines: the field shows them, the replies to the 200 stay, marked busy.
+  assert.deepEqual(await firstFrame(`${few}\n`), { field: few.length + 1, rows: '200', busy: null, grey: 'none', copy: 'enabled', first: '1: GET few:0' });
+  assert.deepEqual(await firstFrame(few), { field: few.length, rows: '200', busy: null, grey: 'none', copy: 'enabled', first: '1: GET few:0' });
+  // 2,000 lines: the field shows them, the replies to the 200 stay, marked busy, and their
+  // plan's Copy is disabled.
   const many = lines(2000, 'many');
-  assert.deepEqual(await firstFrame(many), { field: many.length, rows: '200', busy: 'true', dim: 'behind', first: '1: GET few:0' });
+  assert.deepEqual(await firstFrame(many), { field: many.length, rows: '200', busy: 'true', grey: 'behind', copy: 'disabled', first: '1: GET few:0' });
   await page.waitForFunction(() => document.querySelector('[data-testid=verdicts]').dataset.rows === '2000');
+  assert.equal(await page.getByTestId('batch-results').getAttribute('aria-busy'), null);
   const list = page.getByTestId('verdicts');
-  assert.equal(await list.getAttribute('aria-busy'), null);
   assert.equal(await list.locator('.verdict__line').first().textContent(), '1: GET many:0');
   assert.equal(await list.locator('.verdict__slots').first().textContent(), `many:0 → ${redisSlot('many:0')}`);
+  assert.equal(await page.getByTestId('batch-results').getByRole('button', { name: 'Copy', exact: true }).isEnabled(), true);
   // Back to a few: at once.
-  assert.deepEqual(await firstFrame('GET x\nGET y'), { field: 11, rows: '2', busy: null, dim: 'none', first: '1: GET x' });
+  assert.deepEqual(await firstFrame('GET x\nGET y'), { field: 11, rows: '2', busy: null, grey: 'none', copy: 'enabled', first: '1: GET x' });
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -21,6 +21,10 @@ pub fn copy(text: String) {
 pub struct CopyButtonProps {
     /// What to copy.
     pub text: AttrValue,
+    /// Whether the text is not yet what the page shows beside it (the planner's replies still
+    /// to come): the button is disabled until it is.
+    #[prop_or_default]
+    pub disabled: bool,
 }
 
 /// A "Copy" button that reads "Copied" once clicked.
@@ -36,7 +40,7 @@ pub fn copy_button(props: &CopyButtonProps) -> Html {
         })
     };
     html! {
-        <button type="button" class="button button--quiet button--small" {onclick}>
+        <button type="button" class="button button--quiet button--small" {onclick} disabled={props.disabled}>
             { if *done { t.copied } else { t.copy } }
         </button>
     }

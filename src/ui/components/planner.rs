@@ -59,10 +59,10 @@ fn utf16_to_byte(text: &str, u: usize) -> usize {
 /// them (`after_paint`): writing it was the largest part of a 4 MB paste's interaction (one
 /// MGET of 116,000 keys, 4 MB of text, of which the field shows 16 KB; issue 17).
 const COPY_LATE_KEYS: usize = 20_000;
-/// A batch of commands with more lines than this is answered a task after the frame that shows
-/// its text (`after_paint`), the answers before it shown meanwhile: 2,000 commands took about
-/// 19 ms to answer and render at 1000 masters, in the frame that also lays out the field's
-/// new text (issue 17).
+/// A batch of commands of more lines than this is answered a task after the frame that shows
+/// its text (`after_paint`), the replies before it shown meanwhile, marked busy, with Copy
+/// disabled: 2,000 commands took about 19 ms to answer and render at 1000 masters, in the frame
+/// that also lays out the field's new text (issue 17).
 const ANSWER_LATE_LINES: usize = 200;
 /// A held batch longer than this is put into the field only after a warning: the browser
 /// lays out a text field's whole text at every change (20,000 short lines, about 200 KB, took
@@ -332,8 +332,8 @@ pub fn planner(props: &PlannerProps) -> Html {
     // another command, node or cluster answers the keys read.
     // Many commands are answered a task after the frame that shows their text (`answering`
     // until then): typed or set into the field, the text is the browser's to lay out first.
-    let many_commands = state.lines == Lines::Commands
-        && state.text.bytes().filter(|&b| b == b'\n').count() >= ANSWER_LATE_LINES;
+    let many_commands =
+        state.lines == Lines::Commands && state.text.lines().nth(ANSWER_LATE_LINES).is_some();
     let (answered_text, answering) = use_after_paint(state.text.clone(), many_commands);
     let (batch, reading) = use_batch(
         answered_text,
@@ -899,95 +899,99 @@ pub fn planner(props: &PlannerProps) -> Html {
                     }
                 </div>
             } else {
-                // One batch at a time: generated keys set the pasted lines (and what they got wrong)
-                // aside until the reader goes back to them or edits them.
-                if generated.is_none() {
-                    { for batch.problems.iter().map(|p| html! { <p class="lab__error" role="alert">{ p.describe(t) }</p> }) }
-                    if let Some(first) = first_key_like_command {
-                        <p class="lab__error" data-testid="keys-look-like-commands">{ fill(t.plan_keys_like_commands, &[&first]) }</p>
+                // The replies, the plan and its copy, of the text answered (`answering`: the text
+                // before, until the field's is answered a task later).
+                <div class="planner__results" data-testid="batch-results" aria-busy={answering.then_some("true")}>
+                    // One batch at a time: generated keys set the pasted lines (and what they got wrong)
+                    // aside until the reader goes back to them or edits them.
+                    if generated.is_none() {
+                        { for batch.problems.iter().map(|p| html! { <p class="lab__error" role="alert">{ p.describe(t) }</p> }) }
+                        if let Some(first) = first_key_like_command {
+                            <p class="lab__error" data-testid="keys-look-like-commands">{ fill(t.plan_keys_like_commands, &[&first]) }</p>
+                        }
                     }
-                }
 
-                if let Some(keys) = generated {
-                    <p class="section-help planner__switch" data-testid="generated-note" role="status">
-                        { fill(t.plan_showing_generated, &[&count(t.n_keys, keys.len())]) }{ t.sentence_gap }
-                        <button type="button" class="link-button" data-testid="show-pasted"
-                                onclick={on_show_pasted}>{ t.plan_show_pasted }</button>
-                    </p>
-                    <ol class="verdicts">{ routed_item.unwrap_or_default() }</ol>
-                } else {
-                    <ol class={classes!("verdicts", window.windowed.then_some("verdicts--windowed"))}
-                        ref={verdict_list} onscroll={windowed.onscroll.clone()} data-testid="verdicts"
-                        data-rows={batch.lines.len().to_string()} aria-busy={answering.then_some("true")}
-                        tabindex={window.windowed.then_some("0")} aria-label={window.windowed.then_some(t.plan_verdicts_label)}>
-                        { spacer(&windowed, &windowed.before) }
-                        { for verdicts }
-                        { routed_item.unwrap_or_default() }
-                        { spacer(&windowed, &windowed.after) }
-                    </ol>
-                }
-
-                if p.n_keys > 0 {
-                    <h3 class="lab__title">{ fill(t.plan_strategies, &[&count(t.n_keys, p.n_keys), &count(t.n_slots, p.slots.len()), &count(t.n_masters, p.masters.len())]) }</h3>
-                    <div class="planner__plans" aria-busy={answering.then_some("true")}>
-                        <table class="compare__table">
-                            <thead><tr>
-                                <th scope="col">{ t.plan_col_strategy }</th>
-                                <th scope="col">{ t.plan_col_trips }</th>
-                                <th scope="col">{ t.plan_col_parallel }</th>
-                                <th scope="col">{ t.plan_col_commands }</th>
-                                <th scope="col">{ t.plan_col_queue }</th>
-                                <th scope="col">{ t.plan_col_largest }</th>
-                                <th scope="col">{ t.plan_col_atomic }</th>
-                            </tr></thead>
-                            <tbody>{ for rows }</tbody>
-                        </table>
-                        { fan_out(t, p, map, &props.colours) }
-                    </div>
-                    <p class="section-help">{ t.plan_latency_note }</p>
-                    if p.unserved.n_keys > 0 {
-                        <p class="lab__error">{ fill(t.plan_unserved, &[&count(t.n_keys, p.unserved.n_keys)]) }</p>
-                    }
-                    <div class="lab__row lab__form">
-                        <label for="chunk">{ t.plan_chunk }</label>
-                        <input id="chunk" class="lab__number" type="number" min="1" value={state.chunk.clone()}
-                               oninput={input_to(on.clone(), PlannerAction::Chunk)} />
-                        <span data-testid="chunk-stats">{ fill(t.plan_chunk_stats, &[
-                            &mean(unsorted.mean_masters), &unsorted.max_masters,
-                            &mean(sorted.mean_masters), &sorted.max_masters]) }</span>
-                    </div>
-                    <div class="lab__row lab__form">
-                        <label for="copy-style">{ t.plan_copy_as }</label>
-                        <select id="copy-style"
-                                onchange={select_to(on.clone(), |v| CopyStyle::from_value(&v).map(PlannerAction::Style))}>
-                            <option value="mget" selected={state.style == CopyStyle::PerSlot}>{ fill(t.plan_copy_per_slot, &[&sent_as]) }</option>
-                            <option value="eval" selected={state.style == CopyStyle::Eval}>{ t.plan_copy_eval }</option>
-                            <option value="tagged" selected={state.style == CopyStyle::Tagged}>{ t.plan_copy_tagged }</option>
-                        </select>
-                    </div>
-                    <textarea class="lab__commands mono" rows="6" readonly=true data-testid="plan-commands"
-                              value={copied_cut.as_ref().map_or_else(|| copied.clone(), |c| c.0.clone())}
-                              aria-label={t.plan_commands_label} aria-busy={copy_behind.then_some("true")} />
-                    if copy_behind {
-                        // The field still holds the previous plan's commands: no Copy until then.
-                        <p class="section-help" role="status" data-testid="plan-commands-writing">
-                            { fill(t.plan_copy_writing, &[&count(t.n_keys, p.n_keys)]) }
+                    if let Some(keys) = generated {
+                        <p class="section-help planner__switch" data-testid="generated-note" role="status">
+                            { fill(t.plan_showing_generated, &[&count(t.n_keys, keys.len())]) }{ t.sentence_gap }
+                            <button type="button" class="link-button" data-testid="show-pasted"
+                                    onclick={on_show_pasted}>{ t.plan_show_pasted }</button>
                         </p>
+                        <ol class="verdicts">{ routed_item.unwrap_or_default() }</ol>
                     } else {
-                        if let Some((_, shown, all)) = &copied_cut {
-                            <p class="section-help" data-testid="plan-commands-cut" data-bytes={all.to_string()}>
-                                { fill(t.plan_copy_cut, &[&kb(*shown), &kb(*all)]) }
+                        <ol class={classes!("verdicts", window.windowed.then_some("verdicts--windowed"))}
+                            ref={verdict_list} onscroll={windowed.onscroll.clone()} data-testid="verdicts"
+                            data-rows={batch.lines.len().to_string()}
+                            tabindex={window.windowed.then_some("0")} aria-label={window.windowed.then_some(t.plan_verdicts_label)}>
+                            { spacer(&windowed, &windowed.before) }
+                            { for verdicts }
+                            { routed_item.unwrap_or_default() }
+                            { spacer(&windowed, &windowed.after) }
+                        </ol>
+                    }
+
+                    if p.n_keys > 0 {
+                        <h3 class="lab__title">{ fill(t.plan_strategies, &[&count(t.n_keys, p.n_keys), &count(t.n_slots, p.slots.len()), &count(t.n_masters, p.masters.len())]) }</h3>
+                        <div class="planner__plans">
+                            <table class="compare__table">
+                                <thead><tr>
+                                    <th scope="col">{ t.plan_col_strategy }</th>
+                                    <th scope="col">{ t.plan_col_trips }</th>
+                                    <th scope="col">{ t.plan_col_parallel }</th>
+                                    <th scope="col">{ t.plan_col_commands }</th>
+                                    <th scope="col">{ t.plan_col_queue }</th>
+                                    <th scope="col">{ t.plan_col_largest }</th>
+                                    <th scope="col">{ t.plan_col_atomic }</th>
+                                </tr></thead>
+                                <tbody>{ for rows }</tbody>
+                            </table>
+                            { fan_out(t, p, map, &props.colours) }
+                        </div>
+                        <p class="section-help">{ t.plan_latency_note }</p>
+                        if p.unserved.n_keys > 0 {
+                            <p class="lab__error">{ fill(t.plan_unserved, &[&count(t.n_keys, p.unserved.n_keys)]) }</p>
+                        }
+                        <div class="lab__row lab__form">
+                            <label for="chunk">{ t.plan_chunk }</label>
+                            <input id="chunk" class="lab__number" type="number" min="1" value={state.chunk.clone()}
+                                   oninput={input_to(on.clone(), PlannerAction::Chunk)} />
+                            <span data-testid="chunk-stats">{ fill(t.plan_chunk_stats, &[
+                                &mean(unsorted.mean_masters), &unsorted.max_masters,
+                                &mean(sorted.mean_masters), &sorted.max_masters]) }</span>
+                        </div>
+                        <div class="lab__row lab__form">
+                            <label for="copy-style">{ t.plan_copy_as }</label>
+                            <select id="copy-style"
+                                    onchange={select_to(on.clone(), |v| CopyStyle::from_value(&v).map(PlannerAction::Style))}>
+                                <option value="mget" selected={state.style == CopyStyle::PerSlot}>{ fill(t.plan_copy_per_slot, &[&sent_as]) }</option>
+                                <option value="eval" selected={state.style == CopyStyle::Eval}>{ t.plan_copy_eval }</option>
+                                <option value="tagged" selected={state.style == CopyStyle::Tagged}>{ t.plan_copy_tagged }</option>
+                            </select>
+                        </div>
+                        <textarea class="lab__commands mono" rows="6" readonly=true data-testid="plan-commands"
+                                  value={copied_cut.as_ref().map_or_else(|| copied.clone(), |c| c.0.clone())}
+                                  aria-label={t.plan_commands_label} aria-busy={copy_behind.then_some("true")} />
+                        if copy_behind {
+                            // The field still holds the previous plan's commands: no Copy until then.
+                            <p class="section-help" role="status" data-testid="plan-commands-writing">
+                                { fill(t.plan_copy_writing, &[&count(t.n_keys, p.n_keys)]) }
+                            </p>
+                        } else {
+                            if let Some((_, shown, all)) = &copied_cut {
+                                <p class="section-help" data-testid="plan-commands-cut" data-bytes={all.to_string()}>
+                                    { fill(t.plan_copy_cut, &[&kb(*shown), &kb(*all)]) }
+                                </p>
+                            }
+                            <CopyButton text={copied} disabled={answering} />
+                            <p class="section-help" data-testid="plan-commands-comments">
+                                if let Some((before, after)) = t.plan_copy_comments.split_once("{0}") {
+                                    { before }<code class="mono">{ "ERR unknown command '#', with args beginning with: …" }</code>{ after }
+                                }
+                                { " " }<code class="mono">{ "grep -v '^#' plan.txt | redis-cli -c" }</code>
                             </p>
                         }
-                        <CopyButton text={copied} />
-                        <p class="section-help" data-testid="plan-commands-comments">
-                            if let Some((before, after)) = t.plan_copy_comments.split_once("{0}") {
-                                { before }<code class="mono">{ "ERR unknown command '#', with args beginning with: …" }</code>{ after }
-                            }
-                            { " " }<code class="mono">{ "grep -v '^#' plan.txt | redis-cli -c" }</code>
-                        </p>
                     }
-                }
+                </div>
             }
         </section>
     }
