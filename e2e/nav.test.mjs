@@ -89,6 +89,15 @@ test('the read-out follows the key, stays in view while scrolling, and leads bac
     const box = await readout.boundingBox();
     assert.ok(box.y >= 0 && box.y + box.height <= 900, `read-out in view at #${id}: ${JSON.stringify(box)}`);
   }
+  // The bar hides what scrolls under it with an opaque background, not a backdrop filter: the
+  // compositor redrew a filter's backdrop in every frame that changed the read-out, each
+  // keystroke's (issue 17).
+  const bar = await page.locator('.wayfinder').evaluate((b) => {
+    const s = getComputedStyle(b);
+    return { backdrop: s.backdropFilter, background: s.backgroundColor };
+  });
+  assert.equal(bar.backdrop, 'none');
+  assert.match(bar.background, /^rgb\(\d+, \d+, \d+\)$/, `the bar's background is opaque: ${bar.background}`);
   await readout.click();
   await landed(page, 'key');
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'key-input');
