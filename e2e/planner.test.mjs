@@ -774,7 +774,10 @@ test('a batch too long for a link comes back on reload, kept in this browser; th
   await page.getByTestId('command-select').selectOption('DEL');
   await page.waitForFunction(() => document.querySelector('.planner .verdict__line')?.textContent === '1: DEL … (1,500 keys)');
   // Saved once the reader pauses (300 ms), the link without the batch, the batch beside it.
-  await page.waitForFunction(() => (localStorage.getItem('slotscope.batch') ?? '').endsWith('\nuser:1499'));
+  // The batch was kept once already, after the paste: wait for the save of the DEL choice
+  // itself, or the link read here may be the one from before it.
+  await linkSaved(page);
+  assert.ok((await page.evaluate(() => localStorage.getItem('slotscope.batch') ?? '')).endsWith('\nuser:1499'));
   const link = await page.evaluate(() => location.hash);
   await page.reload();
   await page.getByTestId('batch-held').waitFor();
