@@ -163,6 +163,41 @@ test('an edit paints in the field first and reaches the pipeline a task after th
   assert.deepEqual(problems, []);
 });
 
+test('a key that comes after the edit\'s frame began holds the edit for a frame without one; keys in every frame are taken by the 12th', async () => {
+  const { page, problems } = await openPage(env.browser, env.server.url);
+  await typeKey(page, 'foo');
+  // An edit, then a key (a keyup) in each of the next `keys` frames, each after the page's own
+  // frame callback (set from a task after the page's task, so it runs after the page's in the
+  // next frame): a key released while its echo's frame was being made, as a script's `press`
+  // often is, or keys in every frame. Returns, after each frame's tasks, whether the edit still
+  // waits and the slot shown; then the same once the keys stop and a frame has passed.
+  const run = (text, keys, frames) => page.evaluate(({ text, keys, frames }) => new Promise((done) => {
+    const field = document.getElementById('key-field');
+    const slot = () => document.querySelector('[data-testid=slot]').textContent;
+    const key = (type) => field.dispatchEvent(new KeyboardEvent(type, { key: 'x', bubbles: true }));
+    key('keydown');
+    field.value = text;
+    field.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: 'x' }));
+    const log = [];
+    const frame = () => {
+      if (log.length < keys) key('keyup');
+      setTimeout(() => {
+        log.push([field.hasAttribute('data-pending'), slot()]);
+        if (log.length < frames) requestAnimationFrame(frame);
+        else done(log);
+      }, 0);
+    };
+    requestAnimationFrame(frame);
+  }), { text, keys, frames });
+  // Keys in the first three frames: the edit waits through them and is taken after the fourth.
+  const held = await run('bar', 3, 5);
+  assert.deepEqual(held, [[true, '12182'], [true, '12182'], [true, '12182'], [false, '5061'], [false, '5061']]);
+  // A key in every frame: the pipeline still follows after 12 frames (about 200 ms).
+  const every = await run('{user1}', 30, 13);
+  assert.deepEqual(every, [...Array(11).fill([true, '5061']), [false, '8106'], [false, '8106']]);
+  assert.deepEqual(problems, []);
+});
+
 test('a 10 MB paste is refused with a clear message and the last key stays', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await typeKey(page, 'foo');

@@ -83,9 +83,9 @@ async function inpOf(browser, url, ready, style = '') {
   // Keys pressed and released at once (Playwright's `press`), 30 ms apart (a burst faster than
   // anyone types) and 120 ms apart; then keys held 60 ms with 60 ms between them, as fingers
   // type (about 100 words a minute). A key released at once is often released after the
-  // frame that shows it has begun: its keyup is then presented with the next frame, which on
-  // slotscope is the pipeline's (the field's echo and the pipeline are a frame apart, issue
-  // 17), and the interaction counts that frame.
+  // frame that shows it has begun: its keyup is then presented with the next frame, and the
+  // interaction counts that frame (on slotscope the pipeline waits for a frame with no key in
+  // it, so that frame is not the pipeline's: issue 17, `KeyStore::edited`).
   const typeRounds = async (gap, hold = 0) => {
     const durs = [];
     for (let round = 0; round < 4; round++) {

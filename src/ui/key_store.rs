@@ -5,12 +5,17 @@
 //! that shows the key picks its part with [`use_key_select`], and what only needs the key once
 //! the reader pauses (the share link) follows it with [`use_key_settled`].
 
-use crate::ui::after_paint::{after_paint, AfterPaint};
 use crate::ui::state::KeyState;
 use gloo_timers::callback::Timeout;
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+/// The most frames an edit waits for one without a key in it ([`KeyStore::edited`]): while
+/// keys keep coming in every frame, the pipeline still follows them about every 200 ms.
+const MOST_FRAMES_WAITED: u32 = 12;
 
 /// Something told of the key's changes.
 type Listener = Rc<dyn Fn(&KeyState)>;
@@ -42,8 +47,42 @@ struct Inner {
     edit_waiting: Cell<bool>,
     /// The edited field, and what to tell with the text read from it.
     edit_field: RefCell<Option<Edit>>,
-    /// The task that takes the edit (kept after it ran until the next edit replaces it).
-    edit_task: RefCell<Option<AfterPaint>>,
+    /// Which wait for a quiet frame is the edit's ([`KeyStore::edited`]): a wait whose number
+    /// is not this one stops.
+    edit_wait: Cell<u64>,
+    /// Key events (keydown, keyup, an edit) in the field so far.
+    key_events: Cell<u64>,
+}
+
+/// Takes the edit wait `wait` into the state ([`KeyStore::edited`]) a task after the next frame
+/// has painted, if no key came since that frame began (or it is the [`MOST_FRAMES_WAITED`]th
+/// frame of the wait), or else waits for the frame after: an animation frame callback notes
+/// the key count, a task set from it compares. Stops when the store is gone or the wait is no
+/// longer the edit's (taken or dropped meanwhile).
+fn wait_quiet(store: Weak<Inner>, wait: u64, frames: u32) {
+    let Some(w) = web_sys::window() else { return };
+    // Each closure is freed by wasm-bindgen once called.
+    let frame = Closure::once_into_js(move || {
+        let Some(inner) = store.upgrade().filter(|i| i.edit_wait.get() == wait) else {
+            return;
+        };
+        let seen = inner.key_events.get();
+        drop(inner);
+        let task = Closure::once_into_js(move || {
+            let Some(inner) = store.upgrade().filter(|i| i.edit_wait.get() == wait) else {
+                return;
+            };
+            if inner.key_events.get() == seen || frames + 1 >= MOST_FRAMES_WAITED {
+                KeyStore(inner).take_edit();
+            } else {
+                wait_quiet(store, wait, frames + 1);
+            }
+        });
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback(task.unchecked_ref());
+        }
+    });
+    let _ = w.request_animation_frame(frame.unchecked_ref());
 }
 
 impl Inner {
@@ -103,7 +142,8 @@ impl KeyStore {
             timer: RefCell::new(None),
             edit_waiting: Cell::new(false),
             edit_field: RefCell::new(None),
-            edit_task: RefCell::new(None),
+            edit_wait: Cell::new(0),
+            key_events: Cell::new(0),
         }))
     }
 
@@ -119,28 +159,34 @@ impl KeyStore {
         self.change(text);
     }
 
-    /// The reader edited `field`: its text is taken into the state a task after the next frame
-    /// has painted (issue 17), so the keystroke's own frame holds only the browser's echo of the
-    /// character, and the pipeline and everything that follows the key show it in the frame
-    /// after. Edits made before that task runs are taken together: it reads the field's text as
-    /// it is then, and tells it to `read` before the listeners. While an edit waits, the field
-    /// carries `data-pending` (the tests wait for it to go). Held here, not in the field's
-    /// component, so the edit survives the component being made anew (the app mounting in
-    /// place of the prerendered page hands the text over as an edit).
+    /// The reader edited `field`: its text is taken into the state a task after a frame has
+    /// painted in which no key came (issue 17), so a keystroke's own frame holds only the
+    /// browser's echo of the character, and the pipeline and everything that follows the key
+    /// show it in a frame of their own, one where no key waits to be shown: a key released
+    /// while its echo's frame was being made (a keyup the page does not change for) is shown
+    /// with the quiet frame after it, and keys coming faster than frames are taken together
+    /// once they pause (or after [`MOST_FRAMES_WAITED`]). Edits made meanwhile are taken
+    /// together: the task reads the field's text as it is then, and tells it to `read` before
+    /// the listeners. While an edit waits, the field carries `data-pending` (the tests wait
+    /// for it to go). Held here, not in the field's component, so the edit survives the
+    /// component being made anew (the app mounting in place of the prerendered page hands the
+    /// text over as an edit).
     pub fn edited(&self, field: web_sys::HtmlInputElement, read: Rc<dyn Fn(&str)>) {
+        self.key_event();
         let first = !self.0.edit_waiting.replace(true);
         if first {
             let _ = field.set_attribute("data-pending", "");
-            let weak = Rc::downgrade(&self.0);
-            let task = after_paint(move || {
-                if let Some(inner) = weak.upgrade() {
-                    KeyStore(inner).take_edit();
-                }
-            });
-            // The task it replaces has run (nothing was waiting), so nothing is cancelled.
-            *self.0.edit_task.borrow_mut() = Some(task);
+            let wait = self.0.edit_wait.get() + 1;
+            self.0.edit_wait.set(wait);
+            wait_quiet(Rc::downgrade(&self.0), wait, 0);
         }
         *self.0.edit_field.borrow_mut() = Some((field, read));
+    }
+
+    /// A key went down or up in the field: a frame with it in is not quiet
+    /// ([`KeyStore::edited`]).
+    pub fn key_event(&self) {
+        self.0.key_events.set(self.0.key_events.get() + 1);
     }
 
     /// Whether an edit of the field waits to be taken: the field holds newer text than the
@@ -151,6 +197,7 @@ impl KeyStore {
 
     /// Takes an edit of the field that is still waiting into the state now.
     pub fn take_edit(&self) {
+        self.0.edit_wait.set(self.0.edit_wait.get() + 1);
         if !self.0.edit_waiting.replace(false) {
             return;
         }
@@ -165,6 +212,7 @@ impl KeyStore {
 
     /// Forgets a waiting edit.
     fn drop_edit(&self) {
+        self.0.edit_wait.set(self.0.edit_wait.get() + 1);
         let edit = self.0.edit_field.borrow_mut().take();
         if let (true, Some((field, _))) = (self.0.edit_waiting.replace(false), edit) {
             let _ = field.remove_attribute("data-pending");

@@ -97,6 +97,12 @@ pub fn key_input(props: &KeyInputProps) -> Html {
         });
         Callback::from(move |e: InputEvent| store.edited(e.target_unchecked_into(), read.clone()))
     };
+    // A key down or up in the field: the edit waits for a frame without one (issue 17,
+    // `KeyStore::edited`).
+    let onkey = {
+        let store = props.key_store.clone();
+        Callback::from(move |_: KeyboardEvent| store.key_event())
+    };
     // Leaving the field settles the key at once (the share link catches up before a click on
     // Share lands), an edit still waiting included.
     let onblur = {
@@ -138,6 +144,7 @@ pub fn key_input(props: &KeyInputProps) -> Html {
             <input id="key-field" class={classes!("key-input__field", invalid.then_some("is-invalid"))}
                 type="text" data-testid="key-input"
                 ref={field} {value} {oninput} {onblur}
+                onkeydown={onkey.clone()} onkeyup={onkey}
                 spellcheck="false" autocomplete="off" autocapitalize="off"
                 aria-invalid={invalid.to_string()}
                 aria-describedby={if invalid { "key-error key-help" } else { "key-help" }} />
