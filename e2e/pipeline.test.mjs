@@ -219,6 +219,23 @@ test('a 10 MB paste is refused with a clear message and the last key stays', asy
   await context.close();
 });
 
+test('a key over 1000 bytes is drawn on a layer of its own, and a short key goes back to the page\'s', async () => {
+  // The 64 KB paste's frame was spent drawing its one line in every 256-px tile it crossed
+  // (issue 17, ARCHITECTURE.md "Typing"); its own layer is cut into fewer tiles.
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  const field = page.getByTestId('key-input');
+  const layer = () => field.evaluate((f) => [f.classList.contains('is-long'), getComputedStyle(f).willChange]);
+  assert.deepEqual(await layer(), [false, 'auto']);
+  // Each differs from the one before, so the wait sees the field change.
+  for (const [key, long] of [['k'.repeat(1001), true], ['k'.repeat(1000), false], ['k'.repeat(64 * 1024), true], ['foo', false]]) {
+    await field.fill(key);
+    await page.waitForFunction((l) => document.getElementById('key-field').classList.contains('is-long') === l, long);
+    assert.deepEqual(await layer(), [long, long ? 'transform' : 'auto'], `${key.length} bytes`);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('user text is shown as text, never parsed as HTML', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await typeKey(page, '<img src=x onerror=alert(1)>');

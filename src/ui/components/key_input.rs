@@ -50,6 +50,13 @@ pub fn describe(t: &Messages, problem: &KeyProblem) -> String {
     }
 }
 
+/// The length from which the field holds its text on a composited layer of its own
+/// (`.key-input__field.is-long`, issue 17), in bytes: a single line of text is drawn whole in
+/// every tile it crosses, and the page's tiles are 256 px wide, a layer as short as the field
+/// 512 px. A 64 KB key was drawn in 5 or more tiles per frame, each about 3 ms; typed keys are
+/// far shorter, and keep their text on the page's own layer.
+const LONG_KEY: usize = 1000;
+
 /// The key field with its help, examples and error.
 #[function_component(KeyInput)]
 pub fn key_input(props: &KeyInputProps) -> Html {
@@ -64,11 +71,12 @@ pub fn key_input(props: &KeyInputProps) -> Html {
     // What the field shows besides the reader's own text: the error (with the text around its
     // column), and the text when it is not what the field last reported. A keystroke that
     // changes neither does not re-render the field.
-    let (error, value) = {
+    let (error, value, long) = {
         let known = known.clone();
         use_key_select(&props.key_store, move |k| {
             let foreign = k.error.is_some() || known.borrow().as_ref() != Some(&k.input);
-            (k.error.clone(), foreign.then(|| k.input.clone()))
+            let long = k.input.len() > LONG_KEY;
+            (k.error.clone(), foreign.then(|| k.input.clone()), long)
         })
     };
     let value = value.unwrap_or_else(|| props.key_store.get().input.clone());
@@ -141,7 +149,7 @@ pub fn key_input(props: &KeyInputProps) -> Html {
             // visibility, about 4 ms after each keystroke. `method="dialog"` outside a dialog
             // submits nowhere, so Enter (before the app has started too) does nothing.
             <form class="key-input__form" method="dialog" {onsubmit}>
-            <input id="key-field" class={classes!("key-input__field", invalid.then_some("is-invalid"))}
+            <input id="key-field" class={classes!("key-input__field", invalid.then_some("is-invalid"), long.then_some("is-long"))}
                 type="text" data-testid="key-input"
                 ref={field} {value} {oninput} {onblur}
                 onkeydown={onkey.clone()} onkeyup={onkey}
