@@ -52,12 +52,17 @@ struct Inner {
     edit_wait: Cell<u64>,
     /// Key events (keydown, keyup, an edit) in the field so far.
     key_events: Cell<u64>,
+    /// Frames a wait for a quiet frame has seen so far, all waits together.
+    frames: Cell<u64>,
+    /// The number in `frames` when the last key went down, while no key has come up since.
+    down_at: Cell<Option<u64>>,
 }
 
 /// Takes the edit wait `wait` into the state ([`KeyStore::edited`]) a task after the next frame
-/// has painted, if no key came since that frame began (or it is the [`MOST_FRAMES_WAITED`]th
-/// frame of the wait), or else waits for the frame after: an animation frame callback notes
-/// the key count, a task set from it compares. Stops when the store is gone or the wait is no
+/// has painted, if no key came since that frame began and no key is still down that went down
+/// before it, in its first frame (or it is the [`MOST_FRAMES_WAITED`]th frame of the wait), or
+/// else waits for the frame after: an animation frame callback notes the key count and the
+/// frame's number, a task set from it compares. Stops when the store is gone or the wait is no
 /// longer the edit's (taken or dropped meanwhile).
 fn wait_quiet(store: Weak<Inner>, wait: u64, frames: u32) {
     let Some(w) = web_sys::window() else { return };
@@ -67,12 +72,19 @@ fn wait_quiet(store: Weak<Inner>, wait: u64, frames: u32) {
             return;
         };
         let seen = inner.key_events.get();
+        let frame = inner.frames.get() + 1;
+        inner.frames.set(frame);
         drop(inner);
         let task = Closure::once_into_js(move || {
             let Some(inner) = store.upgrade().filter(|i| i.edit_wait.get() == wait) else {
                 return;
             };
-            if inner.key_events.get() == seen || frames + 1 >= MOST_FRAMES_WAITED {
+            // A key pressed and released at once (a script's, or a quick tap) comes up a few
+            // milliseconds after its echo's frame began: shown with the pipeline's frame, its
+            // keyup would wait for it.
+            let just_down = inner.down_at.get().is_some_and(|d| d + 1 >= frame);
+            let quiet = inner.key_events.get() == seen && !just_down;
+            if quiet || frames + 1 >= MOST_FRAMES_WAITED {
                 KeyStore(inner).take_edit();
             } else {
                 wait_quiet(store, wait, frames + 1);
@@ -144,6 +156,8 @@ impl KeyStore {
             edit_field: RefCell::new(None),
             edit_wait: Cell::new(0),
             key_events: Cell::new(0),
+            frames: Cell::new(0),
+            down_at: Cell::new(None),
         }))
     }
 
@@ -163,16 +177,16 @@ impl KeyStore {
     /// painted in which no key came (issue 17), so a keystroke's own frame holds only the
     /// browser's echo of the character, and the pipeline and everything that follows the key
     /// show it in a frame of their own, one where no key waits to be shown: a key released
-    /// while its echo's frame was being made (a keyup the page does not change for) is shown
-    /// with the quiet frame after it, and keys coming faster than frames are taken together
-    /// once they pause (or after [`MOST_FRAMES_WAITED`]). Edits made meanwhile are taken
-    /// together: the task reads the field's text as it is then, and tells it to `read` before
-    /// the listeners. While an edit waits, the field carries `data-pending` (the tests wait
-    /// for it to go). Held here, not in the field's component, so the edit survives the
-    /// component being made anew (the app mounting in place of the prerendered page hands the
-    /// text over as an edit).
+    /// while its echo's frame was being made, or just after (a keyup the page does not change
+    /// for), is shown with the quiet frame after it, and keys coming faster than frames are
+    /// taken together once they pause (or after [`MOST_FRAMES_WAITED`]). Edits made meanwhile
+    /// are taken together: the task reads the field's text as it is then, and tells it to
+    /// `read` before the listeners. While an edit waits, the field carries `data-pending` (the
+    /// tests wait for it to go). Held here, not in the field's component, so the edit survives
+    /// the component being made anew (the app mounting in place of the prerendered page hands
+    /// the text over as an edit).
     pub fn edited(&self, field: web_sys::HtmlInputElement, read: Rc<dyn Fn(&str)>) {
-        self.key_event();
+        self.note_key();
         let first = !self.0.edit_waiting.replace(true);
         if first {
             let _ = field.set_attribute("data-pending", "");
@@ -183,9 +197,14 @@ impl KeyStore {
         *self.0.edit_field.borrow_mut() = Some((field, read));
     }
 
-    /// A key went down or up in the field: a frame with it in is not quiet
-    /// ([`KeyStore::edited`]).
-    pub fn key_event(&self) {
+    /// A key went down (`down`) or up in the field: a frame with it in is not quiet, nor the
+    /// first frame after a key went down while that key is still down ([`KeyStore::edited`]).
+    pub fn key_event(&self, down: bool) {
+        self.note_key();
+        self.0.down_at.set(down.then(|| self.0.frames.get()));
+    }
+
+    fn note_key(&self) {
         self.0.key_events.set(self.0.key_events.get() + 1);
     }
 

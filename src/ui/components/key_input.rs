@@ -107,9 +107,9 @@ pub fn key_input(props: &KeyInputProps) -> Html {
     };
     // A key down or up in the field: the edit waits for a frame without one (issue 17,
     // `KeyStore::edited`).
-    let onkey = {
+    let onkey = |down: bool| {
         let store = props.key_store.clone();
-        Callback::from(move |_: KeyboardEvent| store.key_event())
+        Callback::from(move |_: KeyboardEvent| store.key_event(down))
     };
     // Leaving the field settles the key at once (the share link catches up before a click on
     // Share lands), an edit still waiting included.
@@ -152,7 +152,7 @@ pub fn key_input(props: &KeyInputProps) -> Html {
             <input id="key-field" class={classes!("key-input__field", invalid.then_some("is-invalid"), long.then_some("is-long"))}
                 type="text" data-testid="key-input"
                 ref={field} {value} {oninput} {onblur}
-                onkeydown={onkey.clone()} onkeyup={onkey}
+                onkeydown={onkey(true)} onkeyup={onkey(false)}
                 spellcheck="false" autocomplete="off" autocapitalize="off"
                 aria-invalid={invalid.to_string()}
                 aria-describedby={if invalid { "key-error key-help" } else { "key-help" }} />
