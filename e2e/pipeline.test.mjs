@@ -198,26 +198,31 @@ test('a key that comes after the edit\'s frame began, or is still down in its fi
   // A key still down when its first frame's task runs (a keydown whose keyup is on its way, as
   // a script's `press` or a quick tap sends them): the edit waits that frame out, so the keyup
   // is not shown with the pipeline's frame; after the next it is taken, key up or still held.
-  const down = (text, upAfter, frames) => page.evaluate(({ text, upAfter, frames }) => new Promise((done) => {
+  // `keys` go down in order before the edit; all but the first come up at once, the first
+  // after `upAfter` frames.
+  const down = (text, upAfter, frames, keys = ['y']) => page.evaluate(({ text, upAfter, frames, keys }) => new Promise((done) => {
     const field = document.getElementById('key-field');
     const slot = () => document.querySelector('[data-testid=slot]').textContent;
-    const key = (type) => field.dispatchEvent(new KeyboardEvent(type, { key: 'y', bubbles: true }));
-    key('keydown');
+    const key = (type, k) => field.dispatchEvent(new KeyboardEvent(type, { key: k, bubbles: true }));
+    for (const k of keys) key('keydown', k);
     field.value = text;
     field.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: 'y' }));
+    for (const k of keys.slice(1).reverse()) key('keyup', k);
     const log = [];
     const frame = () => setTimeout(() => {
       log.push([field.hasAttribute('data-pending'), slot()]);
       // After the page's task for this frame (set before this one), before the next frame.
-      if (log.length === upAfter) key('keyup');
+      if (log.length === upAfter) key('keyup', keys[0]);
       if (log.length < frames) requestAnimationFrame(frame);
       else done(log);
     }, 0);
     requestAnimationFrame(frame);
-  }), { text, upAfter, frames });
+  }), { text, upAfter, frames, keys });
   assert.deepEqual(await down('bar', 1, 3), [[true, '8106'], [false, '5061'], [false, '5061']]);
   // Held through all three frames (its keyup after them).
   assert.deepEqual(await down('foo', 3, 3), [[true, '5061'], [false, '12182'], [false, '12182']]);
+  // Ctrl+V: the V is up at once, the Control still down in the first frame.
+  assert.deepEqual(await down('bar', 1, 3, ['Control', 'v']), [[true, '12182'], [false, '5061'], [false, '5061']]);
   assert.deepEqual(problems, []);
 });
 
@@ -242,7 +247,7 @@ test('a 10 MB paste is refused with a clear message and the last key stays', asy
   await context.close();
 });
 
-test('a key over 1000 bytes is drawn on a layer of its own, and a short key goes back to the page\'s', async () => {
+test('a key over 1000 bytes is drawn on a layer of its own, from the frame that pastes it, and a short key goes back to the page\'s', async () => {
   // The 64 KB paste's frame was spent drawing its one line in every 256-px tile it crossed
   // (issue 17, ARCHITECTURE.md "Typing"); its own layer is cut into fewer tiles.
   const { page, context, problems } = await openPage(env.browser, env.server.url);
@@ -255,6 +260,19 @@ test('a key over 1000 bytes is drawn on a layer of its own, and a short key goes
     await page.waitForFunction((l) => document.getElementById('key-field').classList.contains('is-long') === l, long);
     assert.deepEqual(await layer(), [long, long ? 'transform' : 'auto'], `${key.length} bytes`);
   }
+  // A long key pasted is on its layer in the paste's own frame, before its edit is taken.
+  const pasted = await page.evaluate(() => {
+    const field = document.getElementById('key-field');
+    field.value = 'k'.repeat(2000);
+    field.setSelectionRange(2000, 2000);
+    field.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+    return [field.hasAttribute('data-pending'), field.classList.contains('is-long')];
+  });
+  assert.deepEqual(pasted, [true, true]);
+  await page.waitForFunction(() => !document.getElementById('key-field').hasAttribute('data-pending'));
+  assert.deepEqual(await layer(), [true, 'transform']);
+  await field.fill('bar');
+  await page.waitForFunction(() => !document.getElementById('key-field').classList.contains('is-long'));
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -54,8 +54,11 @@ struct Inner {
     key_events: Cell<u64>,
     /// Frames a wait for a quiet frame has seen so far, all waits together.
     frames: Cell<u64>,
-    /// The number in `frames` when the last key went down, while no key has come up since.
-    down_at: Cell<Option<u64>>,
+    /// The number in `frames` when a key last went down.
+    down_at: Cell<u64>,
+    /// Keys down in the field (a key that goes up elsewhere is forgotten when the field is
+    /// left).
+    down: Cell<u32>,
 }
 
 /// Takes the edit wait `wait` into the state ([`KeyStore::edited`]) a task after the next frame
@@ -82,7 +85,7 @@ fn wait_quiet(store: Weak<Inner>, wait: u64, frames: u32) {
             // A key pressed and released at once (a script's, or a quick tap) comes up a few
             // milliseconds after its echo's frame began: shown with the pipeline's frame, its
             // keyup would wait for it.
-            let just_down = inner.down_at.get().is_some_and(|d| d + 1 >= frame);
+            let just_down = inner.down.get() > 0 && inner.down_at.get() + 1 >= frame;
             let quiet = inner.key_events.get() == seen && !just_down;
             if quiet || frames + 1 >= MOST_FRAMES_WAITED {
                 KeyStore(inner).take_edit();
@@ -157,7 +160,8 @@ impl KeyStore {
             edit_wait: Cell::new(0),
             key_events: Cell::new(0),
             frames: Cell::new(0),
-            down_at: Cell::new(None),
+            down_at: Cell::new(0),
+            down: Cell::new(0),
         }))
     }
 
@@ -197,11 +201,20 @@ impl KeyStore {
         *self.0.edit_field.borrow_mut() = Some((field, read));
     }
 
-    /// A key went down (`down`) or up in the field: a frame with it in is not quiet, nor the
-    /// first frame after a key went down while that key is still down ([`KeyStore::edited`]).
-    pub fn key_event(&self, down: bool) {
+    /// A key went down (`down`; `repeat` when held down) or up in the field: a frame with it
+    /// in is not quiet, nor the first frame after a key went down while a key is still down
+    /// ([`KeyStore::edited`]).
+    pub fn key_event(&self, down: bool, repeat: bool) {
         self.note_key();
-        self.0.down_at.set(down.then(|| self.0.frames.get()));
+        let keys = &self.0.down;
+        match (down, repeat) {
+            (true, false) => keys.set(keys.get() + 1),
+            (true, true) => {}
+            (false, _) => keys.set(keys.get().saturating_sub(1)),
+        }
+        if down {
+            self.0.down_at.set(self.0.frames.get());
+        }
     }
 
     fn note_key(&self) {
@@ -266,9 +279,10 @@ impl KeyStore {
     }
 
     /// Settles a change now instead of after the pause (the field lost the focus: the reader
-    /// is about to do something else, e.g. share the link), an edit still waiting taken first.
-    /// Nothing happens if all is settled.
+    /// is about to do something else, e.g. share the link), an edit still waiting taken first,
+    /// and the keys down in the field forgotten. Nothing else happens if all is settled.
     pub fn settle(&self) {
+        self.0.down.set(0);
         self.take_edit();
         if self.0.unsettled.replace(false) {
             drop(self.0.timer.borrow_mut().take());

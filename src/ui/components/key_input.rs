@@ -54,7 +54,8 @@ pub fn describe(t: &Messages, problem: &KeyProblem) -> String {
 /// (`.key-input__field.is-long`, issue 17), in bytes: a single line of text is drawn whole in
 /// every tile it crosses, and the page's tiles are 256 px wide, a layer as short as the field
 /// 512 px. A 64 KB key was drawn in 5 or more tiles per frame, each about 3 ms; typed keys are
-/// far shorter, and keep their text on the page's own layer.
+/// far shorter, and keep their text on the page's own layer. Compared with the state's text
+/// at each render, and with the caret's offset in the input handler (a paste's own frame).
 const LONG_KEY: usize = 1000;
 
 /// The key field with its help, examples and error.
@@ -103,13 +104,24 @@ pub fn key_input(props: &KeyInputProps) -> Html {
         let read: Rc<dyn Fn(&str)> = Rc::new(move |text: &str| {
             *known.borrow_mut() = Some(AttrValue::from(text.to_string()))
         });
-        Callback::from(move |e: InputEvent| store.edited(e.target_unchecked_into(), read.clone()))
+        Callback::from(move |e: InputEvent| {
+            let field: web_sys::HtmlInputElement = e.target_unchecked_into();
+            // A long key pasted (the caret after it): on its own layer from the paste's own
+            // frame, before the state knows it is long (`LONG_KEY`). The render that follows
+            // the state sets the class again, and takes it off once the key is short.
+            let end = field.selection_end().ok().flatten().unwrap_or(0) as usize;
+            let class = field.class_name();
+            if end > LONG_KEY && !class.split(' ').any(|c| c == "is-long") {
+                field.set_class_name(&format!("{class} is-long"));
+            }
+            store.edited(field, read.clone())
+        })
     };
     // A key down or up in the field: the edit waits for a frame without one (issue 17,
     // `KeyStore::edited`).
     let onkey = |down: bool| {
         let store = props.key_store.clone();
-        Callback::from(move |_: KeyboardEvent| store.key_event(down))
+        Callback::from(move |e: KeyboardEvent| store.key_event(down, e.repeat()))
     };
     // Leaving the field settles the key at once (the share link catches up before a click on
     // Share lands), an edit still waiting included.
