@@ -223,6 +223,37 @@ test('a key that comes after the edit\'s frame began, or is still down in its fi
   assert.deepEqual(await down('foo', 3, 3), [[true, '5061'], [false, '12182'], [false, '12182']]);
   // Ctrl+V: the V is up at once, the Control still down in the first frame.
   assert.deepEqual(await down('bar', 1, 3, ['Control', 'v']), [[true, '12182'], [false, '5061'], [false, '5061']]);
+  // `which` acts before the first frame (i = -1) and in the test's task after the page's in
+  // frame i; the log is whether the edit still waits then.
+  const frames = (n, which) => page.evaluate(({ n, which }) => new Promise((done) => {
+    const field = document.getElementById('key-field');
+    const key = (type, k, repeat = false) => field.dispatchEvent(new KeyboardEvent(type, { key: k, repeat, bubbles: true }));
+    const edit = (text) => { field.value = text; field.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText' })); };
+    const steps = {
+      // A held key: its repeats are keydowns without keyups, an edit each.
+      repeat: (i) => {
+        if (i === -1) { key('keydown', 'x'); edit('x'); } else if (i < n - 1) { key('keydown', 'x', true); edit('x'.repeat(i + 2)); } else key('keyup', 'x');
+      },
+      // Cmd+V as macOS sends it (no keyup for the V), then a key pressed and released at once.
+      meta: (i) => {
+        if (i === -1) { key('keydown', 'Meta'); key('keydown', 'v'); edit('bar'); key('keyup', 'Meta'); } else if (i === 1) { key('keydown', 'z'); edit('foo'); key('keyup', 'z'); }
+      },
+    };
+    steps[which](-1);
+    const log = [];
+    const frame = () => setTimeout(() => {
+      log.push(field.hasAttribute('data-pending'));
+      steps[which](log.length - 1);
+      if (log.length < n) requestAnimationFrame(frame);
+      else done(log);
+    }, 0);
+    requestAnimationFrame(frame);
+  }), { n, which });
+  // The repeats do not hold the edit past the first key's first frame: each repeat's edit is
+  // taken in the frame after it.
+  assert.deepEqual(await frames(5, 'repeat'), [true, false, false, false, false]);
+  // Meta's keyup forgets the V, so the key pressed and released before a frame is taken in it.
+  assert.deepEqual(await frames(3, 'meta'), [false, false, false]);
   assert.deepEqual(problems, []);
 });
 
@@ -273,6 +304,18 @@ test('a key over 1000 bytes is drawn on a layer of its own, from the frame that 
   assert.deepEqual(await layer(), [true, 'transform']);
   await field.fill('bar');
   await page.waitForFunction(() => !document.getElementById('key-field').classList.contains('is-long'));
+  // Pasted, then undone before the edit is taken: the key is as before, and so is the layer.
+  await page.waitForFunction(() => document.querySelector('[data-testid=hashed-part]')?.textContent === 'bar');
+  await page.evaluate(() => {
+    const field = document.getElementById('key-field');
+    for (const text of ['k'.repeat(2000), 'bar']) {
+      field.value = text;
+      field.setSelectionRange(text.length, text.length);
+      field.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: text === 'bar' ? 'historyUndo' : 'insertFromPaste' }));
+    }
+  });
+  await page.waitForFunction(() => !document.getElementById('key-field').hasAttribute('data-pending'));
+  assert.deepEqual(await layer(), [false, 'auto']);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -14,7 +14,8 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// The most frames an edit waits for one without a key in it ([`KeyStore::edited`]): while
-/// keys keep coming in every frame, the pipeline still follows them about every 200 ms.
+/// keys keep coming in every frame, the pipeline still follows them about every 200 ms (at
+/// 60 frames a second).
 const MOST_FRAMES_WAITED: u32 = 12;
 
 /// Something told of the key's changes.
@@ -54,18 +55,19 @@ struct Inner {
     key_events: Cell<u64>,
     /// Frames a wait for a quiet frame has seen so far, all waits together.
     frames: Cell<u64>,
-    /// The number in `frames` when a key last went down.
+    /// The number in `frames` when a key last went down (not repeating). Only waits count
+    /// frames, so a key that went down while no edit waited holds a wait's first frame too.
     down_at: Cell<u64>,
     /// Keys down in the field (a key that goes up elsewhere is forgotten when the field is
-    /// left).
+    /// left; all are when Meta comes up: macOS sends no keyup for a key pressed with it).
     down: Cell<u32>,
 }
 
 /// Takes the edit wait `wait` into the state ([`KeyStore::edited`]) a task after the next frame
-/// has painted, if no key came since that frame began and no key is still down that went down
-/// before it, in its first frame (or it is the [`MOST_FRAMES_WAITED`]th frame of the wait), or
-/// else waits for the frame after: an animation frame callback notes the key count and the
-/// frame's number, a task set from it compares. Stops when the store is gone or the wait is no
+/// has painted, if no key came since that frame began, nor is a key still down while the
+/// latest keydown came after the frame before (or it is the [`MOST_FRAMES_WAITED`]th frame of
+/// the wait), or else waits for the frame after: an animation frame callback notes the key
+/// count and the frame's number, a task set from it compares. Stops when the store is gone or the wait is no
 /// longer the edit's (taken or dropped meanwhile).
 fn wait_quiet(store: Weak<Inner>, wait: u64, frames: u32) {
     let Some(w) = web_sys::window() else { return };
@@ -201,20 +203,26 @@ impl KeyStore {
         *self.0.edit_field.borrow_mut() = Some((field, read));
     }
 
-    /// A key went down (`down`; `repeat` when held down) or up in the field: a frame with it
-    /// in is not quiet, nor the first frame after a key went down while a key is still down
-    /// ([`KeyStore::edited`]).
-    pub fn key_event(&self, down: bool, repeat: bool) {
+    /// A key went down in the field (`repeat`: a held key's repeat): a frame with it in is not
+    /// quiet, nor, while a key is still down, the first frame after it ([`KeyStore::edited`]).
+    pub fn key_down(&self, repeat: bool) {
         self.note_key();
-        let keys = &self.0.down;
-        match (down, repeat) {
-            (true, false) => keys.set(keys.get() + 1),
-            (true, true) => {}
-            (false, _) => keys.set(keys.get().saturating_sub(1)),
-        }
-        if down {
+        if !repeat {
+            self.0.down.set(self.0.down.get() + 1);
             self.0.down_at.set(self.0.frames.get());
         }
+    }
+
+    /// A key came up in the field (`meta`: the Meta key, with which macOS sends no keyup for the
+    /// keys pressed meanwhile, so none is counted down after it).
+    pub fn key_up(&self, meta: bool) {
+        self.note_key();
+        let keys = &self.0.down;
+        keys.set(if meta {
+            0
+        } else {
+            keys.get().saturating_sub(1)
+        });
     }
 
     fn note_key(&self) {

@@ -55,8 +55,23 @@ pub fn describe(t: &Messages, problem: &KeyProblem) -> String {
 /// every tile it crosses, and the page's tiles are 256 px wide, a layer as short as the field
 /// 512 px. A 64 KB key was drawn in 5 or more tiles per frame, each about 3 ms; typed keys are
 /// far shorter, and keep their text on the page's own layer. Compared with the state's text
-/// at each render, and with the caret's offset in the input handler (a paste's own frame).
+/// at each render and when an edit is taken, and with the caret's offset in the input handler
+/// (a paste's own frame; UTF-16 units there, so a pasted key of 1000 units or fewer but more
+/// bytes gets its layer a frame later).
 const LONG_KEY: usize = 1000;
+
+/// Puts `field` on its own layer or back on the page's (`LONG_KEY`), whatever Yew last set:
+/// the input handler and a taken edit know the field's text before a render does.
+fn mark_long(field: &HtmlInputElement, long: bool) {
+    let class = field.class_name();
+    let has = class.split(' ').any(|c| c == "is-long");
+    if long && !has {
+        field.set_class_name(&format!("{class} is-long"));
+    } else if !long && has {
+        let rest: Vec<&str> = class.split(' ').filter(|c| *c != "is-long").collect();
+        field.set_class_name(&rest.join(" "));
+    }
+}
 
 /// The key field with its help, examples and error.
 #[function_component(KeyInput)]
@@ -85,6 +100,12 @@ pub fn key_input(props: &KeyInputProps) -> Html {
         let (field, known, value) = (field.clone(), known.clone(), value.clone());
         let store = props.key_store.clone();
         use_effect(move || {
+            // Yew sets the class only when its own changes: an edit dropped for a dispatched
+            // key, or refused, leaves what the input handler set (an edit still waiting keeps
+            // it: the field is newer than the state).
+            if let (Some(input), false) = (field.cast::<HtmlInputElement>(), store.edit_waiting()) {
+                mark_long(&input, long);
+            }
             let mut known = known.borrow_mut();
             // An edit still waiting is newer than the state (the app mounting hands over what
             // the reader typed into the prerendered page as an edit, before this first runs).
@@ -96,32 +117,36 @@ pub fn key_input(props: &KeyInputProps) -> Html {
             }
         });
     }
-    // An edit reaches the key's state a task after the frame that shows it in the field has
-    // painted (issue 17, `KeyStore::edited`): the keystroke's own frame holds only the
+    // An edit reaches the key's state a task after a frame that shows it in the field and has
+    // no key in it (issue 17, `KeyStore::edited`): the keystroke's own frame holds only the
     // browser's echo of the character, as on a page with nothing but the field.
     let oninput = {
-        let (store, known) = (props.key_store.clone(), known.clone());
+        let (store, known, node) = (props.key_store.clone(), known.clone(), field.clone());
         let read: Rc<dyn Fn(&str)> = Rc::new(move |text: &str| {
+            if let Some(input) = node.cast::<HtmlInputElement>() {
+                mark_long(&input, text.len() > LONG_KEY);
+            }
             *known.borrow_mut() = Some(AttrValue::from(text.to_string()))
         });
         Callback::from(move |e: InputEvent| {
-            let field: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let field: HtmlInputElement = e.target_unchecked_into();
             // A long key pasted (the caret after it): on its own layer from the paste's own
-            // frame, before the state knows it is long (`LONG_KEY`). The render that follows
-            // the state sets the class again, and takes it off once the key is short.
-            let end = field.selection_end().ok().flatten().unwrap_or(0) as usize;
-            let class = field.class_name();
-            if end > LONG_KEY && !class.split(' ').any(|c| c == "is-long") {
-                field.set_class_name(&format!("{class} is-long"));
+            // frame, before the state knows it is long (`LONG_KEY`).
+            if field.selection_end().ok().flatten().unwrap_or(0) as usize > LONG_KEY {
+                mark_long(&field, true);
             }
             store.edited(field, read.clone())
         })
     };
     // A key down or up in the field: the edit waits for a frame without one (issue 17,
     // `KeyStore::edited`).
-    let onkey = |down: bool| {
+    let onkeydown = {
         let store = props.key_store.clone();
-        Callback::from(move |e: KeyboardEvent| store.key_event(down, e.repeat()))
+        Callback::from(move |e: KeyboardEvent| store.key_down(e.repeat()))
+    };
+    let onkeyup = {
+        let store = props.key_store.clone();
+        Callback::from(move |e: KeyboardEvent| store.key_up(e.key() == "Meta"))
     };
     // Leaving the field settles the key at once (the share link catches up before a click on
     // Share lands), an edit still waiting included.
@@ -164,7 +189,7 @@ pub fn key_input(props: &KeyInputProps) -> Html {
             <input id="key-field" class={classes!("key-input__field", invalid.then_some("is-invalid"), long.then_some("is-long"))}
                 type="text" data-testid="key-input"
                 ref={field} {value} {oninput} {onblur}
-                onkeydown={onkey(true)} onkeyup={onkey(false)}
+                {onkeydown} {onkeyup}
                 spellcheck="false" autocomplete="off" autocapitalize="off"
                 aria-invalid={invalid.to_string()}
                 aria-describedby={if invalid { "key-error key-help" } else { "key-help" }} />
