@@ -54,8 +54,8 @@ struct Inner {
     /// Key events (keydown, keyup, an edit) in the field so far.
     key_events: Cell<u64>,
     /// Frames a wait for a quiet frame has seen so far, all waits together.
-    frames: Cell<u64>,
-    /// The number in `frames` when a key last went down (not repeating). Only waits count
+    frames_seen: Cell<u64>,
+    /// The number in `frames_seen` when a key last went down (not repeating). Only waits count
     /// frames, so a key that went down while no edit waited holds a wait's first frame too.
     down_at: Cell<u64>,
     /// Keys down in the field (a key that goes up elsewhere is forgotten when the field is
@@ -67,8 +67,8 @@ struct Inner {
 /// has painted, if no key came since that frame began, nor is a key still down while the
 /// latest keydown came after the frame before (or it is the [`MOST_FRAMES_WAITED`]th frame of
 /// the wait), or else waits for the frame after: an animation frame callback notes the key
-/// count and the frame's number, a task set from it compares. Stops when the store is gone or the wait is no
-/// longer the edit's (taken or dropped meanwhile).
+/// count and the frame's number, a task set from it compares. Stops when the store is gone or
+/// the wait is no longer the edit's (taken or dropped meanwhile).
 fn wait_quiet(store: Weak<Inner>, wait: u64, frames: u32) {
     let Some(w) = web_sys::window() else { return };
     // Each closure is freed by wasm-bindgen once called.
@@ -77,8 +77,8 @@ fn wait_quiet(store: Weak<Inner>, wait: u64, frames: u32) {
             return;
         };
         let seen = inner.key_events.get();
-        let frame = inner.frames.get() + 1;
-        inner.frames.set(frame);
+        let frame = inner.frames_seen.get() + 1;
+        inner.frames_seen.set(frame);
         drop(inner);
         let task = Closure::once_into_js(move || {
             let Some(inner) = store.upgrade().filter(|i| i.edit_wait.get() == wait) else {
@@ -161,7 +161,7 @@ impl KeyStore {
             edit_field: RefCell::new(None),
             edit_wait: Cell::new(0),
             key_events: Cell::new(0),
-            frames: Cell::new(0),
+            frames_seen: Cell::new(0),
             down_at: Cell::new(0),
             down: Cell::new(0),
         }))
@@ -209,7 +209,7 @@ impl KeyStore {
         self.note_key();
         if !repeat {
             self.0.down.set(self.0.down.get() + 1);
-            self.0.down_at.set(self.0.frames.get());
+            self.0.down_at.set(self.0.frames_seen.get());
         }
     }
 

@@ -63,14 +63,7 @@ const LONG_KEY: usize = 1000;
 /// Puts `field` on its own layer or back on the page's (`LONG_KEY`), whatever Yew last set:
 /// the input handler and a taken edit know the field's text before a render does.
 fn mark_long(field: &HtmlInputElement, long: bool) {
-    let class = field.class_name();
-    let has = class.split(' ').any(|c| c == "is-long");
-    if long && !has {
-        field.set_class_name(&format!("{class} is-long"));
-    } else if !long && has {
-        let rest: Vec<&str> = class.split(' ').filter(|c| *c != "is-long").collect();
-        field.set_class_name(&rest.join(" "));
-    }
+    let _ = field.class_list().toggle_with_force("is-long", long);
 }
 
 /// The key field with its help, examples and error.
