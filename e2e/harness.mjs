@@ -71,13 +71,13 @@ export function sharedBrowser() {
   return env;
 }
 
-/** Debian's Chromium, never a downloaded one. */
-export function launch() {
+/** Debian's Chromium, never a downloaded one (`extraArgs`: more command-line switches). */
+export function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-      '--disable-component-update', '--no-first-run', '--disable-sync'],
+      '--disable-component-update', '--no-first-run', '--disable-sync', ...extraArgs],
   });
 }
 
