@@ -469,6 +469,61 @@ test('a switch rewords the sections on screen in its own frame, and the ones out
   await context.close();
 });
 
+test('the sections out of view take the new language one a frame, one scrolled to first, and `<html lang>` last', async () => {
+  const { page, context, problems } = await openWithLocale(env.server.url, 'en-US');
+  const ids = ['key', 'map', 'planner', 'tags', 'redirections', 'bus', 'why'];
+  /** Switches to `lang` (then, when `scroll`, scrolls to the end of the page in the same
+   * task), and reads at every animation frame which sections' `lang` names it, until
+   * `<html lang>` does and one frame more. */
+  const frames = (lang, scroll) => page.evaluate(({ lang, ids, scroll }) => new Promise((done) => {
+    const select = document.querySelector('[data-testid=lang-select]');
+    select.value = lang;
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    if (scroll) window.scrollTo(0, document.documentElement.scrollHeight);
+    const bcp47 = lang === 'zh' ? 'zh-Hans' : 'en';
+    const seen = [];
+    let after = 0;
+    const read = () => {
+      seen.push({ sections: ids.filter((id) => document.getElementById(id).lang === bcp47), html: document.documentElement.lang === bcp47 });
+      if (seen.at(-1).html) after++;
+      if (after > 1 || seen.length > 120) done(seen);
+      else requestAnimationFrame(read);
+    };
+    requestAnimationFrame(read);
+  }), { lang, ids, scroll });
+  /** The order in which the sections took the language after the switch's frame; asserts
+   * one a frame, and `<html lang>` only once all have. */
+  const order = (seen) => {
+    const came = [];
+    for (let i = 1; i < seen.length; i++) {
+      const fresh = seen[i].sections.filter((id) => !seen[i - 1].sections.includes(id));
+      assert.ok(fresh.length <= 1, `one section a frame, not ${fresh.join(', ')} (frame ${i})`);
+      came.push(...fresh);
+      if (seen[i].html) assert.equal(seen[i - 1].sections.length, ids.length, '<html lang> follows only once every section speaks it');
+    }
+    assert.deepEqual(seen.at(-1).sections, ids, 'every section speaks it in the end');
+    assert.ok(seen.at(-1).html);
+    return came;
+  };
+  // At the top of a 900 px window: the key card on screen at the switch's frame, then the
+  // others in page order.
+  const toZh = await frames('zh', false);
+  assert.ok(toZh[0].sections.includes('key') && !toZh[0].sections.includes('why'), `at the switch's frame: ${toZh[0].sections}`);
+  assert.ok(!toZh[0].html, '<html lang> waits for every section');
+  const zhOrder = order(toZh);
+  assert.deepEqual(zhOrder, ids.filter((id) => !toZh[0].sections.includes(id)), 'the others in page order');
+  assert.match(await page.locator('#why').innerText(), CJK);
+  // Scrolled to the end at the switch: the page learns it from an IntersectionObserver after
+  // the frame that shows the scroll, and "why", on screen there, comes before the sections
+  // above it that are not.
+  const toEn = await frames('en', true);
+  const enOrder = order(toEn);
+  assert.ok(enOrder.indexOf('why') < enOrder.indexOf('redirections'), `"why", scrolled to, comes over early: ${enOrder}`);
+  assert.doesNotMatch(await page.locator('#why').innerText(), CJK);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('reaching for the switch paints the Chinese first screen once, unseen, and leaves nothing behind', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   const fetched = [];

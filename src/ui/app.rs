@@ -29,7 +29,7 @@ use crate::ui::components::topology_lab::{LabControls, LabImport, LastChange};
 use crate::ui::components::tour::Tour;
 use crate::ui::key_store::{use_key_settled, KeyStore};
 use crate::ui::lang::{self, Lang};
-use crate::ui::late_lang::{use_in_view, InView, PageSection, SectionMap};
+use crate::ui::late_lang::{use_in_view, use_speaking, PageSection, SectionMap};
 use crate::ui::planner_state::PlannerState;
 use crate::ui::player::{resolve_old, resolve_shared, Player, PlayerAction, ScenarioIndex};
 use crate::ui::sections::{join_fragment, split_fragment, Place};
@@ -132,13 +132,14 @@ pub fn app() -> Html {
         }
     });
     let t = lang.messages();
-    // A switch re-renders the sections on screen at once and the others after the next paint
-    // (`late_lang`); `<html lang>` names the new language once every section speaks it, and
-    // until then each part of the page carries a `lang` of its own (not `<main>`: a `lang`
-    // set there restyles every section under it, 80-140 ms at 1000 masters).
-    let in_view = use_state_eq(|| InView::ALL);
+    // A switch re-renders the sections on screen at once and the others one a frame after
+    // the next paint (`late_lang`); `<html lang>` names the new language once every section
+    // speaks it, and until then each part of the page carries a `lang` of its own (not
+    // `<main>`: a `lang` set there restyles every section under it, 80-140 ms at 1000
+    // masters).
     let on_screen = use_in_view();
-    let late = use_after_paint(*lang, true).0;
+    let (speaking, switched) = use_speaking(*lang, on_screen.clone());
+    let late = speaking.behind;
     use_effect_with(late, move |_| lang::apply(late));
     // A new cluster reaches the tags and hot-spot section a task after the frame that shows
     // it, when that section is out of view (`late_lang::SectionMap`).
@@ -150,14 +151,14 @@ pub fn app() -> Html {
         late_map
     };
     let on_lang = use_callback(
-        (lang.setter(), in_view.setter(), on_screen),
-        |l: Lang, (set, seen, on_screen)| {
+        (lang.clone(), switched, on_screen),
+        |l: Lang, (lang, switched, on_screen)| {
             lang::remember(l);
-            seen.set(on_screen.get());
-            set.set(l)
+            switched.emit((**lang, on_screen.get()));
+            lang.set(l)
         },
     );
-    let speak = |place: Place| in_view.lang_for(place, *lang, late);
+    let speak = |place: Place| speaking.lang_for(place, *lang);
     // The link, from the reducers themselves (each part recomputed only when it changes).
     let cluster = use_memo(state.map.clone(), |map| Cluster::from_map(map));
     let planner_input = use_memo(planner.clone(), |p| p.to_input());

@@ -1,18 +1,22 @@
-//! A language switch reaches the sections out of view one task after the frame that shows it,
-//! so that frame re-renders and lays out only what the reader is looking at (issue 17).
+//! A language switch reaches the sections out of view after the frame that shows it, one
+//! section a frame, so no frame re-renders and lays out more than one section's words
+//! (issue 17).
 //!
 //! At the switch, the sections on screen ([`use_in_view`], kept by an `IntersectionObserver` as
 //! the reader scrolls, so the switch itself measures nothing: the select's new value has made
 //! the layout dirty, and reading boxes then laid the page out, 26 ms at 1000 masters) take the
-//! new language at once; the others keep the previous one until App's late value
-//! (`after_paint::use_after_paint`) catches up after the next paint. `<html lang>` follows the
-//! late value, so it names the new language once every section speaks it.
+//! new language at once; the others keep the one the page spoke ([`Speaking`]), and
+//! [`use_speaking`] brings them over a task after each paint, one at a time: first one the
+//! reader has scrolled to meanwhile, else the next in page order. `<html lang>` follows once
+//! every section speaks the new language, in a frame of its own (changing it restyles the
+//! whole page).
 //!
 //! A new cluster reaches the tags and hot-spot section the same way when it is out of view
 //! ([`SectionMap`]): at 1000 masters that section adds about 900 elements and plans 100,000
 //! keys, which the frame showing the new map does not need.
 
 use crate::core::cluster::topology::SlotMap;
+use crate::ui::after_paint::after_paint;
 use crate::ui::lang::Lang;
 use crate::ui::sections::Place;
 use std::cell::Cell;
@@ -21,20 +25,20 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The sections that were on screen when the language was switched (a set of [`Place`]s).
+/// A set of sections ([`Place`]s): those on screen, or those that speak the new language.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct InView(u8);
 
 impl InView {
-    /// Every section: what the page assumes until a switch measures.
+    /// Every section: what the page assumes until an observer reports.
     pub const ALL: InView = InView(u8::MAX);
 
-    /// Whether `place` was on screen.
+    /// Whether `place` is in the set.
     pub fn has(self, place: Place) -> bool {
         self.0 & bit(place) != 0
     }
 
-    /// `self` with `place` on screen or not.
+    /// `self` with `place` in the set or not.
     pub fn with(self, place: Place, on_screen: bool) -> InView {
         if on_screen {
             InView(self.0 | bit(place))
@@ -43,14 +47,95 @@ impl InView {
         }
     }
 
-    /// The language `place` speaks now: the new one if it was on screen, else `late`.
-    pub fn lang_for(self, place: Place, lang: Lang, late: Lang) -> Lang {
-        if self.has(place) {
-            lang
-        } else {
-            late
+    /// Whether every section is in the set.
+    pub fn is_all(self) -> bool {
+        Place::ALL.into_iter().all(|p| self.has(p))
+    }
+}
+
+/// Which sections speak the page's language, and the language the others still speak: the
+/// one the page spoke before the switch.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Speaking {
+    /// The sections that speak the page's language.
+    pub caught_up: InView,
+    /// The language of the others (the page's own once every section speaks it).
+    pub behind: Lang,
+}
+
+impl Speaking {
+    /// Every section speaks `lang`.
+    pub fn all(lang: Lang) -> Speaking {
+        Speaking {
+            caught_up: InView::ALL,
+            behind: lang,
         }
     }
+
+    /// The language `place` speaks while the page's is `lang`.
+    pub fn lang_for(self, place: Place, lang: Lang) -> Lang {
+        if self.caught_up.has(place) {
+            lang
+        } else {
+            self.behind
+        }
+    }
+
+    /// The next step towards every section speaking `lang`: the next section brought over
+    /// (one on screen now first, else the first in page order), or, once all have been,
+    /// `behind` set to `lang`. `None` when there is nothing left to do.
+    pub fn step(self, lang: Lang, on_screen: InView) -> Option<Speaking> {
+        if self.behind == lang {
+            return None;
+        }
+        let waiting = Place::ALL.into_iter().filter(|p| !self.caught_up.has(*p));
+        let next = waiting
+            .clone()
+            .find(|p| on_screen.has(*p))
+            .or_else(|| waiting.clone().next());
+        Some(match next {
+            Some(place) => Speaking {
+                caught_up: self.caught_up.with(place, true),
+                ..self
+            },
+            None => Speaking::all(lang),
+        })
+    }
+}
+
+/// The page's [`Speaking`] state and the switch: `switch(from, on_screen)` is called with the
+/// language the page spoke and the sections on screen when the reader picks another; from
+/// the next paint on, a task after each paint takes one [`Speaking::step`].
+#[hook]
+pub fn use_speaking(
+    lang: Lang,
+    on_screen: Rc<Cell<InView>>,
+) -> (Speaking, Callback<(Lang, InView)>) {
+    let speaking = use_state_eq(|| Speaking::all(lang));
+    {
+        let handle = speaking.clone();
+        use_effect_with((lang, *speaking), move |(lang, now)| {
+            let (lang, now) = (*lang, *now);
+            let guard = (now.behind != lang).then(|| {
+                after_paint(move || {
+                    if let Some(next) = now.step(lang, on_screen.get()) {
+                        handle.set(next);
+                    }
+                })
+            });
+            move || drop(guard)
+        });
+    }
+    let switch = use_callback(
+        speaking.setter(),
+        |(from, on_screen): (Lang, InView), set| {
+            set.set(Speaking {
+                caught_up: on_screen,
+                behind: from,
+            })
+        },
+    );
+    (*speaking, switch)
 }
 
 /// The sections on screen, kept up to date by an `IntersectionObserver` on each of them (every
@@ -159,8 +244,70 @@ mod tests {
             .with(Place::Planner, false);
         assert!(v.has(Place::Key) && v.has(Place::Map));
         assert!(!v.has(Place::Planner) && !v.has(Place::Tags) && !v.has(Place::Bus));
-        assert_eq!(v.lang_for(Place::Map, Lang::Zh, Lang::En), Lang::Zh);
-        assert_eq!(v.lang_for(Place::Planner, Lang::Zh, Lang::En), Lang::En);
+        assert!(!v.is_all() && InView::ALL.is_all());
         assert!(Place::ALL.into_iter().all(|p| InView::ALL.has(p)));
+    }
+
+    /// Only `places` in the set.
+    fn only(places: &[Place]) -> InView {
+        Place::ALL
+            .into_iter()
+            .fold(InView::ALL, |v, p| v.with(p, places.contains(&p)))
+    }
+
+    #[test]
+    fn the_sections_out_of_view_come_over_one_a_step_then_the_page() {
+        let top = only(&[Place::Key, Place::Map]);
+        let mut now = Speaking {
+            caught_up: top,
+            behind: Lang::En,
+        };
+        assert_eq!(now.lang_for(Place::Map, Lang::Zh), Lang::Zh);
+        assert_eq!(now.lang_for(Place::Planner, Lang::Zh), Lang::En);
+        let mut order = Vec::new();
+        while let Some(next) = now.step(Lang::Zh, top) {
+            let new: Vec<Place> = Place::ALL
+                .into_iter()
+                .filter(|p| next.caught_up.has(*p) && !now.caught_up.has(*p))
+                .collect();
+            assert!(new.len() <= 1, "one section a step: {new:?}");
+            order.extend(new);
+            now = next;
+        }
+        assert_eq!(
+            order,
+            [
+                Place::Planner,
+                Place::Tags,
+                Place::Redirections,
+                Place::Bus,
+                Place::Why
+            ]
+        );
+        assert_eq!(now, Speaking::all(Lang::Zh));
+        assert!(Place::ALL
+            .into_iter()
+            .all(|p| now.lang_for(p, Lang::Zh) == Lang::Zh));
+    }
+
+    #[test]
+    fn a_section_scrolled_to_meanwhile_comes_over_first() {
+        let now = Speaking {
+            caught_up: only(&[Place::Key]),
+            behind: Lang::Zh,
+        };
+        let next = now.step(Lang::En, only(&[Place::Bus, Place::Why])).unwrap();
+        assert!(next.caught_up.has(Place::Bus) && !next.caught_up.has(Place::Why));
+        assert_eq!(next.behind, Lang::Zh);
+        // Every section on screen at the switch: the page's own language follows at once.
+        assert_eq!(
+            Speaking {
+                caught_up: InView::ALL,
+                behind: Lang::Zh
+            }
+            .step(Lang::En, InView::ALL),
+            Some(Speaking::all(Lang::En))
+        );
+        assert_eq!(Speaking::all(Lang::En).step(Lang::En, InView::ALL), None);
     }
 }
