@@ -520,6 +520,34 @@ test('the sections out of view take the new language one a frame, one scrolled t
   const enOrder = order(toEn);
   assert.ok(enOrder.indexOf('why') < enOrder.indexOf('redirections'), `"why", scrolled to, comes over early: ${enOrder}`);
   assert.doesNotMatch(await page.locator('#why').innerText(), CJK);
+  // Back at the top, to Chinese and, two frames later, back to English: the sections still in
+  // English stay so, the one or two that had come over go back, and `<html lang>` never names
+  // Chinese.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)))));
+  const back = await page.evaluate((ids) => new Promise((done) => {
+    const select = document.querySelector('[data-testid=lang-select]');
+    const pick = (lang) => { select.value = lang; select.dispatchEvent(new Event('change', { bubbles: true })); };
+    pick('zh');
+    const seen = [];
+    const read = () => {
+      seen.push({ langs: ids.map((id) => document.getElementById(id).lang), html: document.documentElement.lang });
+      if (seen.length === 3) pick('en');
+      if (seen.length > 3 && seen.at(-1).langs.every((l) => l === 'en') && seen.length > 12) done(seen);
+      else if (seen.length > 120) done(seen);
+      else requestAnimationFrame(read);
+    };
+    requestAnimationFrame(read);
+  }), ids);
+  const atBack = back[2].langs;
+  assert.ok(atBack.includes('en') && atBack.includes('zh-Hans'), `partway at the second switch: ${atBack}`);
+  for (let i = 3; i < back.length; i++) {
+    ids.forEach((id, j) => {
+      if (back[i - 1].langs[j] === 'en') assert.equal(back[i].langs[j], 'en', `#${id} went back to Chinese (frame ${i})`);
+    });
+  }
+  assert.ok(back.every((f) => f.html === 'en'), `<html lang> stays English: ${back.map((f) => f.html)}`);
+  assert.ok(back.at(-1).langs.every((l) => l === 'en'));
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -139,8 +139,12 @@ pub fn app() -> Html {
     // masters).
     let on_screen = use_in_view();
     let (speaking, switched) = use_speaking(*lang, on_screen.clone());
-    let late = speaking.behind;
-    use_effect_with(late, move |_| lang::apply(late));
+    let spoken = (speaking.behind == *lang).then_some(*lang);
+    use_effect_with(spoken, move |spoken| {
+        if let Some(l) = spoken {
+            lang::apply(*l)
+        }
+    });
     // A new cluster reaches the tags and hot-spot section a task after the frame that shows
     // it, when that section is out of view (`late_lang::SectionMap`).
     let now_map = SectionMap(state.map.clone(), state.colours.clone());
@@ -154,7 +158,7 @@ pub fn app() -> Html {
         (lang.clone(), switched, on_screen),
         |l: Lang, (lang, switched, on_screen)| {
             lang::remember(l);
-            switched.emit((**lang, on_screen.get()));
+            switched.emit((**lang, l, on_screen.get()));
             lang.set(l)
         },
     );

@@ -1,6 +1,6 @@
 //! A language switch reaches the sections out of view after the frame that shows it, one
-//! section a frame, so no frame re-renders and lays out more than one section's words
-//! (issue 17).
+//! section a frame, so no frame after it re-renders and lays out more than one section's
+//! words (issue 17).
 //!
 //! At the switch, the sections on screen ([`use_in_view`], kept by an `IntersectionObserver` as
 //! the reader scrolls, so the switch itself measures nothing: the select's new value has made
@@ -101,37 +101,95 @@ impl Speaking {
             None => Speaking::all(lang),
         })
     }
+
+    /// The page switched from `from` to `to` with `on_screen` on screen: those take `to` at
+    /// once, and so do those that already speak it (a switch back before every section had
+    /// come over); the others speak `from` until their step.
+    pub fn switched(self, from: Lang, to: Lang, on_screen: InView) -> Speaking {
+        let caught_up = Place::ALL.into_iter().fold(on_screen, |set, p| {
+            if self.lang_for(p, from) == to {
+                set.with(p, true)
+            } else {
+                set
+            }
+        });
+        Speaking {
+            caught_up,
+            behind: from,
+        }
+    }
 }
 
-/// The page's [`Speaking`] state and the switch: `switch(from, on_screen)` is called with the
-/// language the page spoke and the sections on screen when the reader picks another; from
-/// the next paint on, a task after each paint takes one [`Speaking::step`].
+/// What changes [`Speaking`]: a switch, or a step after a paint (made from the state as it
+/// is then, not as it was when the step was set).
+pub enum SpeakingAction {
+    /// The reader picked another language.
+    Switched {
+        /// The language the page spoke.
+        from: Lang,
+        /// The one picked.
+        to: Lang,
+        /// The sections on screen then.
+        on_screen: InView,
+    },
+    /// One [`Speaking::step`].
+    Step {
+        /// The page's language.
+        lang: Lang,
+        /// The sections on screen now.
+        on_screen: InView,
+    },
+}
+
+impl Reducible for Speaking {
+    type Action = SpeakingAction;
+
+    fn reduce(self: Rc<Self>, action: SpeakingAction) -> Rc<Self> {
+        match action {
+            SpeakingAction::Switched {
+                from,
+                to,
+                on_screen,
+            } => Rc::new(self.switched(from, to, on_screen)),
+            SpeakingAction::Step { lang, on_screen } => match self.step(lang, on_screen) {
+                Some(next) => Rc::new(next),
+                None => self,
+            },
+        }
+    }
+}
+
+/// The page's [`Speaking`] state and the switch: `switch((from, to, on_screen))` is called
+/// with the language the page spoke, the one the reader picked and the sections on screen;
+/// from the next paint on, a task after each paint takes one [`Speaking::step`].
 #[hook]
 pub fn use_speaking(
     lang: Lang,
     on_screen: Rc<Cell<InView>>,
-) -> (Speaking, Callback<(Lang, InView)>) {
-    let speaking = use_state_eq(|| Speaking::all(lang));
+) -> (Speaking, Callback<(Lang, Lang, InView)>) {
+    let speaking = use_reducer_eq(|| Speaking::all(lang));
     {
-        let handle = speaking.clone();
+        let dispatcher = speaking.dispatcher();
         use_effect_with((lang, *speaking), move |(lang, now)| {
-            let (lang, now) = (*lang, *now);
+            let lang = *lang;
             let guard = (now.behind != lang).then(|| {
                 after_paint(move || {
-                    if let Some(next) = now.step(lang, on_screen.get()) {
-                        handle.set(next);
-                    }
+                    dispatcher.dispatch(SpeakingAction::Step {
+                        lang,
+                        on_screen: on_screen.get(),
+                    })
                 })
             });
             move || drop(guard)
         });
     }
     let switch = use_callback(
-        speaking.setter(),
-        |(from, on_screen): (Lang, InView), set| {
-            set.set(Speaking {
-                caught_up: on_screen,
-                behind: from,
+        speaking.dispatcher(),
+        |(from, to, on_screen): (Lang, Lang, InView), dispatcher| {
+            dispatcher.dispatch(SpeakingAction::Switched {
+                from,
+                to,
+                on_screen,
             })
         },
     );
@@ -299,7 +357,7 @@ mod tests {
         let next = now.step(Lang::En, only(&[Place::Bus, Place::Why])).unwrap();
         assert!(next.caught_up.has(Place::Bus) && !next.caught_up.has(Place::Why));
         assert_eq!(next.behind, Lang::Zh);
-        // Every section on screen at the switch: the page's own language follows at once.
+        // Every section on screen at the switch: the page's own language follows a step later.
         assert_eq!(
             Speaking {
                 caught_up: InView::ALL,
@@ -309,5 +367,27 @@ mod tests {
             Some(Speaking::all(Lang::En))
         );
         assert_eq!(Speaking::all(Lang::En).step(Lang::En, InView::ALL), None);
+    }
+
+    #[test]
+    fn a_switch_back_before_every_section_came_over_rewords_only_those_that_had() {
+        // en → zh, the key card and the map on screen, the planner come over since.
+        let top = only(&[Place::Key, Place::Map]);
+        let partway = Speaking {
+            caught_up: only(&[Place::Key, Place::Map, Place::Planner]),
+            behind: Lang::En,
+        };
+        let back = partway.switched(Lang::Zh, Lang::En, top);
+        for p in Place::ALL {
+            let want = if p == Place::Planner {
+                Lang::Zh
+            } else {
+                Lang::En
+            };
+            assert_eq!(back.lang_for(p, Lang::En), want, "{p:?}");
+        }
+        let next = back.step(Lang::En, top).unwrap();
+        assert!(next.caught_up.is_all() && next.behind == Lang::Zh);
+        assert_eq!(next.step(Lang::En, top), Some(Speaking::all(Lang::En)));
     }
 }
