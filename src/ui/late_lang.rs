@@ -104,7 +104,9 @@ impl Speaking {
 
     /// The page switched from `from` to `to` with `on_screen` on screen: those take `to` at
     /// once, and so do those that already speak it (a switch back before every section had
-    /// come over); the others speak `from` until their step.
+    /// come over); the others speak `from` until their step. Exact with the page's two
+    /// languages, where a section that does not speak `to` speaks `from`; with a third, a
+    /// section still in it would show `from` until its step.
     pub fn switched(self, from: Lang, to: Lang, on_screen: InView) -> Speaking {
         let caught_up = Place::ALL.into_iter().fold(on_screen, |set, p| {
             if self.lang_for(p, from) == to {
