@@ -268,6 +268,46 @@ test('a new cluster reaches the tags and hot-spot section out of view after the 
   await context.close();
 });
 
+test('a new cluster reaches the planner out of view a frame after the map, and the tags a frame after the planner', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('cluster-select').selectOption('create');
+  const n = page.getByTestId('n-masters');
+  await n.fill('6');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 6);
+  await n.scrollIntoViewIfNeeded();
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)))));
+  for (const id of ['planner', 'tags']) {
+    assert.equal(await page.locator(`#${id}`).evaluate((s) => s.getBoundingClientRect().top > innerHeight), true, `#${id} is below the screen`);
+  }
+  // Frame by frame from the task that sets 1000 masters: the masters in the map's node list,
+  // the planner's replies (their MOVED name the new cluster's masters) and the tag groups.
+  const frames = await n.evaluate((el) => new Promise((done) => {
+    const read = () => ({
+      nodes: document.querySelectorAll('[data-testid=node-row][data-role=master]').length,
+      planner: document.querySelector('#planner [data-testid=verdicts]').innerText,
+      groups: document.querySelectorAll('#tags .tags__master').length,
+    });
+    const seen = [read()];
+    el.value = '1000';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    const next = () => {
+      seen.push(read());
+      if (seen.length > 8) done(seen);
+      else requestAnimationFrame(next);
+    };
+    requestAnimationFrame(next);
+  }));
+  const planned = frames.findIndex((f) => f.planner !== frames[0].planner);
+  const tagged = frames.findIndex((f) => f.groups === 64);
+  assert.ok(frames[1].nodes > 8, `node list at the first frame: ${frames[1].nodes}`);
+  assert.equal(frames[1].planner, frames[0].planner, 'the planner, out of view, keeps the cluster before at the first frame');
+  assert.ok(planned >= 2, `the planner follows after the first frame (frame ${planned})`);
+  assert.ok(tagged > planned, `the tags follow after the planner (frames ${planned}, ${tagged})`);
+  assert.match(frames[planned].planner, /MOVED \d+ 127\.0\.0\.1:7(0[6-9]\d|[1-9]\d\d)\b/, 'the planner speaks of the 1000 masters');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the hot spot at 1000 masters lists the busiest 64, the master with every key first; the tag search\'s counts are grouped', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('cluster-select').selectOption('create');

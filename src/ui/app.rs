@@ -145,14 +145,20 @@ pub fn app() -> Html {
             lang::apply(*l)
         }
     });
-    // A new cluster reaches the tags and hot-spot section a task after the frame that shows
-    // it, when that section is out of view (`late_lang::SectionMap`).
+    // A new cluster reaches the planner a task after the frame that shows it, and the tags
+    // and hot-spot section a frame later, when they are out of view (`late_lang::SectionMap`).
     let now_map = SectionMap(state.map.clone(), state.colours.clone());
     let late_map = use_after_paint(now_map.clone(), true).0;
+    let later_map = use_after_paint(late_map.clone(), true).0;
+    let planner_map = if on_screen.get().has(Place::Planner) {
+        now_map.clone()
+    } else {
+        late_map
+    };
     let tags_map = if on_screen.get().has(Place::Tags) {
         now_map
     } else {
-        late_map
+        later_map
     };
     let on_lang = use_callback(
         (lang.clone(), switched, on_screen),
@@ -370,7 +376,7 @@ pub fn app() -> Html {
                 </section>
                 </ContextProvider<Lang>>
                 <PageSection id="planner" lang={speak(Place::Planner)}>
-                <Planner map={state.map.clone()} colours={state.colours.clone()} state={planner.clone()} />
+                <Planner map={planner_map.0} colours={planner_map.1} state={planner.clone()} />
                 </PageSection>
                 <PageSection id="tags" lang={speak(Place::Tags)}>
                 <TagGenerator map={tags_map.0.clone()} colours={tags_map.1.clone()} />
