@@ -301,7 +301,7 @@ test('a new cluster reaches the planner out of view a frame after the map, and t
   const tagged = frames.findIndex((f) => f.groups === 64);
   assert.ok(frames[1].nodes > 8, `node list at the first frame: ${frames[1].nodes}`);
   assert.equal(frames[1].planner, frames[0].planner, 'the planner, out of view, keeps the cluster before at the first frame');
-  assert.ok(planned >= 2, `the planner follows after the first frame (frame ${planned})`);
+  assert.ok(planned >= 2 && planned <= 4, `the planner follows a frame or so after the first (frame ${planned})`);
   assert.ok(tagged > planned, `the tags follow after the planner (frames ${planned}, ${tagged})`);
   assert.match(frames[planned].planner, /MOVED \d+ 127\.0\.0\.1:7(0[6-9]\d|[1-9]\d\d)\b/, 'the planner speaks of the 1000 masters');
   assert.deepEqual(problems, []);

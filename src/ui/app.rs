@@ -147,19 +147,16 @@ pub fn app() -> Html {
     });
     // A new cluster reaches the planner a task after the frame that shows it, and the tags
     // and hot-spot section a frame later, when they are out of view (`late_lang::SectionMap`).
+    // A section on screen takes it at once; the tags follow the planner's when out of view.
     let now_map = SectionMap(state.map.clone(), state.colours.clone());
-    let late_map = use_after_paint(now_map.clone(), true).0;
-    let later_map = use_after_paint(late_map.clone(), true).0;
-    let planner_map = if on_screen.get().has(Place::Planner) {
-        now_map.clone()
-    } else {
-        late_map
-    };
-    let tags_map = if on_screen.get().has(Place::Tags) {
+    let seen = on_screen.get();
+    let planner_map = use_after_paint(now_map.clone(), !seen.has(Place::Planner)).0;
+    let tags_from = if seen.has(Place::Tags) {
         now_map
     } else {
-        later_map
+        planner_map.clone()
     };
+    let tags_map = use_after_paint(tags_from, !seen.has(Place::Tags)).0;
     let on_lang = use_callback(
         (lang.clone(), switched, on_screen),
         |l: Lang, (lang, switched, on_screen)| {

@@ -12,9 +12,9 @@
 //! whole page).
 //!
 //! A new cluster reaches the planner and then, a frame later, the tags and hot-spot section
-//! the same way when they are out of view ([`SectionMap`]): at 1000 masters that section adds
-//! about 900 elements and plans 100,000 keys, which the frame showing the new map does not
-//! need.
+//! the same way when they are out of view ([`SectionMap`]): at 1000 masters the planner's
+//! render is about 12 ms, and the tags section adds about 900 elements and plans 100,000 keys,
+//! which the frame showing the new map does not need.
 
 use crate::core::cluster::topology::SlotMap;
 use crate::ui::after_paint::after_paint;
