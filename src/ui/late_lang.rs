@@ -47,11 +47,6 @@ impl InView {
             InView(self.0 & !bit(place))
         }
     }
-
-    /// Whether every section is in the set.
-    pub fn is_all(self) -> bool {
-        Place::ALL.into_iter().all(|p| self.has(p))
-    }
 }
 
 /// Which sections speak the page's language, and the language the others still speak: the
@@ -305,8 +300,13 @@ mod tests {
             .with(Place::Planner, false);
         assert!(v.has(Place::Key) && v.has(Place::Map));
         assert!(!v.has(Place::Planner) && !v.has(Place::Tags) && !v.has(Place::Bus));
-        assert!(!v.is_all() && InView::ALL.is_all());
+        assert!(!is_all(v) && is_all(InView::ALL));
         assert!(Place::ALL.into_iter().all(|p| InView::ALL.has(p)));
+    }
+
+    /// Whether every section is in `v`.
+    fn is_all(v: InView) -> bool {
+        Place::ALL.into_iter().all(|p| v.has(p))
     }
 
     /// Only `places` in the set.
@@ -390,7 +390,7 @@ mod tests {
             assert_eq!(back.lang_for(p, Lang::En), want, "{p:?}");
         }
         let next = back.step(Lang::En, top).unwrap();
-        assert!(next.caught_up.is_all() && next.behind == Lang::Zh);
+        assert!(is_all(next.caught_up) && next.behind == Lang::Zh);
         assert_eq!(next.step(Lang::En, top), Some(Speaking::all(Lang::En)));
     }
 }
