@@ -110,6 +110,7 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 9
   });
   await page.goto(url);
   await appReady(page);
+  await quiet(page);
   return { page, context, problems };
 }
 
@@ -122,6 +123,18 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 9
 export async function appReady(page) {
   await page.waitForFunction(() => window.wasmBindings !== undefined);
   await page.getByTestId('key-input').waitFor();
+}
+
+/**
+ * Waits for a frame and then for the browser to be idle. Yew's scheduler yields to the browser
+ * (a `setTimeout`) once a run passes 16 ms, and the app's first effects can take that long on
+ * a loaded machine: a render asked for meanwhile waits for that task, which may come after the
+ * next frame. The `IntersectionObserver` that tells the page which sections are on screen also
+ * first reports in a frame after the app starts. A test that reads what a frame shows after
+ * an action starts from a page that has done neither.
+ */
+export async function quiet(page) {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestIdleCallback(() => done(), { timeout: 5000 }))));
 }
 
 /** Reads keyslot.tsv into a Map from key_display to slot. */

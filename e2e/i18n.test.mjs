@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sharedBrowser, openPage, typeKey, fixtures, appReady } from './harness.mjs';
+import { sharedBrowser, openPage, typeKey, fixtures, appReady, quiet } from './harness.mjs';
 
 const env = sharedBrowser();
 
@@ -326,6 +326,7 @@ async function openWithLocale(url, locale) {
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
   await page.goto(url);
   await appReady(page);
+  await quiet(page);
   return { page, context, problems };
 }
 
