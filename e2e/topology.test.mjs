@@ -405,3 +405,68 @@ for (const reducedMotion of ['no-preference', 'reduce']) {
     await context.close();
   });
 }
+
+test('creating 1 or 2 masters is refused with redis-cli\'s own words, in both languages, and the cluster shown stays', async () => {
+  // What redis-cli 7.0.15 printed, below each recording's `$ command` line.
+  const printed = async (path) => {
+    const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
+    return lines.slice(lines.findIndex((l) => l.startsWith('$ ')) + 1);
+  };
+  const two = await printed(join(fixtures, 'create_outputs', 'create_2_refused.txt'));
+  const one = await printed(new URL('../tests/data/create_1_refused.txt', import.meta.url));
+  assert.equal(two.length, 4);
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('cluster-select').selectOption('create');
+  await page.getByTestId('n-masters').fill('6');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 6);
+  const before = await masterRows(page);
+  const refusal = page.getByTestId('cluster-refusal');
+  for (const [n, want] of [['2', two], ['1', one]]) {
+    await page.getByTestId('n-masters').fill(n);
+    await refusal.waitFor();
+    await page.waitForFunction((n) => document.querySelector('[data-testid=cluster-refusal]')?.textContent.includes(`7000${n === '2' ? ' 127.0.0.1:7001' : ''} --cluster-replicas`), n);
+    const [command, ...out] = (await refusal.textContent()).split('\n');
+    assert.equal(command, `$ redis-cli --cluster create ${n === '2' ? '127.0.0.1:7000 127.0.0.1:7001' : '127.0.0.1:7000'} --cluster-replicas 0`);
+    assert.deepEqual(out, want);
+    assert.match(await page.getByTestId('cluster-error').textContent(), /at least 3 masters/);
+    assert.deepEqual(await masterRows(page), before, 'the cluster shown stays');
+  }
+  await page.getByTestId('lang-select').selectOption('zh');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+  assert.match(await page.getByTestId('cluster-error').textContent(), /至少需要 3 个主节点/);
+  assert.deepEqual((await refusal.textContent()).split('\n').slice(1), one, 'redis-cli\'s words stay as it prints them');
+  await page.getByTestId('lang-select').selectOption('en');
+  await page.getByTestId('n-masters').fill('3');
+  await refusal.waitFor({ state: 'detached' });
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 3);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('resharding 5000 from all moves the 4999 redis-cli moved in case b, and the change says both numbers', async () => {
+  const tsv = await readFile(join(fixtures, 'reshard_cases', 'summary.tsv'), 'utf8');
+  const port = (addr) => `127.0.0.1:${Number(addr.split(':')[1]) - 100}`;
+  const want = tsv.trim().split('\n').map((l) => l.split('\t'))
+    .filter(([c, state]) => c === 'b_from_all_5000' && state === '07_nodes_after')
+    .map(([, , node, , , slots, , ranges]) => ({ addr: port(node), slots, ranges }));
+  assert.equal(want.find((r) => r.addr === '127.0.0.1:7003').slots, '4999');
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('cluster-select').selectOption('create');
+  await page.getByTestId('n-masters').fill('3');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 3
+    && document.querySelector('[data-testid=node-row]')?.dataset.addr === '127.0.0.1:7000');
+  await page.getByTestId('add-master').click();
+  await page.getByTestId('reshard-slots').fill('5000');
+  await page.getByTestId('reshard-from').selectOption('all');
+  await page.getByTestId('reshard-to').selectOption({ label: '127.0.0.1:7003' });
+  await page.getByTestId('reshard').click();
+  await page.waitForFunction(() => document.querySelector('[data-addr="127.0.0.1:7003"]')?.dataset.slots === '4999');
+  assert.deepEqual((await masterRows(page)).sort(byAddr), want.sort(byAddr));
+  const title = await page.getByTestId('last-change').locator('h4').textContent();
+  assert.match(title, /^Reshard 5000 slots to 127\.0\.0\.1:7003: redis-cli moves 4999, as it rounds each source's share down/);
+  await page.getByTestId('lang-select').selectOption('zh');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+  assert.match(await page.getByTestId('last-change').locator('h4').textContent(), /5000.*4999/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -626,3 +626,60 @@ fn the_lab_says_how_long_a_real_failover_takes() {
     assert!((15_500..=31_300).contains(&promoted), "{t:?}");
     // Its result stays the recorded one (the_failover_* tests above): only the timing is new.
 }
+
+/// The lines of a recorded refusal after its `$ command` line, and the command's addresses.
+fn refusal(path: &std::path::Path) -> (Vec<String>, Vec<String>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let command = text.lines().find_map(|l| l.strip_prefix("$ ")).unwrap();
+    let addrs = command
+        .split_whitespace()
+        .filter(|w| w.contains(':'))
+        .map(str::to_string)
+        .collect();
+    let output = text
+        .lines()
+        .skip_while(|l| !l.starts_with("$ "))
+        .skip(1)
+        .map(str::to_string)
+        .collect();
+    (output, addrs)
+}
+
+#[test]
+fn creating_one_or_two_masters_is_refused_in_redis_clis_words() {
+    for (n, path) in [
+        (
+            1,
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/create_1_refused.txt"),
+        ),
+        (
+            2,
+            common::fixtures_dir().join("create_outputs/create_2_refused.txt"),
+        ),
+    ] {
+        let (output, addrs) = refusal(&path);
+        assert_eq!(addrs.len(), n, "{}", path.display());
+        let refused = lab::create_refused(n).unwrap();
+        assert_eq!(refused.output, output, "{}", path.display());
+        assert_eq!(
+            refused
+                .command
+                .split_whitespace()
+                .filter(|w| w.contains(':'))
+                .count(),
+            n
+        );
+    }
+    // From 3 masters on, redis-cli creates the cluster (`create_3.txt` onwards).
+    for n in [3, 4, 1000] {
+        assert_eq!(lab::create_refused(n), None);
+        assert!(common::fixtures_dir()
+            .join(format!(
+                "create_outputs/create_{n}{}.txt",
+                if n == 1000 { "_plan_only" } else { "" }
+            ))
+            .exists());
+        assert_eq!(lab::create(n).unwrap().after.n_masters(), n);
+    }
+}

@@ -136,6 +136,9 @@ pub struct Messages {
     pub legend_more_ranges: &'static str,
     /// Key too long: `{0}` bytes, `{1}` the limit.
     pub err_too_long: &'static str,
+    /// The same, when the key's escapes were not read (a text over four times the limit):
+    /// {0} is a lower bound on its bytes, {1} the limit.
+    pub err_too_long_at_least: &'static str,
     /// A master's migrating slot: `{0}` slot, `{1}` target.
     pub node_migrating: &'static str,
     /// A master's importing slot: `{0}` slot, `{1}` source.
@@ -320,6 +323,11 @@ pub struct Messages {
     pub plan_latency_note: &'static str,
     /// Under DBSIZE, KEYS, FLUSHALL…: `{0}` the node that answered.
     pub plan_per_node: &'static str,
+    /// The same for a count a client adds up (DBSIZE): `{0}` the node.
+    pub plan_per_node_sum: &'static str,
+    /// The same for a command that succeeds only where every master's does (PING, FLUSHALL):
+    /// `{0}` the node.
+    pub plan_per_node_all_ok: &'static str,
     /// Column.
     pub plan_col_commands: &'static str,
     /// Column.
@@ -455,6 +463,8 @@ pub struct Messages {
     pub cluster_n_label: &'static str,
     /// Error for a bad master count: `{0}` what was typed.
     pub cluster_n_error: &'static str,
+    /// redis-cli refuses to create so few masters; its output follows.
+    pub cluster_cli_refused: &'static str,
     /// Footer text.
     pub footer: &'static str,
     /// A master index that does not exist: `{0}`.
@@ -584,6 +594,8 @@ pub struct Messages {
     pub hint_empty_masters: &'static str,
     /// A change: `{0}` slots resharded to `{1}`.
     pub change_reshard: &'static str,
+    /// A change: `{0}` slots asked to `{1}`, of which redis-cli's rounding moved `{2}`.
+    pub change_reshard_rounded: &'static str,
     /// A change: a rebalance.
     pub change_rebalance: &'static str,
     /// A change: master `{0}` drained and removed.
@@ -1197,6 +1209,7 @@ pub const EN: Messages = Messages {
     legend_unowned: "{0} slots have no master",
     legend_more_ranges: "and {0} more ranges",
     err_too_long: "This key would be {0} bytes; the page explains keys of up to {1} bytes. The key shown below is the last one that fit.",
+    err_too_long_at_least: "This key would be at least {0} bytes; the page explains keys of up to {1} bytes. The key shown below is the last one that fit.",
     node_migrating: "migrating {0} → {1}",
     node_importing: "importing {0} ← {1}",
     node_no_slots: "no slots: it serves nothing until a reshard",
@@ -1285,7 +1298,9 @@ pub const EN: Messages = Messages {
     plan_col_strategy: "Strategy",
     plan_col_trips: "Round trips, one after another",
     plan_col_parallel: "Latency, all masters at once",
-    plan_per_node: "This counts or touches only the keys of {0}. Each master holds only its own slots' keys, so a client sends this command to every master and adds up (or merges) the replies.",
+    plan_per_node: "This sees only the keys of {0}. Each master holds only its own slots' keys, so a cluster client sends this command to every master and merges the replies.",
+    plan_per_node_sum: "This counts only the keys of {0}. Each master holds only its own slots' keys, so a cluster client sends this command to every master and adds up the replies.",
+    plan_per_node_all_ok: "This is {0}'s answer alone, and it acted on that node only. A cluster client sends this command to every master or node, as Redis's tips for it say, and reports success only if every one succeeds.",
     plan_latency_note: "Round trips count every exchange with a master. Latency is what a client waits for: one that asks every master at once waits about one round trip (RTT) for each exchange the busiest master needs, so a parallel fan-out costs about one RTT whatever the number of masters.",
     plan_col_commands: "Commands",
     plan_col_queue: "Busiest master's queue",
@@ -1353,7 +1368,8 @@ pub const EN: Messages = Messages {
     cluster_fixture: "The fixtures' cluster (3 masters + 3 replicas)",
     cluster_created: "redis-cli --cluster create with {0} masters",
     cluster_n_label: "Masters",
-    cluster_n_error: "Masters must be a whole number from 1 to 1000 (got \"{0}\"); the cluster shown is unchanged.",
+    cluster_n_error: "Masters must be a whole number from 3 to 1000 (got \"{0}\"); the cluster shown is unchanged.",
+    cluster_cli_refused: "redis-cli refuses: a Redis Cluster needs at least 3 masters. The cluster shown is unchanged. What redis-cli 7.0.15 prints:",
     footer: "Every slot, range and error text on this page is checked against a real Redis 7.0.15 cluster. Runs entirely in your browser.",
     err_no_master_number: "no master number {0}",
     topo_bad_range: "{0}: slot range {1}-{2} is not within 0-16383",
@@ -1418,6 +1434,7 @@ pub const EN: Messages = Messages {
     weight_not_number: "\"{0}\" is not a weight (a number, 0 or more)",
     hint_empty_masters: "Empty masters take part only with --cluster-use-empty-masters: tick \"use empty masters\" to give them slots.",
     change_reshard: "Reshard {0} slots to {1}",
+    change_reshard_rounded: "Reshard {0} slots to {1}: redis-cli moves {2}, as it rounds each source's share down (the first source's up)",
     change_rebalance: "Rebalance",
     change_drain: "Move every slot off {0}, then remove it",
     change_promoted: "{0} failed: its replica {1} took over its slots with the new highest config epoch, {2}; {0} stays listed as a failed master with no slots",

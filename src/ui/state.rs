@@ -97,6 +97,15 @@ pub enum ClusterChoice {
     Created(usize),
 }
 
+/// Why a master count was not made into a cluster.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CountRefused {
+    /// Not a whole number from 1 to [`MAX_MASTERS`], as typed.
+    NotACount(String),
+    /// redis-cli refuses to create a cluster of so few masters.
+    ByCli(lab::CreateRefused),
+}
+
 /// The last change to the cluster: what the map animates and the moves list shows.
 #[derive(Debug, PartialEq)]
 pub struct Change {
@@ -142,8 +151,8 @@ pub struct ClusterState {
     pub cluster: ClusterChoice,
     /// Its slot map.
     pub map: Rc<SlotMap>,
-    /// A bad master count the reader typed (the cluster is kept as it was).
-    pub cluster_error: Option<String>,
+    /// A master count refused (the cluster is kept as it was).
+    pub cluster_error: Option<CountRefused>,
     /// Colour of each master of `map`, by index (stable per node id across changes).
     pub colours: Rc<Vec<String>>,
     /// Which colour each node id has had.
@@ -192,9 +201,15 @@ impl ClusterState {
     pub fn restored(cluster: &Cluster) -> Self {
         match cluster.to_map() {
             Ok(map) => {
+                // A map of one or two masters laid out as a created one (a link may carry
+                // it) is shown as any other map: redis-cli creates no such cluster.
                 let choice = match cluster {
-                    Cluster::Created(n) => ClusterChoice::Created(*n),
-                    Cluster::Fixture | Cluster::Custom(_) => ClusterChoice::Fixture,
+                    Cluster::Created(n) if lab::create_refused(*n).is_none() => {
+                        ClusterChoice::Created(*n)
+                    }
+                    Cluster::Created(_) | Cluster::Fixture | Cluster::Custom(_) => {
+                        ClusterChoice::Fixture
+                    }
                 };
                 ClusterState::with_map(choice, map)
             }
@@ -277,7 +292,14 @@ impl ClusterState {
             Ok((edit, n_slots)) => {
                 let to = self.addr(target);
                 let became = became_replica(&self.map, &edit.after);
-                self.commit(edit, Note::Resharded { n_slots, to });
+                self.commit(
+                    edit,
+                    Note::Resharded {
+                        n_slots,
+                        asked: n,
+                        to,
+                    },
+                );
                 self.notice = became;
             }
             Err(e) => self.topology_error = Some(Note::Reshard(e)),
@@ -457,16 +479,22 @@ impl Reducible for ClusterState {
                 next.replace(edit, Note::Fixture);
             }
             ClusterAction::CreateCluster(text) => match text.trim().parse::<usize>() {
-                Ok(n) if (1..=MAX_MASTERS).contains(&n) => match lab::create(n) {
-                    Ok(edit) => {
-                        next.cluster = ClusterChoice::Created(n);
-                        next.cluster_error = None;
-                        next.book = ColourBook::default();
-                        next.replace(edit, Note::Created(n));
+                Ok(n) if (1..=MAX_MASTERS).contains(&n) => {
+                    if let Some(refused) = lab::create_refused(n) {
+                        next.cluster_error = Some(CountRefused::ByCli(refused));
+                    } else {
+                        match lab::create(n) {
+                            Ok(edit) => {
+                                next.cluster = ClusterChoice::Created(n);
+                                next.cluster_error = None;
+                                next.book = ColourBook::default();
+                                next.replace(edit, Note::Created(n));
+                            }
+                            Err(_) => next.cluster_error = Some(CountRefused::NotACount(text)),
+                        }
                     }
-                    Err(_) => next.cluster_error = Some(text),
-                },
-                _ => next.cluster_error = Some(text),
+                }
+                _ => next.cluster_error = Some(CountRefused::NotACount(text)),
             },
             ClusterAction::AddMaster => match lab::add_master(&next.map) {
                 Ok((edit, addr)) => next.commit(edit, Note::AddedMaster(addr)),
@@ -559,6 +587,13 @@ mod tests {
         assert_eq!(s.cluster, ClusterChoice::Created(5));
         assert_eq!(s.map.n_masters(), 5);
         assert!(s.undo.is_empty() && s.change.is_none());
+        let s = ClusterState::restored(&Cluster::Created(2));
+        assert_eq!(
+            s.cluster,
+            ClusterChoice::Fixture,
+            "redis-cli creates no 2-master cluster"
+        );
+        assert_eq!(s.map.n_masters(), 2, "the map is the link's");
         let s = ClusterState::restored(&Cluster::Created(70_000));
         assert_eq!(
             *s.map,
@@ -600,7 +635,14 @@ mod tests {
     fn a_huge_paste_is_refused_and_not_stored() {
         let huge = "a".repeat(10 << 20);
         let s = key(&["foo"]).read(huge);
-        assert!(matches!(s.error, Some(KeyProblem::TooLong { bytes }) if bytes > MAX_KEY_BYTES));
+        assert_eq!(
+            s.error,
+            Some(KeyProblem::TooLong {
+                bytes: 10 << 20,
+                at_least: false
+            }),
+            "text with no escape is its own bytes: the count is exact"
+        );
         assert_eq!(s.explained.key, b"foo");
         assert_eq!(&*s.input, "foo", "the refused text is not kept");
         // Just over the limit after parsing, though short enough to parse.
@@ -608,10 +650,21 @@ mod tests {
         assert_eq!(
             s.error,
             Some(KeyProblem::TooLong {
-                bytes: MAX_KEY_BYTES + 1
+                bytes: MAX_KEY_BYTES + 1,
+                at_least: false
             })
         );
         assert_eq!(&*s.input, "foo");
+        // Escaped text too long to parse: a lower bound, a quarter of its length.
+        let escaped = format!("\\x41{}", "\\x41".repeat(MAX_KEY_BYTES + 1));
+        let s = s.read(escaped.clone());
+        assert_eq!(
+            s.error,
+            Some(KeyProblem::TooLong {
+                bytes: escaped.len() / 4,
+                at_least: true
+            })
+        );
         let s = s.read("c".repeat(MAX_KEY_BYTES));
         assert_eq!(s.error, None);
         assert_eq!(s.explained.key.len(), MAX_KEY_BYTES);
@@ -783,7 +836,16 @@ mod tests {
         let s = s.reduce(ClusterAction::CreateCluster("0".into()));
         assert_eq!(s.cluster, ClusterChoice::Created(7));
         assert_eq!(s.map.n_masters(), 7);
-        assert_eq!(s.cluster_error.as_deref(), Some("0"));
+        assert_eq!(s.cluster_error, Some(CountRefused::NotACount("0".into())));
+        // One or two masters: redis-cli refuses (tests/lab_transcripts.rs has its words).
+        for n in ["1", "2"] {
+            let refused = s.clone().reduce(ClusterAction::CreateCluster(n.into()));
+            assert!(
+                matches!(&refused.cluster_error, Some(CountRefused::ByCli(r)) if !r.output.is_empty())
+            );
+            assert_eq!(refused.map.n_masters(), 7);
+            assert_eq!(refused.cluster, ClusterChoice::Created(7));
+        }
         let s = s.reduce(ClusterAction::CreateCluster("1001".into()));
         assert_eq!(s.map.n_masters(), 7);
         let s = s.reduce(ClusterAction::UseFixtureCluster);

@@ -65,14 +65,48 @@ pub fn next_addr(map: &SlotMap) -> String {
 /// `redis-cli --cluster create` with `n` masters on 127.0.0.1:7000… and no replicas.
 pub fn create(n: usize) -> Result<Edit, TopologyError> {
     let after = SlotMap::created(n, "127.0.0.1", 7000)?;
-    let addrs: Vec<&str> = after.masters().iter().map(|m| m.addr.as_str()).collect();
-    let command = format!(
+    Ok(Edit {
+        commands: vec![create_command(n)],
+        after,
+    })
+}
+
+/// The `redis-cli --cluster create` command for `n` masters on 127.0.0.1:7000….
+fn create_command(n: usize) -> String {
+    let addrs: Vec<String> = (0..n).map(|i| format!("127.0.0.1:{}", 7000 + i)).collect();
+    format!(
         "redis-cli --cluster create {} --cluster-replicas 0",
         addrs.join(" ")
-    );
-    Ok(Edit {
-        commands: vec![command],
-        after,
+    )
+}
+
+/// redis-cli refusing to create a cluster: the command, and what it printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CreateRefused {
+    /// The command as [`create`] would have given it.
+    pub command: String,
+    /// redis-cli's lines, as it prints them.
+    pub output: Vec<String>,
+}
+
+/// What redis-cli 7.0.15 prints when asked to create a cluster of `n` masters with no
+/// replicas, if it refuses (exit status 1, nothing changed): one address fails its argument
+/// count (`tests/data/create_1_refused.txt`); two are fewer than the 3 masters
+/// `clusterManagerCommandCreate` requires (`fixtures/create_outputs/create_2_refused.txt`).
+pub fn create_refused(n: usize) -> Option<CreateRefused> {
+    let output: Vec<String> = match n {
+        1 => vec!["[ERR] Wrong number of arguments for specified --cluster sub command".into()],
+        2 => vec![
+            "*** ERROR: Invalid configuration for cluster creation.".into(),
+            "*** Redis Cluster requires at least 3 master nodes.".into(),
+            format!("*** This is not possible with {n} nodes and 0 replicas per node."),
+            "*** At least 3 nodes are required.".into(),
+        ],
+        _ => return None,
+    };
+    Some(CreateRefused {
+        command: create_command(n),
+        output,
     })
 }
 

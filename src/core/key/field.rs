@@ -12,10 +12,12 @@ pub const MAX_KEY_BYTES: usize = 1 << 20;
 pub enum KeyProblem {
     /// It is not valid redis-cli escape syntax.
     Escape(EscapeError),
-    /// It is longer than [`MAX_KEY_BYTES`] (`bytes` is a lower bound when not parsed at all).
+    /// It is longer than [`MAX_KEY_BYTES`].
     TooLong {
-        /// How many bytes the key has (or at least has).
+        /// How many bytes the key has, or at least has when `at_least`.
         bytes: usize,
+        /// `bytes` is a lower bound: text with escapes too long to be worth parsing.
+        at_least: bool,
     },
 }
 
@@ -32,15 +34,22 @@ impl KeyProblem {
 /// Reads the key field: its bytes, or why the page will not explain it.
 pub fn read_key(input: &str) -> Result<Vec<u8>, KeyProblem> {
     // Each byte takes at most four characters (\xNN), so longer text cannot be a short key:
-    // refuse it before parsing, so a 10 MB paste costs nothing.
+    // refuse it before parsing, so a 10 MB paste costs nothing. Text with no escape and no
+    // opening quote is its own bytes (`parse_key`), so its length is exact; else the key has at
+    // least a quarter as many bytes as the text has.
     if input.len() > 4 * MAX_KEY_BYTES + 2 {
+        let plain = !input.starts_with('"') && !input.contains('\\');
         return Err(KeyProblem::TooLong {
-            bytes: input.len() / 4,
+            bytes: if plain { input.len() } else { input.len() / 4 },
+            at_least: !plain,
         });
     }
     let bytes = parse_key(input).map_err(KeyProblem::Escape)?;
     if bytes.len() > MAX_KEY_BYTES {
-        return Err(KeyProblem::TooLong { bytes: bytes.len() });
+        return Err(KeyProblem::TooLong {
+            bytes: bytes.len(),
+            at_least: false,
+        });
     }
     Ok(bytes)
 }

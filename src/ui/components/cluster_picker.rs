@@ -2,7 +2,7 @@
 //! `redis-cli --cluster create` would build from N masters.
 
 use crate::ui::messages::{fill, use_messages};
-use crate::ui::state::{ClusterChoice, MAX_MASTERS};
+use crate::ui::state::{ClusterChoice, CountRefused, MAX_MASTERS};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -11,8 +11,8 @@ use yew::prelude::*;
 pub struct ClusterPickerProps {
     /// The cluster shown now.
     pub choice: ClusterChoice,
-    /// A master count that was refused, as typed.
-    pub error: Option<String>,
+    /// A master count that was refused, and why.
+    pub error: Option<CountRefused>,
     /// The reader chose the fixtures' cluster.
     pub on_fixture: Callback<()>,
     /// The reader asked for a created cluster with this many masters (as typed).
@@ -61,14 +61,28 @@ pub fn cluster_picker(props: &ClusterPickerProps) -> Html {
             </select>
             if created {
                 <label for="n-masters">{ t.cluster_n_label }</label>
-                <input id="n-masters" type="number" min="1" max={MAX_MASTERS.to_string()}
+                <input id="n-masters" type="number" min="3" max={MAX_MASTERS.to_string()}
                     class="cluster-picker__n" data-testid="n-masters"
                     value={(*n_text).clone()} {oninput}
                     aria-invalid={props.error.is_some().to_string()} />
             }
-            if let Some(bad) = &props.error {
-                <p class="cluster-picker__error" role="alert">{ fill(t.cluster_n_error, &[bad]) }</p>
-            }
+            { match &props.error {
+                Some(CountRefused::NotACount(bad)) => html! {
+                    <p class="cluster-picker__error" role="alert" data-testid="cluster-error">
+                        { fill(t.cluster_n_error, &[bad]) }
+                    </p>
+                },
+                // redis-cli's own words, as it prints them, after the page's.
+                Some(CountRefused::ByCli(refused)) => html! {
+                    <div class="cluster-picker__error" role="alert" data-testid="cluster-error">
+                        <p>{ t.cluster_cli_refused }</p>
+                        <pre class="mono cluster-picker__cli" data-testid="cluster-refusal">
+                            { format!("$ {}\n{}", refused.command, refused.output.join("\n")) }
+                        </pre>
+                    </div>
+                },
+                None => html! {},
+            } }
         </div>
     }
 }

@@ -218,8 +218,11 @@ pub enum Note {
     NoMasterNumber(usize),
     /// A change: slots resharded to a master.
     Resharded {
-        /// How many slots.
+        /// How many slots moved.
         n_slots: usize,
+        /// How many the reader asked for (redis-cli rounds each source's share, so it may
+        /// move fewer).
+        asked: usize,
         /// The target's address.
         to: String,
     },
@@ -314,7 +317,12 @@ impl Note {
             Note::WeightNoMaster { who, pair } => fill(t.weight_no_master, &[who, pair]),
             Note::WeightNotNumber(w) => fill(t.weight_not_number, &[w]),
             Note::NoMasterNumber(i) => fill(t.err_no_master_number, &[i]),
-            Note::Resharded { n_slots, to } => fill(t.change_reshard, &[n_slots, to]),
+            Note::Resharded { n_slots, asked, to } if n_slots == asked => {
+                fill(t.change_reshard, &[n_slots, to])
+            }
+            Note::Resharded { n_slots, asked, to } => {
+                fill(t.change_reshard_rounded, &[asked, to, n_slots])
+            }
             Note::Rebalanced => t.change_rebalance.to_string(),
             Note::Drained(addr) => fill(t.change_drain, &[addr]),
             Note::Promoted {
