@@ -370,16 +370,21 @@ test('copied as the route cache fixed it: one EVAL per master with per-master ta
   await context.close();
 });
 
-test('DBSIZE, KEYS and FLUSHALL say they answer for the chosen node only; GET does not', async () => {
+test('DBSIZE, KEYS and PING say they answer for the chosen node only, each as its replies are combined; GET does not', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
-  await paste(page, 'SET foo bar\nDBSIZE\nKEYS *\nGET foo');
+  await paste(page, 'SET foo bar\nDBSIZE\nKEYS *\nGET foo\nPING');
   await page.getByTestId('plan-node').selectOption('127.0.0.1:7002');
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=verdict]').length === 4);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=verdict]').length === 5);
   // foo is in slot 12182, on 7002: the node holds one key.
-  assert.deepEqual(await verdicts(page), ['OK', '(integer) 1', '1) "foo"', '"bar"']);
+  assert.deepEqual(await verdicts(page), ['OK', '(integer) 1', '1) "foo"', '"bar"', 'PONG']);
   const perNode = await page.getByTestId('verdict-per-node').allTextContents();
-  assert.equal(perNode.length, 2);
-  for (const text of perNode) assert.match(text, /only the keys of 127\.0\.0\.1:7002/);
+  assert.equal(perNode.length, 3);
+  // Redis 7.0.15's tips (fixtures/commands): DBSIZE response_policy:agg_sum, KEYS none (merged),
+  // PING all_succeeded, which touches no key.
+  assert.match(perNode[0], /counts only the keys of 127\.0\.0\.1:7002\. .* adds up the replies/);
+  assert.match(perNode[1], /sees only the keys of 127\.0\.0\.1:7002\. .* merges the replies/);
+  assert.match(perNode[2], /^This is 127\.0\.0\.1:7002's answer alone/);
+  assert.doesNotMatch(perNode[2], /keys/);
   assert.deepEqual(problems, []);
   await context.close();
 });

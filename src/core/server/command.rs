@@ -194,6 +194,16 @@ impl CommandInfo {
             .any(|t| *t == "request_policy:all_shards" || *t == "request_policy:all_nodes")
     }
 
+    /// How a client combines the replies of a command it sends to every master or node
+    /// ([`acts_per_node`](Self::acts_per_node)): Redis's `response_policy` tip without its
+    /// prefix (`agg_sum`, `all_succeeded`, …), or `None` when there is none (the replies are
+    /// merged, as KEYS's are).
+    pub fn response_policy(&self) -> Option<&'static str> {
+        self.tips
+            .iter()
+            .find_map(|t| t.strip_prefix("response_policy:"))
+    }
+
     /// Whether `processCommand` sends it through cluster routing: it has key specs or
     /// movable keys (EXEC is routed too, over its queue).
     pub fn is_routed(&self) -> bool {

@@ -245,11 +245,19 @@ fn line_verdict(t: &Messages, line: &Line) -> String {
 
 /// Whether the line's command answers for one node's keys only (Redis's tips
 /// `request_policy:all_shards` / `all_nodes`: DBSIZE, KEYS, FLUSHALL, …).
-fn acts_per_node(line: &Line) -> bool {
-    crate::core::key::args::split_args(&line.text)
+/// For a command a client sends to every master or node, the note under its reply: what one
+/// node's answer covers, by how Redis's tips say the replies are combined.
+fn per_node_note(t: &Messages, line: &Line, node_addr: &str) -> Option<String> {
+    let info = crate::core::key::args::split_args(&line.text)
         .ok()
         .and_then(|args| crate::core::server::command::find_command(&args))
-        .is_some_and(|info| info.acts_per_node())
+        .filter(|info| info.acts_per_node())?;
+    let text = match info.response_policy() {
+        Some("agg_sum") => t.plan_per_node_sum,
+        Some("all_succeeded") => t.plan_per_node_all_ok,
+        _ => t.plan_per_node,
+    };
+    Some(fill(text, &[&node_addr]))
 }
 
 /// The name of a send strategy in the reader's language.
@@ -716,8 +724,8 @@ pub fn planner(props: &PlannerProps) -> Html {
                     </p>
                 } else {
                     <code class="verdict__reply" data-testid="verdict">{ line_verdict(t, line) }</code>
-                    if acts_per_node(line) && !line.is_error() {
-                        <p class="verdict__note" data-testid="verdict-per-node">{ fill(t.plan_per_node, &[&node_addr]) }</p>
+                    if let Some(text) = (!line.is_error()).then(|| per_node_note(t, line, &node_addr)).flatten() {
+                        <p class="verdict__note" data-testid="verdict-per-node">{ text }</p>
                     }
                 }
             </li>
