@@ -182,7 +182,7 @@ pub struct BusWords {
 /// English.
 pub const EN: BusWords = BusWords {
     title: "The cluster bus: heartbeats, failure detection, failover",
-    help: "Every node pings the others over the cluster bus, holds its own opinion of each (ok, fail? when it stopped answering for node-timeout, fail once a majority of masters agree) and, when its master fails, a replica waits its turn by rank, asks the masters for votes and takes over. Simulated as Redis 7.0.15's cluster.c does it; every log line as redis-server writes it.",
+    help: "Every node pings the others over the cluster bus, holds its own opinion of each (ok, fail? when it stopped answering for node-timeout, fail once a majority of masters agree) and, when its master fails, a replica waits its turn by rank, asks the masters for votes and takes over. Simulated as Redis 7.0.15's cluster.c does it, each of its log lines as redis-server writes it; replication (the replica's link to its master, its sync) is not simulated, so its own lines, such as \"Connection with master lost.\", are not shown.",
     scenario: "Scenario",
     free_play: "Free play",
     play: "Play",
@@ -219,7 +219,7 @@ pub const EN: BusWords = BusWords {
     pick_node: "Click a node to see its view and act on it; the future is simulated again from this instant.",
     observer: "Whose view",
     open_lab: "Open in the topology lab",
-    log_title: "Logs, as redis-server writes them",
+    log_title: "Cluster bus logs, as redis-server writes them",
     all_nodes: "every node",
     level: "Level",
     levels: ["verbose and up", "notice and warnings", "warnings"],
@@ -291,7 +291,7 @@ pub const EN: BusWords = BusWords {
 /// 简体中文.
 pub const ZH: BusWords = BusWords {
     title: "集群总线：心跳、故障检测与故障转移",
-    help: "每个节点通过集群总线 PING 其他节点，并各自维护对每个节点的看法（ok；超过 node-timeout 没有回应时为 fail?；多数主节点同意后为 fail）。主节点失效时，副本按排名等待、向主节点请求投票并接管。按 Redis 7.0.15 的 cluster.c 模拟；每行日志都与 redis-server 写出的一致。",
+    help: "每个节点通过集群总线 PING 其他节点，并各自维护对每个节点的看法（ok；超过 node-timeout 没有回应时为 fail?；多数主节点同意后为 fail）。主节点失效时，副本按排名等待、向主节点请求投票并接管。按 Redis 7.0.15 的 cluster.c 模拟，它的每行日志都与 redis-server 写出的一致；复制（副本与主节点的连接、同步）不在模拟之内，所以复制模块自己的日志行不会显示。",
     scenario: "场景",
     free_play: "自由操作",
     play: "播放",
@@ -328,7 +328,7 @@ pub const ZH: BusWords = BusWords {
     pick_node: "点击一个节点查看它的视角并对它操作；从此刻起重新模拟未来。",
     observer: "谁的视角",
     open_lab: "在拓扑实验室中打开",
-    log_title: "日志（与 redis-server 写出的一致）",
+    log_title: "集群总线日志（与 redis-server 写出的一致）",
     all_nodes: "所有节点",
     level: "级别",
     levels: ["verbose 及以上", "notice 与 warning", "仅 warning"],

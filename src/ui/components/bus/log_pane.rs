@@ -1,4 +1,5 @@
-//! The logs of the run up to the instant shown, each line exactly as redis-server writes it,
+//! The cluster bus's logs of the run up to the instant shown (cluster.c's lines; replication's
+//! own are not simulated), each line exactly as redis-server writes it,
 //! filtered by node and by level (the last lines kept on screen, the pane following the end).
 
 use super::RunHandle;
