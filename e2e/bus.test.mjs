@@ -61,6 +61,7 @@ test('a master crashes: fail? then fail everywhere, its replica promoted, logs a
   const cell = page.locator('[data-testid=bus-opinion][data-observer="127.0.0.1:7201"][data-subject="127.0.0.1:7200"]');
   const seen = [await attr(cell, 'data-flag')];
   for (let i = 0; i < 200; i++) {
+    if (await page.getByTestId('bus-next-notable').isDisabled()) break;
     const t = await attr(timeline(page), 'data-time-ms');
     await page.getByTestId('bus-next-notable').click();
     const now = await attr(timeline(page), 'data-time-ms');
@@ -77,7 +78,20 @@ test('a master crashes: fail? then fail everywhere, its replica promoted, logs a
   }
   // To the end of the run: the replica is the master with config epoch 7 (as recorded), and
   // 7200, restarted at 10,050 ms as in the recording, came back as its replica.
+  // The player's keys work from its buttons too (Space and Enter press the button): an arrow
+  // from "next notable" steps to the next event, End goes to the end of the run.
+  const before = Number(await attr(timeline(page), 'data-step'));
+  await page.getByTestId('bus-next-notable').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((s) => Number(document.querySelector('[data-testid=bus-timeline]').dataset.step) > s, before);
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('[data-testid=bus-node][data-addr="127.0.0.1:7200"]').dataset.role === 'replica');
+  // Nothing notable is left after the end: "next notable" says so by being disabled.
+  assert.ok(await page.getByTestId('bus-next-notable').isDisabled(), 'next notable is disabled at the end');
   await page.locator('.bus__player').focus();
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.querySelector('[data-testid=bus-timeline]').dataset.timeMs === '0');
+  assert.ok(await page.getByTestId('bus-next-notable').isEnabled(), 'and enabled again back at the start');
   await page.keyboard.press('End');
   await page.waitForFunction(() => document.querySelector('[data-testid=bus-node][data-addr="127.0.0.1:7200"]').dataset.role === 'replica');
   assert.equal(await nodeAttr(page, '127.0.0.1:7205', 'data-role'), 'master');
@@ -150,7 +164,8 @@ test('the link carries the scenario and the instant; a tampered one says so and 
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   await page.getByTestId('bus-scenario-select').selectOption('manual-force');
   await busSettled(page);
-  for (let i = 0; i < 5; i++) await page.getByTestId('bus-next-notable').click();
+  // Up to five notable events on (the button is disabled after the last).
+  for (let i = 0; i < 5 && await page.getByTestId('bus-next-notable').isEnabled(); i++) await page.getByTestId('bus-next-notable').click();
   const at = await attr(timeline(page), 'data-time-ms');
   assert.notEqual(at, '0');
   await page.waitForFunction(() => location.hash.length > 8);

@@ -25,6 +25,8 @@ const narration = (page) => page.getByTestId('bus-narration').textContent();
 async function collect(page, done, limit = 200) {
   const texts = [await narration(page)];
   for (let i = 0; i < limit && !done(texts); i++) {
+    // After the last notable event the button is disabled.
+    if (await page.getByTestId('bus-next-notable').isDisabled()) break;
     const t = await timeMs(page);
     await page.getByTestId('bus-next-notable').click();
     if ((await timeMs(page)) === t) break;

@@ -89,6 +89,14 @@ test('a deep link opens a scenario at a step; keys step and play', async () => {
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   await atStep(page, 11);
+  // From a focused button the arrows step as well; Space presses the button (one step).
+  await page.getByTestId('step-next').focus();
+  await page.keyboard.press('ArrowLeft');
+  await atStep(page, 10);
+  await page.keyboard.press(' ');
+  await atStep(page, 11);
+  assert.equal(await page.getByTestId('pause').count(), 0, 'Space on a button does not start playback');
+  await player.focus();
   // The address follows the step (as a share link), so it can be shared.
   await page.waitForFunction(() => location.hash.startsWith('#s=1.'));
   // The link is written a moment after the step; wait until it has stood still for 700 ms.

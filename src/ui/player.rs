@@ -10,6 +10,24 @@ use std::cell::OnceCell;
 use std::rc::Rc;
 use yew::Reducible;
 
+/// Whether a key pressed inside a player (the redirections' or the bus's) belongs to the
+/// control it was pressed on rather than to the player: every key of a field (the timeline
+/// moves with the arrows itself), and Space and Enter on a button, which press it. The
+/// player's other keys (the arrows, Home, End, + and −) step it from a button too, as its
+/// narration promises.
+pub fn key_is_the_controls(e: &web_sys::KeyboardEvent) -> bool {
+    use wasm_bindgen::JsCast;
+    let tag = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|el| el.tag_name());
+    match tag.as_deref() {
+        Some("INPUT" | "SELECT" | "TEXTAREA") => true,
+        Some("BUTTON") => matches!(e.key().as_str(), " " | "Enter"),
+        _ => false,
+    }
+}
+
 /// Speeds offered, slowest first.
 pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
 

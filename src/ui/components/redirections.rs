@@ -8,11 +8,12 @@ use crate::ui::components::free_mode::FreeMode;
 use crate::ui::components::sequence::{Arrow, Sequence};
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::narration::use_narration_text;
-use crate::ui::player::{LinkProblem, Player, PlayerAction, ScenarioIndex, SPEEDS};
+use crate::ui::player::{
+    key_is_the_controls, LinkProblem, Player, PlayerAction, ScenarioIndex, SPEEDS,
+};
 use crate::ui::redirect_view::{scenario_list, scenario_view};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -116,18 +117,8 @@ pub fn redirections(props: &RedirectionsProps) -> Html {
     let onkeydown = {
         let (p, playing) = (props.on_player.clone(), player.playing);
         Callback::from(move |e: KeyboardEvent| {
-            // A key pressed on a button, the timeline or a field inside the player is theirs:
-            // Space on "next" steps once rather than starting playback.
-            let on_control = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|el| {
-                    matches!(
-                        el.tag_name().as_str(),
-                        "BUTTON" | "INPUT" | "SELECT" | "TEXTAREA"
-                    )
-                });
-            if on_control {
+            // Space on "next" presses it (one step) rather than starting playback.
+            if key_is_the_controls(&e) {
                 return;
             }
             let action = match e.key().as_str() {

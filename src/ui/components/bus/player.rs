@@ -6,7 +6,7 @@ use crate::core::bus::EventKind;
 use crate::ui::bus_notes::narrate_note;
 use crate::ui::bus_words::{narrate, narrate_refusal, use_bus_words};
 use crate::ui::messages::{fill, use_messages};
-use wasm_bindgen::JsCast;
+use crate::ui::player::key_is_the_controls;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -115,9 +115,12 @@ pub struct BusControlsProps {
     pub pace: Option<u32>,
     /// Where the controls' actions go.
     pub on_msg: Callback<BusMsg>,
+    /// Whether a notable event comes after the instant shown ("next notable" is disabled
+    /// after the last).
+    pub more_notable: bool,
 }
 
-/// The row of buttons: rendered only when playing or the speed changes.
+/// The row of buttons: rendered only when playing, the speed or `more_notable` changes.
 #[function_component(BusControls)]
 pub fn bus_controls(props: &BusControlsProps) -> Html {
     let w = use_bus_words();
@@ -136,7 +139,8 @@ pub fn bus_controls(props: &BusControlsProps) -> Html {
                 <button type="button" class="button" data-testid="bus-play" onclick={send(BusMsg::Play)}>{ w.play }</button>
             }
             <button type="button" class="button button--quiet" data-testid="bus-step-next" onclick={send(BusMsg::Next)} aria-label={w.next}>{ "▶" }</button>
-            <button type="button" class="button button--quiet" data-testid="bus-next-notable" onclick={send(BusMsg::NextNotable)}>{ w.next_notable }{ " ⟩⟩" }</button>
+            <button type="button" class="button button--quiet" data-testid="bus-next-notable" onclick={send(BusMsg::NextNotable)}
+                    disabled={!props.more_notable}>{ w.next_notable }{ " ⟩⟩" }</button>
             // Slower, the speed and faster wrap as one.
             <span class="bus__speed">
             <button type="button" class="button button--quiet" onclick={send(BusMsg::Speed(-1))} aria-label={w.slower}>{ "−" }</button>
@@ -159,6 +163,7 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
     let r = props.run.run.borrow();
     let (start, end) = (r.start, r.end);
     let steps = r.events().len();
+    let more_notable = r.next_notable(props.t).is_some();
     // Past the size where each message is drawn, a message is no event: say so, or "event 0
     // of 0" reads as if nothing ran.
     let clock = if r.full().cfg.record_messages {
@@ -182,16 +187,7 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
     let onkeydown = {
         let (on, playing) = (props.on_msg.clone(), props.playing);
         Callback::from(move |e: KeyboardEvent| {
-            let on_control = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|el| {
-                    matches!(
-                        el.tag_name().as_str(),
-                        "BUTTON" | "INPUT" | "SELECT" | "TEXTAREA"
-                    )
-                });
-            if on_control {
+            if key_is_the_controls(&e) {
                 return;
             }
             let m = match e.key().as_str() {
@@ -214,7 +210,7 @@ pub fn bus_player(props: &BusPlayerProps) -> Html {
     let rel = props.t.saturating_sub(start);
     html! {
         <div class="bus__player redir__player" tabindex="0" {onkeydown} aria-label={w.keys}>
-            <BusControls playing={props.playing} speed={props.speed} pace={props.pace} on_msg={props.on_msg.clone()} />
+            <BusControls playing={props.playing} speed={props.speed} pace={props.pace} on_msg={props.on_msg.clone()} {more_notable} />
             <div class="lab__row">
                 <input type="range" class="redir__timeline" min="0" max={end.saturating_sub(start).to_string()}
                        value={rel.to_string()} data-testid="bus-timeline" data-step={props.step.to_string()}
