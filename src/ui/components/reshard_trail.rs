@@ -257,7 +257,9 @@ pub fn reshard_trail(props: &ReshardTrailProps) -> Html {
             }
         })
     });
+    // The targets' labels first, then the sources' (see below).
     let mut labels: Vec<EndLabel> = Vec::new();
+    let mut sources: Vec<EndLabel> = Vec::new();
     let mut arrows = Vec::new();
     for (i, m) in moves.iter().enumerate() {
         let Some(from) = kept_centre(&props.map, m.from.as_ref()) else {
@@ -292,8 +294,8 @@ pub fn reshard_trail(props: &ReshardTrailProps) -> Html {
             t.trail_from,
             &[&end_name(&change.before, &props.map, &from_addr)],
         );
-        if !labels.iter().any(|l| !l.target && l.text == from_text) {
-            labels.push(EndLabel {
+        if !sources.iter().any(|l| l.text == from_text) {
+            sources.push(EndLabel {
                 text: from_text,
                 at: from,
                 below: from.1 > to.1,
@@ -315,6 +317,18 @@ pub fn reshard_trail(props: &ReshardTrailProps) -> Html {
                 below: to.1 >= from.1,
                 target: true,
             });
+        }
+    }
+    // A source's label that would sit on another label is left out (at 1000 masters the
+    // sources of a reshard from all are neighbours, and their labels piled up): its arrow
+    // stays, and the count under the map says how many sources there were. Near means within
+    // what a label covers on a phone's map, where a cell is about 3 px.
+    for s in sources {
+        let crowded = labels
+            .iter()
+            .any(|l| (l.at.0 - s.at.0).abs() < 30.0 && (l.at.1 - s.at.1).abs() < 8.0);
+        if !crowded {
+            labels.push(s);
         }
     }
     let labels = labels.iter().map(|l| {

@@ -391,6 +391,14 @@ pub fn bus_nodes(props: &BusNodesProps) -> Html {
             Election::Votes(e, v, need) => fill(w.votes, &[&e, &v, &need]),
             Election::In(ms, rank) => fill(w.election_in, &[&ms, &rank]),
         });
+        // A label centred above its node grows upwards, its last line just clear of the
+        // circle (its lines go down from the first, and covered the node's top at 390 px).
+        let lines = if election.is_some() { 3.0 } else { 2.0 };
+        let (label_y, lift) = if anchor == "middle" && y < 0.0 {
+            (-node_r - 5.0, format!("{:.1}em", -1.1 * (lines - 1.0)))
+        } else {
+            (ly - y, "0".to_string())
+        };
         let aria = format!(
             "{addr} {} {} {}",
             if master { w.roles[0] } else { w.roles[1] },
@@ -425,8 +433,8 @@ pub fn bus_nodes(props: &BusNodesProps) -> Html {
                     </text>
                 }
                 if !big {
-                    <text class="bus__node-label" x={format!("{:.1}", lx - x)} y={format!("{:.1}", ly - y)} text-anchor={anchor}>
-                        <tspan class="mono">{ format!(":{}", node.port) }</tspan>
+                    <text class="bus__node-label" x={format!("{:.1}", lx - x)} y={format!("{:.1}", label_y)} text-anchor={anchor}>
+                        <tspan class="mono" dy={lift}>{ format!(":{}", node.port) }</tspan>
                         <tspan x={format!("{:.1}", lx - x)} dy="1.1em">{ fill(w.epoch, &[&epoch]) }</tspan>
                         if let Some(e) = election.clone() {
                             <tspan x={format!("{:.1}", lx - x)} dy="1.1em" class="bus__election">{ e }</tspan>
