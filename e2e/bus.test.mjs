@@ -521,3 +521,30 @@ test('the settings keep what the reader typed while the page renders for other r
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the labels of messages in flight never overprint one another', async () => {
+  // A cold read saw "update" drawn over "ping" ("ppdate") at the crash's last notable event.
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await page.getByTestId('bus-scenario-select').selectOption('master-crash');
+  await busSettled(page);
+  let stops = 0;
+  let labelled = 0;
+  for (; stops < 400 && await page.getByTestId('bus-next-notable').isEnabled(); stops++) {
+    await page.getByTestId('bus-next-notable').click();
+    const boxes = await page.locator('.bus__msg-label').evaluateAll((ls) => ls.map((l) => {
+      const r = l.getBoundingClientRect();
+      return { text: l.textContent, x: r.x, y: r.y, w: r.width, h: r.height };
+    }));
+    labelled += boxes.length;
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i], boxes[j]];
+        const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+        assert.ok(!overlap, `"${a.text}" and "${b.text}" overprint at ${await attr(timeline(page), 'data-time-ms')} ms`);
+      }
+    }
+  }
+  assert.ok(stops > 10 && labelled > 0, `${stops} stops, ${labelled} labels seen`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

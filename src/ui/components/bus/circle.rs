@@ -179,6 +179,9 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
     let lookback = shown_ms.max(50);
     let first = events.partition_point(|e| e.t.saturating_add(lookback) < t);
     let mut flights = Vec::new();
+    // Where labels are drawn: a message whose label would overprint one of them (two messages
+    // crossing, "update" over "ping") is drawn without its label.
+    let mut labelled: Vec<(f64, f64)> = Vec::new();
     // Keyed by the event: as the clock moves, a message keeps its element and only its
     // position is written (unkeyed, every element took its neighbour's type and text).
     for (k, e) in events[first..upto].iter().enumerate().rev() {
@@ -207,7 +210,13 @@ pub fn bus_circle(props: &BusCircleProps) -> Html {
             // Labels only mid-chord (near the nodes they would pile up), pings and pongs only
             // on a small circle.
             let quiet = (matches!(msg, MsgType::Ping | MsgType::Pong) && n > 8)
-                || !(0.2..=0.8).contains(&f);
+                || !(0.2..=0.8).contains(&f)
+                || labelled
+                    .iter()
+                    .any(|(lx, ly)| (lx - x).abs() < 44.0 && (ly - y).abs() < 16.0);
+            if !quiet {
+                labelled.push((x, y));
+            }
             flights.push(html! {
                 <g key={first + k} class={classes!("bus__msg", format!("bus__msg--{label}"), arrives.is_none().then_some("bus__msg--lost"))}
                    data-testid="bus-message" data-type={label}
