@@ -118,6 +118,9 @@ async function walk(page, check) {
   await page.getByTestId('n-masters').fill('0');
   await page.locator('.cluster-picker [role=alert]').waitFor();
   await check('a refused master count');
+  await page.getByTestId('n-masters').fill('2');
+  await page.getByTestId('cluster-refusal').waitFor();
+  await check('redis-cli refusing a cluster of 2 masters');
 }
 
 for (const colorScheme of ['light', 'dark']) {
