@@ -470,3 +470,16 @@ test('resharding 5000 from all moves the 4999 redis-cli moved in case b, and the
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('on a phone, redis-cli\'s refusal of 2 masters scrolls inside its box and does not widen the page', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.url, { width: 390, height: 844 });
+  await page.getByTestId('cluster-select').selectOption('create');
+  await page.getByTestId('n-masters').fill('2');
+  await page.getByTestId('cluster-refusal').waitFor();
+  const [page_, view] = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+  assert.ok(page_ <= view, `the page is ${page_} px wide in a ${view} px window`);
+  const box = await page.getByTestId('cluster-refusal').evaluate((el) => ({ scrolls: el.scrollWidth > el.clientWidth, right: el.getBoundingClientRect().right }));
+  assert.ok(box.scrolls && box.right <= 390, JSON.stringify(box));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
