@@ -1434,7 +1434,7 @@ pub const EN: Messages = Messages {
     weight_not_number: "\"{0}\" is not a weight (a number, 0 or more)",
     hint_empty_masters: "Empty masters take part only with --cluster-use-empty-masters: tick \"use empty masters\" to give them slots.",
     change_reshard: "Reshard {0} slots to {1}",
-    change_reshard_rounded: "Reshard {0} slots to {1}: redis-cli moves {2}, as it rounds each source's share down (the first source's up)",
+    change_reshard_rounded: "Reshard {0} slots to {1}: redis-cli moves {2}, as it rounds each source's share down (the share of the source with the most slots up)",
     change_rebalance: "Rebalance",
     change_drain: "Move every slot off {0}, then remove it",
     change_promoted: "{0} failed: its replica {1} took over its slots with the new highest config epoch, {2}; {0} stays listed as a failed master with no slots",

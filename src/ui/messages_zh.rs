@@ -275,7 +275,7 @@ pub const ZH: Messages = Messages {
     weight_not_number: "“{0}”不是权重（应为不小于 0 的数）",
     hint_empty_masters: "空主节点只有在使用 --cluster-use-empty-masters 时才参与：勾选“使用空主节点”即可给它们分配槽。",
     change_reshard: "重新分片 {0} 个槽到 {1}",
-    change_reshard_rounded: "重新分片 {0} 个槽到 {1}：redis-cli 实际移动 {2} 个，因为它把每个源节点的份额向下取整（第一个源节点向上取整）",
+    change_reshard_rounded: "重新分片 {0} 个槽到 {1}：redis-cli 实际移动 {2} 个，因为它把每个源节点的份额向下取整（槽最多的源节点向上取整）",
     change_rebalance: "再平衡",
     change_drain: "迁走 {0} 的所有槽，然后移除它",
     change_promoted: "{0} 故障：其副本 {1} 接管了它的槽，并获得新的最高配置纪元 {2}；{0} 仍以故障主节点的身份列出，不再负责任何槽",

@@ -618,7 +618,7 @@ fn notes_word_as_the_reducer_did_in_english_and_differ_in_chinese() {
         (Note::WeightNotNumber("-1".into()), "\"-1\" is not a weight (a number, 0 or more)"),
         (Note::NoMasterNumber(7), "no master number 7"),
         (Note::Resharded { n_slots: 1000, asked: 1000, to: "127.0.0.1:7006".into() }, "Reshard 1000 slots to 127.0.0.1:7006"),
-        (Note::Resharded { n_slots: 4999, asked: 5000, to: "127.0.0.1:7006".into() }, "Reshard 5000 slots to 127.0.0.1:7006: redis-cli moves 4999, as it rounds each source's share down (the first source's up)"),
+        (Note::Resharded { n_slots: 4999, asked: 5000, to: "127.0.0.1:7006".into() }, "Reshard 5000 slots to 127.0.0.1:7006: redis-cli moves 4999, as it rounds each source's share down (the share of the source with the most slots up)"),
         (Note::Rebalanced, "Rebalance"),
         (Note::Drained("a:1".into()), "Move every slot off a:1, then remove it"),
         (Note::Promoted { failed: "a:1".into(), promoted: "b:2".into(), epoch: 9 }, "a:1 failed: its replica b:2 took over its slots with the new highest config epoch, 9; a:1 stays listed as a failed master with no slots"),
