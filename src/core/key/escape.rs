@@ -87,12 +87,17 @@ impl EscapeError {
 /// assert_eq!(parse_key(r"\x4").unwrap_err().column(), 1);
 /// ```
 pub fn parse_key(input: &str) -> Result<Vec<u8>, EscapeError> {
-    // No escape and no opening quote: every character stands for its own UTF-8 bytes, so the
-    // key is the text's bytes (a 64 KB paste is copied, not read a character at a time).
-    if !input.starts_with('"') && !input.contains('\\') {
+    // A 64 KB paste with no escape is copied, not read a character at a time.
+    if is_own_bytes(input) {
         return Ok(input.as_bytes().to_vec());
     }
     parse_escaped(input)
+}
+
+/// Whether the key typed as `input` is the text's own UTF-8 bytes: no escape and no opening
+/// quote, so every character stands for itself.
+pub fn is_own_bytes(input: &str) -> bool {
+    !input.starts_with('"') && !input.contains('\\')
 }
 
 /// [`parse_key`] a character at a time, escapes and quotes read.

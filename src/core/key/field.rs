@@ -1,7 +1,7 @@
 //! The key field's text read as a key: the redis-cli escapes parsed, and the length the page
 //! will explain, or why it will not (as data; the page words it).
 
-use super::escape::{parse_key, EscapeError};
+use super::escape::{is_own_bytes, parse_key, EscapeError};
 
 /// The longest key the page explains, in bytes. Redis takes keys up to 512 MB, but showing a
 /// longer one would freeze the tab; 1 MiB is sixteen times the longest fixture key.
@@ -34,11 +34,10 @@ impl KeyProblem {
 /// Reads the key field: its bytes, or why the page will not explain it.
 pub fn read_key(input: &str) -> Result<Vec<u8>, KeyProblem> {
     // Each byte takes at most four characters (\xNN), so longer text cannot be a short key:
-    // refuse it before parsing, so a 10 MB paste costs nothing. Text with no escape and no
-    // opening quote is its own bytes (`parse_key`), so its length is exact; else the key has at
-    // least a quarter as many bytes as the text has.
+    // refuse it before parsing, so a 10 MB paste costs nothing. Text that is its own bytes
+    // has an exact length; else the key has at least a quarter as many bytes as the text.
     if input.len() > 4 * MAX_KEY_BYTES + 2 {
-        let plain = !input.starts_with('"') && !input.contains('\\');
+        let plain = is_own_bytes(input);
         return Err(KeyProblem::TooLong {
             bytes: if plain { input.len() } else { input.len() / 4 },
             at_least: !plain,

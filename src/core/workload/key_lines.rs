@@ -3,7 +3,7 @@
 //! the same wherever the pieces end.
 
 use super::{KeySample, MAX_KEYS};
-use crate::core::key::escape::{parse_key, EscapeError};
+use crate::core::key::escape::{is_own_bytes, parse_key, EscapeError};
 
 /// A batch of keys, one per line, being read: blank lines are skipped, each other line is
 /// trimmed and read with redis-cli's escapes ([`parse_key`]); only the first [`MAX_KEYS`]
@@ -59,8 +59,8 @@ impl KeyLines {
                 self.done = true;
                 break;
             }
-            // A key with no escape and no opening quote is its own bytes: no copy of its own.
-            if !line.starts_with('"') && !line.contains('\\') {
+            // A key that is its own bytes needs no copy of its own.
+            if is_own_bytes(line) {
                 self.keys.push(line.as_bytes());
                 continue;
             }
