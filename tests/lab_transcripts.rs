@@ -670,6 +670,7 @@ fn creating_one_or_two_masters_is_refused_in_redis_clis_words() {
                 .count(),
             n
         );
+        assert_eq!(lab::create(n), Err(lab::CreateError::Refused(refused)));
     }
     // From 3 masters on, redis-cli creates the cluster (`create_3.txt` onwards).
     for n in [3, 4, 1000] {

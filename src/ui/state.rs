@@ -6,7 +6,7 @@
 //! words outcomes as [`Note`]s.
 
 use crate::core::cluster::failover::FailoverOutcome;
-use crate::core::cluster::lab::{self, DrainError, Edit, WeightError};
+use crate::core::cluster::lab::{self, CreateError, DrainError, Edit, WeightError};
 use crate::core::cluster::topology::{diff, OwnerChange};
 use crate::core::cluster::{import, rebalance};
 use crate::core::{explain, Explanation, SlotMap, N_SLOTS};
@@ -479,21 +479,20 @@ impl Reducible for ClusterState {
                 next.replace(edit, Note::Fixture);
             }
             ClusterAction::CreateCluster(text) => match text.trim().parse::<usize>() {
-                Ok(n) if (1..=MAX_MASTERS).contains(&n) => {
-                    if let Some(refused) = lab::create_refused(n) {
-                        next.cluster_error = Some(CountRefused::ByCli(refused));
-                    } else {
-                        match lab::create(n) {
-                            Ok(edit) => {
-                                next.cluster = ClusterChoice::Created(n);
-                                next.cluster_error = None;
-                                next.book = ColourBook::default();
-                                next.replace(edit, Note::Created(n));
-                            }
-                            Err(_) => next.cluster_error = Some(CountRefused::NotACount(text)),
-                        }
+                Ok(n) if (1..=MAX_MASTERS).contains(&n) => match lab::create(n) {
+                    Ok(edit) => {
+                        next.cluster = ClusterChoice::Created(n);
+                        next.cluster_error = None;
+                        next.book = ColourBook::default();
+                        next.replace(edit, Note::Created(n));
                     }
-                }
+                    Err(CreateError::Refused(refused)) => {
+                        next.cluster_error = Some(CountRefused::ByCli(refused))
+                    }
+                    Err(CreateError::Topology(_)) => {
+                        next.cluster_error = Some(CountRefused::NotACount(text))
+                    }
+                },
                 _ => next.cluster_error = Some(CountRefused::NotACount(text)),
             },
             ClusterAction::AddMaster => match lab::add_master(&next.map) {

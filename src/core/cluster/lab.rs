@@ -62,9 +62,26 @@ pub fn next_addr(map: &SlotMap) -> String {
     format!("127.0.0.1:{port}")
 }
 
-/// `redis-cli --cluster create` with `n` masters on 127.0.0.1:7000… and no replicas.
-pub fn create(n: usize) -> Result<Edit, TopologyError> {
-    let after = SlotMap::created(n, "127.0.0.1", 7000)?;
+/// The host of the masters [`create`] makes, and the first one's port.
+const CREATED_AT: (&str, u16) = ("127.0.0.1", 7000);
+
+/// Why [`create`] made no cluster.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CreateError {
+    /// redis-cli refuses so few masters ([`create_refused`]).
+    Refused(CreateRefused),
+    /// More masters than a slot map numbers.
+    Topology(TopologyError),
+}
+
+/// `redis-cli --cluster create` with `n` masters on 127.0.0.1:7000… and no replicas, or its
+/// refusal of fewer than 3.
+pub fn create(n: usize) -> Result<Edit, CreateError> {
+    if let Some(refused) = create_refused(n) {
+        return Err(CreateError::Refused(refused));
+    }
+    let (host, port) = CREATED_AT;
+    let after = SlotMap::created(n, host, port).map_err(CreateError::Topology)?;
     Ok(Edit {
         commands: vec![create_command(n)],
         after,
@@ -73,7 +90,10 @@ pub fn create(n: usize) -> Result<Edit, TopologyError> {
 
 /// The `redis-cli --cluster create` command for `n` masters on 127.0.0.1:7000….
 fn create_command(n: usize) -> String {
-    let addrs: Vec<String> = (0..n).map(|i| format!("127.0.0.1:{}", 7000 + i)).collect();
+    let (host, port) = CREATED_AT;
+    let addrs: Vec<String> = (0..n)
+        .map(|i| format!("{host}:{}", usize::from(port) + i))
+        .collect();
     format!(
         "redis-cli --cluster create {} --cluster-replicas 0",
         addrs.join(" ")
@@ -90,7 +110,7 @@ pub struct CreateRefused {
 }
 
 /// What redis-cli 7.0.15 prints when asked to create a cluster of `n` masters with no
-/// replicas, if it refuses (exit status 1, nothing changed): one address fails its argument
+/// replicas, if it refuses ([`create`] gives it as its error) (exit status 1, nothing changed): one address fails its argument
 /// count (`tests/data/create_1_refused.txt`); two are fewer than the 3 masters
 /// `clusterManagerCommandCreate` requires (`fixtures/create_outputs/create_2_refused.txt`).
 pub fn create_refused(n: usize) -> Option<CreateRefused> {
