@@ -46,14 +46,14 @@ pub fn split_at_column(text: &str, column: usize) -> (&str, &str, &str) {
 pub fn describe(t: &Messages, problem: &KeyProblem) -> String {
     match problem {
         KeyProblem::Escape(e) => escape_sentence(t, e),
-        KeyProblem::TooLong {
-            bytes,
-            at_least: false,
-        } => fill(t.err_too_long, &[bytes, &MAX_KEY_BYTES]),
-        KeyProblem::TooLong {
-            bytes,
-            at_least: true,
-        } => fill(t.err_too_long_at_least, &[bytes, &MAX_KEY_BYTES]),
+        KeyProblem::TooLong { bytes, at_least } => {
+            let text = if *at_least {
+                t.err_too_long_at_least
+            } else {
+                t.err_too_long
+            };
+            fill(text, &[bytes, &MAX_KEY_BYTES])
+        }
     }
 }
 

@@ -243,10 +243,9 @@ fn line_verdict(t: &Messages, line: &Line) -> String {
     }
 }
 
-/// Whether the line's command answers for one node's keys only (Redis's tips
-/// `request_policy:all_shards` / `all_nodes`: DBSIZE, KEYS, FLUSHALL, …).
-/// For a command a client sends to every master or node, the note under its reply: what one
-/// node's answer covers, by how Redis's tips say the replies are combined.
+/// For a command a client sends to every master or node (Redis's tips
+/// `request_policy:all_shards` / `all_nodes`: DBSIZE, KEYS, PING, FLUSHALL, …), the note under
+/// its reply: what one node's answer covers, by how the tips say the replies are combined.
 fn per_node_note(t: &Messages, line: &Line, node_addr: &str) -> Option<String> {
     let info = crate::core::key::args::split_args(&line.text)
         .ok()
