@@ -32,6 +32,15 @@ async function importText(page, text) {
 
 const byAddr = (a, b) => a.addr.localeCompare(b.addr);
 
+/** Picks `redis-cli --cluster create` with `n` masters and waits until the node list shows
+ * them, 127.0.0.1:7000 first. */
+async function createMasters(page, n) {
+  await page.getByTestId('cluster-select').selectOption('create');
+  await page.getByTestId('n-masters').fill(String(n));
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === n
+    && document.querySelector('[data-testid=node-row]')?.dataset.addr === '127.0.0.1:7000', n);
+}
+
 test('pasting CLUSTER NODES after the reshard shows exactly its nodes and ranges', async () => {
   const want = await nodesFixture('14_after_reshard_cluster_nodes.txt');
   const { page, context, problems } = await openPage(env.browser, env.server.url);
@@ -226,10 +235,7 @@ test('resharding 1500 slots from two chosen masters splits them as redis-cli did
   assert.equal(want.length, 2);
   const { page, context, problems } = await openPage(env.browser, env.server.url);
   // The same cluster as case d: --cluster create of 3 masters, then one empty master added.
-  await page.getByTestId('cluster-select').selectOption('create');
-  await page.getByTestId('n-masters').fill('3');
-  await page.waitForFunction(() => document.querySelector('[data-testid=node-row]')?.dataset.addr === '127.0.0.1:7000'
-    && document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 3);
+  await createMasters(page, 3);
   await page.getByTestId('add-master').click();
   await page.getByTestId('reshard-slots').fill('1500');
   await page.getByTestId('reshard-from').selectOption(['0', '1']);
@@ -250,10 +256,7 @@ test('a weighted rebalance (--cluster-weight master0=2) gives what redis-cli gav
     .map(([, , node, , , slots, , ranges]) => ({ addr: port(node), slots, ranges }));
   assert.equal(want.length, 3);
   const { page, context, problems } = await openPage(env.browser, env.server.url);
-  await page.getByTestId('cluster-select').selectOption('create');
-  await page.getByTestId('n-masters').fill('3');
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 3
-    && document.querySelector('[data-testid=node-row]')?.dataset.addr === '127.0.0.1:7000');
+  await createMasters(page, 3);
   await page.getByTestId('weights').fill('127.0.0.1:7000=2');
   await page.getByTestId('rebalance').click();
   await page.waitForFunction(() => document.querySelector('[data-addr="127.0.0.1:7000"]')?.dataset.slots === '8192');
@@ -298,9 +301,7 @@ async function reshardToNewMaster(page) {
 
 test('creating a cluster of 8 masters is a new cluster: no trail, no moved keys, and it says so', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.url);
-  await page.getByTestId('cluster-select').selectOption('create');
-  await page.getByTestId('n-masters').fill('8');
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 8);
+  await createMasters(page, 8);
   // The page's key {user1}:profile (slot 8106) was 7001's in the fixtures' cluster and is
   // 7003's in the new one: that is not a move, nothing was carried anywhere.
   assert.equal(await page.getByTestId('key-readout').getAttribute('data-master'), '127.0.0.1:7003');
@@ -416,9 +417,7 @@ test('creating 1 or 2 masters is refused with redis-cli\'s own words, in both la
   const one = await printed(new URL('../tests/data/create_1_refused.txt', import.meta.url));
   assert.equal(two.length, 4);
   const { page, context, problems } = await openPage(env.browser, env.server.url);
-  await page.getByTestId('cluster-select').selectOption('create');
-  await page.getByTestId('n-masters').fill('6');
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 6);
+  await createMasters(page, 6);
   const before = await masterRows(page);
   const refusal = page.getByTestId('cluster-refusal');
   for (const [n, want] of [['2', two], ['1', one]]) {
@@ -451,10 +450,7 @@ test('resharding 5000 from all moves the 4999 redis-cli moved in case b, and the
     .map(([, , node, , , slots, , ranges]) => ({ addr: port(node), slots, ranges }));
   assert.equal(want.find((r) => r.addr === '127.0.0.1:7003').slots, '4999');
   const { page, context, problems } = await openPage(env.browser, env.server.url);
-  await page.getByTestId('cluster-select').selectOption('create');
-  await page.getByTestId('n-masters').fill('3');
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row][data-role=master]').length === 3
-    && document.querySelector('[data-testid=node-row]')?.dataset.addr === '127.0.0.1:7000');
+  await createMasters(page, 3);
   await page.getByTestId('add-master').click();
   await page.getByTestId('reshard-slots').fill('5000');
   await page.getByTestId('reshard-from').selectOption('all');
