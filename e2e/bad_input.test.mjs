@@ -180,6 +180,83 @@ test('a 10 MB paste is refused at once with its limit, in the key field, the imp
   await context.close();
 });
 
+test('a 10 MB Ctrl+V is refused before any field holds it: the key, free mode, the import, the weights and both templates', async () => {
+  // Laid out first and refused after, such a paste took 4 to 9 s in each of these fields.
+  const { page, context, problems } = await openPage(env.browser, env.server.url);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.server.url).origin });
+  // The longest text any field of the page held at an input event.
+  await page.evaluate(() => {
+    window.__longest = 0;
+    document.addEventListener('input', (e) => { window.__longest = Math.max(window.__longest, e.target.value?.length ?? 0); }, true);
+  });
+  const paste = async (id, text, selectAll = true) => {
+    const field = page.getByTestId(id);
+    await field.scrollIntoViewIfNeeded();
+    await field.click();
+    if (selectAll) await page.keyboard.press('Control+A');
+    else await page.keyboard.press('End');
+    await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+    await page.keyboard.press('Control+V');
+    return field;
+  };
+  // What a field holds, or how long it is when long (a failure then prints a line, not 10 MB).
+  const held = (field) => field.evaluate((f) => (f.value.length > 100 ? `${f.value.length} characters` : f.value));
+  const huge = 'k'.repeat(TEN_MB);
+
+  await typeKey(page, 'foo');
+  const key = await paste('key-input', huge);
+  await page.getByTestId('key-error').waitFor();
+  assert.match(await page.getByTestId('key-error').textContent(), /^This key would be 10485760 bytes; the page explains keys of up to 1048576 bytes/);
+  assert.equal(await held(key), 'foo');
+  assert.equal(await page.getByTestId('slot').textContent(), '12182', 'the key before is kept');
+  // A paste within the limit is the browser's, as ever: the longest fixture key's length.
+  await paste('key-input', 'k'.repeat(64 * 1024));
+  await page.getByTestId('key-error').waitFor({ state: 'detached' });
+  assert.equal(await held(key), `${64 * 1024} characters`);
+  await typeKey(page, 'foo');
+
+  const free = await paste('free-command-input', huge, false);
+  assert.equal(await held(free), '');
+  await free.fill('SET k ');
+  await paste('free-command-input', huge, false);
+  const freeError = page.getByTestId('free-error');
+  await freeError.waitFor();
+  assert.equal(await freeError.textContent(), 'With that paste the command line would be 10.5 MB; free mode takes lines up to 64 KB, since the diagram shows every argument. Nothing was pasted.');
+  assert.equal(await held(free), 'SET k ');
+  await paste('free-command-input', 'v', false);
+  await page.getByTestId('free-send').click();
+  await page.getByTestId('free-replies').waitFor();
+  await freeError.waitFor({ state: 'detached' });
+
+  await openImport(page);
+  const before = await masterRows(page);
+  const area = await paste('topology-input', huge);
+  const importError = page.getByTestId('topology-error');
+  await importError.waitFor();
+  assert.match(await importError.textContent(), /10485760 bytes, and at most 2097152 \(2 MiB\) are read/);
+  assert.equal(await held(area), '');
+  assert.deepEqual(await masterRows(page), before, 'the cluster before is kept');
+
+  for (const id of ['weights', 'tag-template', 'gen-template']) {
+    const field = page.getByTestId(id);
+    const was = await field.inputValue();
+    await paste(id, huge);
+    const refused = page.getByTestId('paste-refused');
+    await refused.waitFor();
+    assert.equal(await refused.textContent(), 'With that paste the field would hold 10,485,760 bytes; it takes up to 65,536 bytes. Nothing was pasted.', id);
+    assert.equal(await held(field), was, id);
+    // The message goes with the next change of the field.
+    await field.press('End');
+    await field.press('x');
+    await refused.waitFor({ state: 'detached' });
+    await field.fill(was);
+  }
+  assert.equal(await page.evaluate(() => window.__longest), 64 * 1024, 'no field held more than the 64 KB key');
+  await stillAlive(page);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a tampered or truncated share link says what it could not open and opens the rest', async () => {
   const cases = [
     { hash: '#redirect=no-such-scenario:3', says: /no-such-scenario/, steps: (s) => s === 0 },

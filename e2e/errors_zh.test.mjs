@@ -244,6 +244,24 @@ test('escape errors read in Chinese in the key field, the planner and free mode'
   await context.close();
 });
 
+test('a paste too long for its field is refused in Chinese: the key, free mode and a template', async () => {
+  const { page, context, problems } = await openZh();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.server.url).origin });
+  const { found, check } = checker();
+  await page.evaluate((n) => navigator.clipboard.writeText('k'.repeat(n)), 2 * 1024 * 1024);
+  for (const [id, error] of [['key-input', 'key-error'], ['free-command-input', 'free-error'], ['tag-template', 'paste-refused']]) {
+    await page.getByTestId(id).scrollIntoViewIfNeeded();
+    await page.getByTestId(id).click();
+    await page.keyboard.press('Control+V');
+    await page.getByTestId(error).waitFor();
+    check(`${id} paste`, await proseOf(page.getByTestId(error)));
+  }
+  assert.match(await page.getByTestId('paste-refused').textContent(), /^粘贴后该字段将有 2,097,\d{3} 字节/);
+  assert.deepEqual(found, [], `English on the Chinese page:\n${found.join('\n')}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 /** The topology lab's error after `act`, or fails. */
 async function labError(page, act) {
   await act();

@@ -1,7 +1,139 @@
-//! Copying text to the clipboard, and a button that does it and says so.
+//! Copying text to the clipboard, a button that does it and says so, and reading what a
+//! reader pastes or drops into a field.
 
-use crate::ui::messages::use_messages;
+use crate::ui::messages::{fill, grouped, use_messages};
+use js_sys::JsString;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// A paste's or drop's `DataTransfer`, read with its text left in JavaScript (web-sys's
+    /// `get_data` copies it into wasm at once).
+    type PasteData;
+    #[wasm_bindgen(method, catch, js_name = getData)]
+    fn get_data(this: &PasteData, format: &str) -> Result<JsString, JsValue>;
+}
+
+/// The plain text `data` carries, left in JavaScript.
+pub fn text_of(data: &web_sys::DataTransfer) -> Option<JsString> {
+    data.unchecked_ref::<PasteData>()
+        .get_data("text/plain")
+        .ok()
+}
+
+/// The plain text a `paste` event carries, left in JavaScript.
+pub fn pasted_text(e: &Event) -> Option<JsString> {
+    e.dyn_ref::<web_sys::ClipboardEvent>()?
+        .clipboard_data()
+        .and_then(|d| text_of(&d))
+}
+
+/// The text a field holding `before` holds once `pasted` replaces its `selection` (UTF-16
+/// offsets; none: at the end), when that text is over `limit` bytes; `None` when it is not,
+/// and then, when each UTF-16 unit's three UTF-8 bytes at most keep it within, without reading
+/// the paste into wasm. Line breaks are pasted as Chromium pastes them (156, measured): CR LF,
+/// CR and LF each become `line_break`, a space in a one-line field, `\n` in a textarea. For the
+/// fields that refuse a text too long before the browser lays it out (10 MB: seconds).
+pub fn text_after_paste(
+    before: &str,
+    selection: (Option<u32>, Option<u32>),
+    pasted: &JsString,
+    limit: usize,
+    line_break: &str,
+) -> Option<String> {
+    if before.len() + 3 * pasted.length() as usize <= limit {
+        return None;
+    }
+    let text = pasted_into(before, selection, String::from(pasted), line_break);
+    (text.len() > limit).then_some(text)
+}
+
+/// The longest text the page's short one-line fields (templates, weights) take from a paste.
+/// A 64 KB template is read in a few ms; a 10 MB paste took 7 to 9 s to reach such a field.
+pub const SHORT_FIELD_BYTES: usize = 64 * 1024;
+
+/// For a short one-line `<input>` whose text is `text`: an `onpaste` that refuses a paste
+/// leaving it over [`SHORT_FIELD_BYTES`] before the field holds it, and the refusal to show
+/// after the field (nothing once the field's text changes).
+#[hook]
+pub fn use_paste_limit(text: &str) -> (Callback<Event>, Html) {
+    let t = use_messages();
+    let refused = use_state_eq(|| None::<usize>);
+    {
+        let refused = refused.clone();
+        use_effect_with(text.to_owned(), move |_| refused.set(None));
+    }
+    let onpaste = {
+        let refused = refused.clone();
+        Callback::from(move |e: Event| {
+            let field: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let selection = (
+                field.selection_start().ok().flatten(),
+                field.selection_end().ok().flatten(),
+            );
+            let too_long = pasted_text(&e).and_then(|p| {
+                text_after_paste(&field.value(), selection, &p, SHORT_FIELD_BYTES, " ")
+            });
+            if let Some(text) = too_long {
+                e.prevent_default();
+                refused.set(Some(text.len()));
+            }
+        })
+    };
+    let message = match *refused {
+        Some(bytes) => html! {
+            <p class="lab__error" role="alert" data-testid="paste-refused">
+                { fill(t.paste_too_long, &[&grouped(bytes as u64), &grouped(SHORT_FIELD_BYTES as u64)]) }
+            </p>
+        },
+        None => Html::default(),
+    };
+    (onpaste, message)
+}
+
+/// The text a field holding `before` holds once `pasted` replaces its `selection` (UTF-16
+/// offsets, either way round; none: at the end), line breaks made `line_break`.
+pub fn pasted_into(
+    before: &str,
+    selection: (Option<u32>, Option<u32>),
+    pasted: String,
+    line_break: &str,
+) -> String {
+    let byte = |u: Option<u32>| u.map(|u| utf16_to_byte(before, u as usize));
+    let start = byte(selection.0).unwrap_or(before.len());
+    let end = byte(selection.1).unwrap_or(start);
+    let (start, end) = (start.min(end), start.max(end));
+    [
+        &before[..start],
+        &with_line_breaks(pasted, line_break),
+        &before[end..],
+    ]
+    .concat()
+}
+
+/// `text` with each line break (CR LF, CR, LF) made `line_break`, as a field pastes it.
+pub fn with_line_breaks(text: String, line_break: &str) -> String {
+    if text.contains(['\r', '\n']) {
+        text.replace("\r\n", line_break)
+            .replace(['\r', '\n'], line_break)
+    } else {
+        text
+    }
+}
+
+/// The byte offset in `text` of UTF-16 offset `u` (a field's selection), at most its end.
+pub fn utf16_to_byte(text: &str, u: usize) -> usize {
+    let mut units = 0;
+    for (i, c) in text.char_indices() {
+        if units >= u {
+            return i;
+        }
+        units += c.len_utf16();
+    }
+    text.len()
+}
 
 /// Writes `text` to the clipboard. A refusal (no permission, no secure context) is swallowed:
 /// the text is also on screen to select by hand, and a rejected promise must not reach the
@@ -43,5 +175,35 @@ pub fn copy_button(props: &CopyButtonProps) -> Html {
         <button type="button" class="button button--quiet button--small" {onclick} disabled={props.disabled}>
             { if *done { t.copied } else { t.copy } }
         </button>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_paste_replaces_the_selection_counted_in_utf16_units() {
+        let both = |a, b| (Some(a), Some(b));
+        assert_eq!(pasted_into("abcd", both(1, 3), "X".into(), " "), "aXd");
+        assert_eq!(pasted_into("abcd", both(3, 1), "X".into(), " "), "aXd");
+        // 用 and 户 are one UTF-16 unit and three bytes each; 😀 is two units.
+        assert_eq!(
+            pasted_into("用户:1", both(2, 2), "X".into(), " "),
+            "用户X:1"
+        );
+        assert_eq!(pasted_into("😀b", both(2, 3), "X".into(), " "), "😀X");
+        assert_eq!(pasted_into("ab", (None, None), "X".into(), " "), "abX");
+        assert_eq!(pasted_into("ab", both(9, 9), "X".into(), " "), "abX");
+    }
+
+    #[test]
+    fn line_breaks_are_pasted_as_the_field_takes_them() {
+        let at_end = (None, None);
+        assert_eq!(
+            pasted_into("", at_end, "a\nb\r\nc\rd".into(), " "),
+            "a b c d"
+        );
+        assert_eq!(pasted_into("", at_end, "a\r\nb".into(), "\n"), "a\nb");
     }
 }

@@ -288,6 +288,10 @@ pub struct Messages {
     pub plan_undo_clear: &'static str,
     /// A free-mode line over the limit; {0} its size in MB, {1} the limit in KB.
     pub free_too_long: &'static str,
+    /// A paste refused by a short field (a template, the weights): its bytes with it, the limit.
+    pub paste_too_long: &'static str,
+    /// A paste refused in free mode, as `free_too_long`: the line's MB with it, the limit in KB.
+    pub free_paste_too_long: &'static str,
     /// Before the generator.
     pub plan_or_generate: &'static str,
     /// Accessible name of the generator select.
@@ -1273,6 +1277,8 @@ pub const EN: Messages = Messages {
     plan_sent_to: "sent to",
     plan_batch_label: "Commands or keys, one per line",
     free_too_long: "That command line is {0} MB; free mode takes lines up to {1} KB, since the diagram shows every argument. Nothing was sent.",
+    paste_too_long: "With that paste the field would hold {0} bytes; it takes up to {1} bytes. Nothing was pasted.",
+    free_paste_too_long: "With that paste the command line would be {0} MB; free mode takes lines up to {1} KB, since the diagram shows every argument. Nothing was pasted.",
     plan_held: "The field shows the first {0} of the batch's {1} ({2} KB).{3} A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
     plan_held_bytes: "The field shows the first {0} KB of the batch's {1} KB ({2}).{3} A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
     plan_held_all: " The plan reads all of it.",

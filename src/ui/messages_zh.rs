@@ -124,6 +124,8 @@ pub const ZH: Messages = Messages {
     plan_undo_clear: "撤销",
     plan_too_big: "粘贴后批次将有 {0} 字节；规划器最多读取 {1} 字节（4 MiB）的批次，因此保留之前的批次。需要更多键时，请使用下方的生成器（最多 1,000,000 个）。",
     free_too_long: "该命令行有 {0} MB；自由模式每行最多 {1} KB，因为图中会显示每个参数。未发送任何内容。",
+    paste_too_long: "粘贴后该字段将有 {0} 字节；它最多接受 {1} 字节。未粘贴任何内容。",
+    free_paste_too_long: "粘贴后该命令行将有 {0} MB；自由模式每行最多 {1} KB，因为图中会显示每个参数。未粘贴任何内容。",
     plan_or_generate: "或生成",
     plan_generator: "键生成器",
     plan_gen_template: "由含 %d 的模板生成键",

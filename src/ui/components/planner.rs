@@ -13,7 +13,9 @@ use crate::core::workload::{chunk_masters_of, plan, KeyMaker, Plan, Strategy, MA
 use crate::core::SlotMap;
 use crate::ui::after_paint::{after_paint, for_ms, in_slices, use_after_paint, AfterPaint, Slices};
 use crate::ui::batch_read::{use_batch, Problem, MAX_ENGINE_KEYS, SLICE_MS};
-use crate::ui::clipboard::CopyButton;
+use crate::ui::clipboard::{
+    pasted_text, text_of, use_paste_limit, utf16_to_byte, with_line_breaks, CopyButton,
+};
 use crate::ui::components::master_options::NodeSelect;
 use crate::ui::components::window::{spacer, use_window};
 use crate::ui::forms::{input_to, select_to};
@@ -27,8 +29,6 @@ use crate::ui::planner_state::{
 use crate::ui::reply_words::{note_of, note_text, reply_text};
 use js_sys::JsString;
 use std::rc::Rc;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -41,18 +41,6 @@ const COPIED_FIELD_BYTES: usize = 256 << 10;
 fn kb(bytes: usize) -> String {
     let tenths = (bytes as u64 * 10 + 512) / 1024;
     format!("{}.{}", grouped(tenths / 10), tenths % 10)
-}
-
-/// The byte offset in `text` of UTF-16 offset `u` (a field's selection), at most its end.
-fn utf16_to_byte(text: &str, u: usize) -> usize {
-    let mut units = 0;
-    for (i, c) in text.char_indices() {
-        if units >= u {
-            return i;
-        }
-        units += c.len_utf16();
-    }
-    text.len()
 }
 
 /// Batches of more keys than this get their copied plan a task after the frame that shows
@@ -269,15 +257,6 @@ fn strategy_name(t: &Messages, s: Strategy) -> &'static str {
     }
 }
 
-#[wasm_bindgen]
-extern "C" {
-    /// A paste's `DataTransfer`, read with its text left in JavaScript (web-sys's `get_data`
-    /// copies it into wasm at once).
-    type PasteData;
-    #[wasm_bindgen(method, catch, js_name = getData)]
-    fn get_data(this: &PasteData, format: &str) -> Result<JsString, JsValue>;
-}
-
 /// A paste (or drop) being taken in: the field's text before it, the bytes it replaces, and
 /// its text, left in JavaScript until then.
 struct PendingPaste {
@@ -299,11 +278,7 @@ fn drop_offset(e: &DragEvent, area: &HtmlTextAreaElement) -> Option<u32> {
 /// The field's text `before` with its bytes `a..b` (the selection) replaced by `pasted`, line
 /// ends made `\n` as the field would make them.
 fn spliced(before: &str, a: usize, b: usize, pasted: String) -> String {
-    let pasted = if pasted.contains('\r') {
-        pasted.replace("\r\n", "\n").replace('\r', "\n")
-    } else {
-        pasted
-    };
+    let pasted = with_line_breaks(pasted, "\n");
     let (a, b) = (a.min(before.len()), b.min(before.len()));
     let mut text = String::with_capacity(before.len() - (b - a) + pasted.len());
     text.push_str(&before[..a]);
@@ -531,11 +506,9 @@ pub fn planner(props: &PlannerProps) -> Html {
     let on_paste = {
         let receive = receive.clone();
         Callback::from(move |e: Event| {
-            let pasted = e
-                .dyn_ref::<web_sys::ClipboardEvent>()
-                .and_then(|c| c.clipboard_data())
-                .and_then(|d| d.unchecked_ref::<PasteData>().get_data("text/plain").ok());
-            let Some(pasted) = pasted else { return };
+            let Some(pasted) = pasted_text(&e) else {
+                return;
+            };
             let area = e.target_unchecked_into::<HtmlTextAreaElement>();
             let at = area
                 .selection_start()
@@ -550,7 +523,7 @@ pub fn planner(props: &PlannerProps) -> Html {
     let on_drop = Callback::from(move |e: DragEvent| {
         let dropped = e
             .data_transfer()
-            .and_then(|d| d.unchecked_ref::<PasteData>().get_data("text/plain").ok())
+            .and_then(|d| text_of(&d))
             .filter(|t| t.length() > 0);
         // Files and the like: the browser's.
         let Some(dropped) = dropped else { return };
@@ -573,6 +546,7 @@ pub fn planner(props: &PlannerProps) -> Html {
     // A batch over `EDIT_WARN_BYTES` goes into the field at the second click, after a warning
     // (kept for this text only: `warned`).
     let warned = use_state_eq(|| None::<Rc<str>>);
+    let (gen_template_paste, gen_template_refused) = use_paste_limit(&state.gen_template);
     let warning = warned.as_ref().is_some_and(|w| Rc::ptr_eq(w, &state.text));
     let on_edit_in_field = {
         let (on, focus, warned) = (on.clone(), focus_field.clone(), warned.clone());
@@ -885,12 +859,14 @@ pub fn planner(props: &PlannerProps) -> Html {
                 </select>
                 if state.gen_kind == GenKind::Template {
                     <input class="mono lab__weights" type="text" data-testid="gen-template" value={state.gen_template.clone()}
-                           oninput={input_to(on.clone(), PlannerAction::GenTemplate)} aria-label={t.plan_gen_template} />
+                           oninput={input_to(on.clone(), PlannerAction::GenTemplate)} onpaste={gen_template_paste}
+                           aria-label={t.plan_gen_template} />
                 }
                 <input class="lab__number" type="number" min="1" max={MAX_KEYS.to_string()} data-testid="gen-count"
                        value={state.gen_count.clone()} oninput={input_to(on.clone(), PlannerAction::GenCount)} aria-label={t.plan_gen_count} />
                 <button type="button" class="button" data-testid="generate" onclick={on_generate}>{ t.plan_generate }</button>
             </div>
+            { gen_template_refused }
             if let Some(e) = &state.gen_error {
                 <p class="lab__error" role="alert">{ match e {
                     GenError::Count(typed) => fill(t.plan_count_error, &[&grouped(MAX_KEYS as u64), typed]),

@@ -3,7 +3,7 @@
 
 use crate::core::workload::tags::{generate_tags, shortest_tag_for_slot};
 use crate::core::{SlotMap, N_SLOTS};
-use crate::ui::clipboard::CopyButton;
+use crate::ui::clipboard::{use_paste_limit, CopyButton};
 use crate::ui::forms::bind_input;
 use crate::ui::localize::tag_error;
 use crate::ui::messages::{fill, grouped, use_messages};
@@ -29,6 +29,7 @@ pub fn tag_generator(props: &TagGeneratorProps) -> Html {
     let t = use_messages();
     let template = use_state(|| "routing:v1:%d".to_string());
     let per_master = use_state(|| "4".to_string());
+    let (template_paste, template_refused) = use_paste_limit(&template);
     let slot_text = use_state(|| "0".to_string());
     let n = per_master.trim().parse::<usize>();
     let result = use_memo(
@@ -99,12 +100,14 @@ pub fn tag_generator(props: &TagGeneratorProps) -> Html {
             <div class="lab__row lab__form">
                 <label for="tag-template">{ t.tags_template }</label>
                 <input id="tag-template" class="mono lab__weights" type="text" data-testid="tag-template"
-                       value={(*template).clone()} oninput={bind_input(&template)} spellcheck="false" />
+                       value={(*template).clone()} oninput={bind_input(&template)} onpaste={template_paste}
+                       spellcheck="false" />
                 <label for="tags-per-master">{ t.tags_per_master }</label>
                 <input id="tags-per-master" class="lab__number" type="number" min="0" max="10000"
                        data-testid="tags-per-master" value={(*per_master).clone()} oninput={bind_input(&per_master)}
                        aria-invalid={n.is_err().to_string()} />
             </div>
+            { template_refused }
             { body }
             <h3 class="lab__title tags__pin-title">{ t.tags_pin_title }</h3>
             <div class="lab__row lab__form">

@@ -4,16 +4,17 @@
 //! cluster's CLUSTER NODES/SHARDS/SLOTS, export it back).
 
 use crate::core::bus::FailoverTimes;
+use crate::core::cluster::import::MAX_INPUT_BYTES;
 use crate::core::cluster::lab;
 use crate::core::SlotMap;
-use crate::ui::clipboard::CopyButton;
+use crate::ui::clipboard::{pasted_text, text_after_paste, use_paste_limit, CopyButton};
 use crate::ui::components::master_options::MasterSelect;
 use crate::ui::forms::{bind_input, bind_textarea};
 use crate::ui::localize::Note;
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::state::{Change, ClusterAction as Action};
 use std::rc::Rc;
-use web_sys::HtmlSelectElement;
+use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 /// How many moved ranges the change panel lists before summarising the rest.
@@ -78,6 +79,7 @@ pub fn lab_controls(props: &LabControlsProps) -> Html {
     let use_empty = use_state(|| false);
     let threshold = use_state(|| "2".to_string());
     let weights = use_state(String::new);
+    let (weights_paste, weights_refused) = use_paste_limit(&weights);
 
     let act = |action: Action| {
         let cb = props.on_action.clone();
@@ -175,9 +177,10 @@ pub fn lab_controls(props: &LabControlsProps) -> Html {
                 <label for="weights">{ t.lab_weights }</label>
                 <input id="weights" class="lab__weights mono" type="text" data-testid="weights"
                        placeholder="127.0.0.1:7000=2" value={(*weights).clone()}
-                       oninput={bind_input(&weights)} />
+                       oninput={bind_input(&weights)} onpaste={weights_paste} />
                 </span>
             </div>
+            { weights_refused }
 
             if let Some((first, last)) = props.selection {
                 <div class="lab__row lab__selection" data-testid="selection">
@@ -344,6 +347,25 @@ pub fn lab_import(props: &LabImportProps) -> Html {
         let (cb, paste) = (props.on_action.clone(), paste.clone());
         Callback::from(move |_: MouseEvent| cb.emit(Action::Import((*paste).clone())))
     };
+    // A paste that would make the text longer than the import reads is refused before the
+    // field holds it (10 MB took seconds to lay out): the import words why, the text stays.
+    let on_paste = {
+        let cb = props.on_action.clone();
+        Callback::from(move |e: Event| {
+            let area: HtmlTextAreaElement = e.target_unchecked_into();
+            let selection = (
+                area.selection_start().ok().flatten(),
+                area.selection_end().ok().flatten(),
+            );
+            let too_long = pasted_text(&e).and_then(|p| {
+                text_after_paste(&area.value(), selection, &p, MAX_INPUT_BYTES, "\n")
+            });
+            if let Some(text) = too_long {
+                e.prevent_default();
+                cb.emit(Action::Import(text));
+            }
+        })
+    };
     let on_export = {
         let (export, map) = (export.clone(), props.map.clone());
         Callback::from(move |_: MouseEvent| {
@@ -359,7 +381,7 @@ pub fn lab_import(props: &LabImportProps) -> Html {
             <p class="section-help">{ t.lab_import_help }</p>
             <textarea class="lab__paste mono" rows="8" data-testid="topology-input"
                       placeholder={t.lab_import_placeholder} value={(*paste).clone()}
-                      oninput={bind_textarea(&paste)} />
+                      oninput={bind_textarea(&paste)} onpaste={on_paste} />
             <div class="lab__row">
                 <button type="button" class="button" data-testid="topology-apply" onclick={on_import}>{ t.lab_import_go }</button>
                 <button type="button" class="button button--quiet" data-testid="topology-export" onclick={on_export}>
