@@ -4,7 +4,8 @@
 //!    `Input.dispatchKeyEvent` through Playwright's keyboard): typing in the key field (30 and
 //!    120 ms a key), and
 //!    pasting a 64 KB key (Ctrl+A, Ctrl+V from the clipboard). The same on the plain page
-//!    (`plain.html`: one input, one TextEncoder, a bitwise CRC16) in the same run.
+//!    (`plain.html`: one input, one TextEncoder, a bitwise CRC16) in the same run. Then the
+//!    paste alone (its V's interaction), 80 a page, the pages taken in turn (`pastesInTurn`).
 //!  - `measureHeavy`: the heavy interactions, each from its event dispatched in the page to the
 //!    frame after it (two requestAnimationFrames: the effects have run and the frame painted);
 //!    and the big pastes set into a bare <textarea> on a blank page, the browser's own share;
@@ -138,17 +139,75 @@ async function inpOf(browser, url, ready, style = '') {
 }
 
 /**
+ * The 64 KB paste's own interaction (the V of Ctrl+V, whose keydown holds the paste) on each
+ * of `pages` ({ name: [url, ready, style] }), the pages taken in turn `per` pastes at a time for
+ * `rounds` rounds, each round in the other order: the paste row above counts Ctrl's own
+ * interaction too, and its p95 of 16 pastes, each page's in one stretch, moved by a frame from
+ * run to run. Returns { name: durations }.
+ */
+async function pastesInTurn(browser, pages, rounds = 8, per = 10) {
+  const open = {};
+  for (const [name, [url, ready, style]] of Object.entries(pages)) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+    const page = await context.newPage();
+    await page.addInitScript(observeEvents);
+    await page.goto(url);
+    await page.locator(ready).waitFor();
+    const input = page.getByTestId('key-input');
+    if (style) await input.evaluate((el, css) => { el.style.cssText = css; }, style);
+    await input.click();
+    open[name] = { context, page, durs: [] };
+  }
+  const big = ['k', 'j'].map((c) => c.repeat(64 * 1024));
+  for (let round = 0; round < rounds; round++) {
+    const order = Object.values(open);
+    for (const { page, durs } of round % 2 ? order.reverse() : order) {
+      await page.bringToFront();
+      for (let i = 0; i < per; i++) {
+        await page.evaluate((t) => navigator.clipboard.writeText(t), big[i % 2]);
+        await page.keyboard.press('Control+A');
+        await frame(page);
+        await page.waitForTimeout(100);
+        await page.evaluate(() => { window.__events.length = 0; });
+        await page.keyboard.press('Control+V');
+        await frame(page);
+        await page.waitForTimeout(300);
+        const events = await page.evaluate(() => window.__events.splice(0));
+        // The interaction of the keydown just before the paste's beforeinput.
+        const at = events.findIndex((e) => e.name === 'beforeinput');
+        const id = events.slice(0, at + 1).reverse().find((e) => e.name === 'keydown')?.id;
+        durs.push(Math.max(8, ...events.filter((e) => id && e.id === id).map((e) => e.dur)));
+      }
+    }
+  }
+  const out = {};
+  for (const [name, { context, durs }] of Object.entries(open)) {
+    await context.close();
+    out[name] = durs;
+  }
+  return out;
+}
+
+/**
  * INP of slotscope's key field, of the plain page, and of the plain page with its input styled
  * as the key field, in one run.
  */
 export async function measureInp(browser, url, plainUrl) {
+  const style = await keyFieldStyle(browser, url);
   const plain = await inpOf(browser, plainUrl, '[data-testid=key-input]');
-  const styled = await inpOf(browser, plainUrl, '[data-testid=key-input]', await keyFieldStyle(browser, url));
+  const styled = await inpOf(browser, plainUrl, '[data-testid=key-input]', style);
   const page = await inpOf(browser, url, '[data-testid=slot]');
   const rows = [];
   for (const [what, key] of [['typing in the key field, keys released at once, 30 ms apart', 'typed'], ['typing in the key field, keys released at once, 120 ms apart', 'typedPaced'], ['typing in the key field, keys held 60 ms, 60 ms apart', 'typedHeld'], ['pasting a 64 KB key', 'pasted'], ['a key typed after the 64 KB key', 'afterPaste']]) {
     rows.push([what, plain[key], styled[key], page[key]]);
   }
+  const turns = await pastesInTurn(browser, {
+    plain: [plainUrl, '[data-testid=key-input]', ''],
+    styled: [plainUrl, '[data-testid=key-input]', style],
+    slotscope: [url, '[data-testid=slot]', ''],
+  });
+  rows.push(['pasting a 64 KB key: the paste\'s own interaction, the pages in turn', turns.plain, turns.styled, turns.slotscope, 'mean']);
   return rows;
 }
 
@@ -450,9 +509,10 @@ export function printInp(inp) {
   console.log('(plain page styled: its one input given the key field\'s computed style, so it costs what the field\'s look costs)');
   console.log('   plain page    plain page,  slotscope   interactions');
   console.log('                 styled');
-  for (const [what, plain, styled, ours] of inp) {
+  for (const [what, plain, styled, ours, mean] of inp) {
     const f = (xs) => `${String(p50(xs)).padStart(4)} / ${String(p95(xs)).padEnd(4)}`;
-    console.log(`  ${f(plain)}  ${f(styled)}  ${f(ours)}  ${what} (${ours.length})`);
+    const means = mean ? `; means ${[plain, styled, ours].map((xs) => (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1)).join(', ')}` : '';
+    console.log(`  ${f(plain)}  ${f(styled)}  ${f(ours)}  ${what} (${ours.length}${means})`);
   }
 }
 
