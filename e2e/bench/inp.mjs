@@ -69,8 +69,11 @@ async function keyFieldStyle(browser, url) {
   return css;
 }
 
-/** Typing and pasting into `[data-testid=key-input]` of the page at `url` (styled `style`). */
-async function inpOf(browser, url, ready, style = '') {
+/**
+ * The page at `url` in a context of its own, the clipboard allowed and its events observed,
+ * once `ready` is there, with `[data-testid=key-input]` (styled `style`) focused.
+ */
+async function openField(browser, url, ready, style) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
   const page = await context.newPage();
@@ -80,6 +83,12 @@ async function inpOf(browser, url, ready, style = '') {
   const input = page.getByTestId('key-input');
   if (style) await input.evaluate((el, css) => { el.style.cssText = css; }, style);
   await input.click();
+  return { context, page, input };
+}
+
+/** Typing and pasting into `[data-testid=key-input]` of the page at `url` (styled `style`). */
+async function inpOf(browser, url, ready, style = '') {
+  const { context, page, input } = await openField(browser, url, ready, style);
   await frame(page);
   // Keys pressed and released at once (Playwright's `press`), 30 ms apart (a burst faster than
   // anyone types) and 120 ms apart; then keys held 60 ms with 60 ms between them, as fingers
@@ -148,15 +157,7 @@ async function inpOf(browser, url, ready, style = '') {
 async function pastesInTurn(browser, pages, rounds = 8, per = 10) {
   const open = {};
   for (const [name, [url, ready, style]] of Object.entries(pages)) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
-    const page = await context.newPage();
-    await page.addInitScript(observeEvents);
-    await page.goto(url);
-    await page.locator(ready).waitFor();
-    const input = page.getByTestId('key-input');
-    if (style) await input.evaluate((el, css) => { el.style.cssText = css; }, style);
-    await input.click();
+    const { context, page } = await openField(browser, url, ready, style);
     open[name] = { context, page, durs: [] };
   }
   const big = ['k', 'j'].map((c) => c.repeat(64 * 1024));

@@ -30,13 +30,31 @@ pub fn pasted_text(e: &Event) -> Option<JsString> {
         .and_then(|d| text_of(&d))
 }
 
+/// The text the field of a `paste` event (a one-line `<input>` or a `<textarea>`) would hold
+/// once the paste replaces its selection, when that is over `limit` bytes (`text_after_paste`).
+pub fn paste_over(e: &Event, limit: usize) -> Option<String> {
+    let pasted = pasted_text(e)?;
+    let target = e.target()?;
+    let (before, selection, line_break) =
+        if let Some(area) = target.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+            let at = (area.selection_start(), area.selection_end());
+            (area.value(), at, "\n")
+        } else {
+            let field = target.dyn_ref::<web_sys::HtmlInputElement>()?;
+            let at = (field.selection_start(), field.selection_end());
+            (field.value(), at, " ")
+        };
+    let selection = (selection.0.ok().flatten(), selection.1.ok().flatten());
+    text_after_paste(&before, selection, &pasted, limit, line_break)
+}
+
 /// The text a field holding `before` holds once `pasted` replaces its `selection` (UTF-16
 /// offsets; none: at the end), when that text is over `limit` bytes; `None` when it is not,
 /// and then, when each UTF-16 unit's three UTF-8 bytes at most keep it within, without reading
 /// the paste into wasm. Line breaks are pasted as Chromium pastes them (156, measured): CR LF,
 /// CR and LF each become `line_break`, a space in a one-line field, `\n` in a textarea. For the
 /// fields that refuse a text too long before the browser lays it out (10 MB: seconds).
-pub fn text_after_paste(
+fn text_after_paste(
     before: &str,
     selection: (Option<u32>, Option<u32>),
     pasted: &JsString,
@@ -68,15 +86,7 @@ pub fn use_paste_limit(text: &str) -> (Callback<Event>, Html) {
     let onpaste = {
         let refused = refused.clone();
         Callback::from(move |e: Event| {
-            let field: web_sys::HtmlInputElement = e.target_unchecked_into();
-            let selection = (
-                field.selection_start().ok().flatten(),
-                field.selection_end().ok().flatten(),
-            );
-            let too_long = pasted_text(&e).and_then(|p| {
-                text_after_paste(&field.value(), selection, &p, SHORT_FIELD_BYTES, " ")
-            });
-            if let Some(text) = too_long {
+            if let Some(text) = paste_over(&e, SHORT_FIELD_BYTES) {
                 e.prevent_default();
                 refused.set(Some(text.len()));
             }

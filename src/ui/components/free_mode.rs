@@ -9,7 +9,7 @@ use crate::core::client::{
 };
 use crate::core::server::{Cluster, Reply};
 use crate::core::SlotMap;
-use crate::ui::clipboard::{pasted_text, text_after_paste};
+use crate::ui::clipboard::paste_over;
 use crate::ui::components::sequence::Sequence;
 use crate::ui::forms::{bind_input, bind_select};
 use crate::ui::localize::action_error;
@@ -19,7 +19,6 @@ use crate::ui::redirect_view::view_of;
 use crate::ui::reply_words::{note_of, note_text, reply_text};
 use std::cell::RefCell;
 use std::rc::Rc;
-use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// Steps kept (older ones scroll away), so a long session stays light.
@@ -58,18 +57,6 @@ fn client_of(s: &str, map: &SlotMap) -> Client {
             map,
         ),
     }
-}
-
-/// The length in bytes of `field`'s line once `pasted` replaces its selection, when that is over
-/// [`MAX_LINE_BYTES`]; else `None`, and the browser pastes it. A 10 MB paste took 5.7 s to
-/// reach the field here, and its Send 6.4 s more to be refused; refused here, the field never
-/// holds it.
-fn too_long_paste(field: &HtmlInputElement, pasted: &js_sys::JsString) -> Option<usize> {
-    let selection = (
-        field.selection_start().ok().flatten(),
-        field.selection_end().ok().flatten(),
-    );
-    text_after_paste(&field.value(), selection, pasted, MAX_LINE_BYTES, " ").map(|t| t.len())
 }
 
 /// The free mode panel.
@@ -116,14 +103,14 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
             }
         }
     };
-    // A paste that would make the line too long is refused before the field holds it.
+    // A paste that would make the line too long is refused before the field holds it: a 10 MB
+    // paste took 5.7 s to reach the field, and its Send 6.4 s more to be refused.
     let onpaste = {
         let error = error.clone();
         Callback::from(move |e: Event| {
-            let field: HtmlInputElement = e.target_unchecked_into();
-            if let Some(bytes) = pasted_text(&e).and_then(|p| too_long_paste(&field, &p)) {
+            if let Some(text) = paste_over(&e, MAX_LINE_BYTES) {
                 e.prevent_default();
-                error.set(Some(FreeError::PasteTooLong(bytes)));
+                error.set(Some(FreeError::PasteTooLong(text.len())));
             }
         })
     };

@@ -1,7 +1,7 @@
 //! The key field: redis-cli escape syntax in, and a malformed escape pointed at by column.
 
 use crate::core::key::field::read_key;
-use crate::ui::clipboard::{pasted_text, text_after_paste};
+use crate::ui::clipboard::paste_over;
 use crate::ui::key_store::{use_key_select, KeyStore};
 use crate::ui::localize::escape_sentence;
 use crate::ui::messages::{fill, use_messages, Messages};
@@ -73,20 +73,6 @@ const LONG_KEY: usize = 1000;
 /// the input handler and a taken edit know the field's text before a render does.
 fn mark_long(field: &HtmlInputElement, long: bool) {
     let _ = field.class_list().toggle_with_force("is-long", long);
-}
-
-/// The field's text once `pasted` replaces its selection, when that text is a key too long to
-/// explain (`KeyProblem::TooLong`); else `None`, and the browser pastes it. A 10 MB paste was
-/// laid out in the field before being refused, over 4 s here (1 s for 2 MB), and the field
-/// then set back; refused here, the field never holds it.
-fn too_long_paste(field: &HtmlInputElement, pasted: &js_sys::JsString) -> Option<String> {
-    let selection = (
-        field.selection_start().ok().flatten(),
-        field.selection_end().ok().flatten(),
-    );
-    // Escapes only shorten a key: a text within the limit is a key within it.
-    text_after_paste(&field.value(), selection, pasted, MAX_KEY_BYTES, " ")
-        .filter(|text| matches!(read_key(text), Err(KeyProblem::TooLong { .. })))
 }
 
 /// The key field with its help, examples and error.
@@ -169,8 +155,12 @@ pub fn key_input(props: &KeyInputProps) -> Html {
     let onpaste = {
         let store = props.key_store.clone();
         Callback::from(move |e: Event| {
-            let field: HtmlInputElement = e.target_unchecked_into();
-            if let Some(text) = pasted_text(&e).and_then(|p| too_long_paste(&field, &p)) {
+            // Escapes only shorten a key: a text within the limit is a key within it. A 10 MB
+            // paste was laid out in the field before being refused, over 4 s here (1 s for
+            // 2 MB), and the field then set back; refused here, the field never holds it.
+            let too_long = paste_over(&e, MAX_KEY_BYTES)
+                .filter(|text| matches!(read_key(text), Err(KeyProblem::TooLong { .. })));
+            if let Some(text) = too_long {
                 e.prevent_default();
                 store.take_edit();
                 store.dispatch(text);

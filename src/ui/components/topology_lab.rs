@@ -7,14 +7,14 @@ use crate::core::bus::FailoverTimes;
 use crate::core::cluster::import::MAX_INPUT_BYTES;
 use crate::core::cluster::lab;
 use crate::core::SlotMap;
-use crate::ui::clipboard::{pasted_text, text_after_paste, use_paste_limit, CopyButton};
+use crate::ui::clipboard::{paste_over, use_paste_limit, CopyButton};
 use crate::ui::components::master_options::MasterSelect;
 use crate::ui::forms::{bind_input, bind_textarea};
 use crate::ui::localize::Note;
 use crate::ui::messages::{fill, use_messages, Messages};
 use crate::ui::state::{Change, ClusterAction as Action};
 use std::rc::Rc;
-use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 /// How many moved ranges the change panel lists before summarising the rest.
@@ -352,15 +352,7 @@ pub fn lab_import(props: &LabImportProps) -> Html {
     let on_paste = {
         let cb = props.on_action.clone();
         Callback::from(move |e: Event| {
-            let area: HtmlTextAreaElement = e.target_unchecked_into();
-            let selection = (
-                area.selection_start().ok().flatten(),
-                area.selection_end().ok().flatten(),
-            );
-            let too_long = pasted_text(&e).and_then(|p| {
-                text_after_paste(&area.value(), selection, &p, MAX_INPUT_BYTES, "\n")
-            });
-            if let Some(text) = too_long {
+            if let Some(text) = paste_over(&e, MAX_INPUT_BYTES) {
                 e.prevent_default();
                 cb.emit(Action::Import(text));
             }
