@@ -37,7 +37,7 @@ const CODE_WORDS = new Set([
   'master', 'slave', 'replica', 'myself', 'fail', 'connected', 'disconnected', 'slots', 'nodes',
   'id', 'port', 'ip', 'role', 'hostname', 'integer', 'nil', 'empty', 'array', 'create',
   'rebalance', 'reshard', 'redis', 'cli', 'lua', 'page', 'up', 'down', 'home', 'end', 'shift',
-  'esc', 'ctrl', 'cmd', 'enter', 'ms', 'mib', 'npm', 'slotscope', 'ioredis',
+  'esc', 'ctrl', 'cmd', 'enter', 'ms', 'mib', 'kib', 'npm', 'slotscope', 'ioredis',
 ]);
 
 /**
@@ -244,19 +244,22 @@ test('escape errors read in Chinese in the key field, the planner and free mode'
   await context.close();
 });
 
-test('a paste too long for its field is refused in Chinese: the key, free mode and a template', async () => {
+test('a paste too long for its field is refused in Chinese: the key, free mode, a template and the import', async () => {
   const { page, context, problems } = await openZh();
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.server.url).origin });
   const { found, check } = checker();
-  await page.evaluate((n) => navigator.clipboard.writeText('k'.repeat(n)), 2 * 1024 * 1024);
-  for (const [id, error] of [['key-input', 'key-error'], ['free-command-input', 'free-error'], ['tag-template', 'paste-refused']]) {
+  // Over each limit, the import's 2 MiB too.
+  await page.evaluate((n) => navigator.clipboard.writeText('k'.repeat(n)), 2 * 1024 * 1024 + 100);
+  await page.locator('.lab__import summary').click();
+  for (const [id, error] of [['key-input', '[data-testid=key-error]'], ['free-command-input', '.redir__free [data-testid=paste-refused]'], ['tag-template', '.tags [data-testid=paste-refused]'], ['topology-input', '.lab__import [data-testid=paste-refused]']]) {
     await page.getByTestId(id).scrollIntoViewIfNeeded();
     await page.getByTestId(id).click();
     await page.keyboard.press('Control+V');
-    await page.getByTestId(error).waitFor();
-    check(`${id} paste`, await proseOf(page.getByTestId(error)));
+    await page.locator(error).waitFor();
+    check(`${id} paste`, await proseOf(page.locator(error)));
   }
-  assert.match(await page.getByTestId('paste-refused').textContent(), /^粘贴后该字段将有 2,097,\d{3} 字节/);
+  assert.match(await page.locator('.tags [data-testid=paste-refused]').textContent(), /^粘贴后该输入框将有 2,097,\d{3} 字节/);
+  assert.match(await page.getByTestId('key-error').textContent(), /^这个键将有 2,097,\d{3} 字节/);
   assert.deepEqual(found, [], `English on the Chinese page:\n${found.join('\n')}`);
   assert.deepEqual(problems, []);
   await context.close();

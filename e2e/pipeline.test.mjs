@@ -266,16 +266,16 @@ test('a 10 MB paste is refused with a clear message and the last key stays', asy
   await page.getByTestId('key-input').fill('x'.repeat(10 * 1024 * 1024));
   const error = page.getByTestId('key-error');
   await error.waitFor();
-  assert.match(await error.textContent(), /up to 1048576 bytes/);
+  assert.match(await error.textContent(), /up to 1,048,576 bytes \(1 MiB\)/);
   // Text with no escape is its own bytes: the message gives their number, not an estimate.
-  assert.match(await error.textContent(), /^This key would be 10485760 bytes;/);
+  assert.match(await error.textContent(), /^This key would be 10,485,760 bytes;/);
   assert.deepEqual(await readPipeline(page), good);
   // Escapes in a text too long to be worth reading: each byte takes at most four characters
   // (\xNN), so the key has at least a quarter as many bytes as the text, and says so.
   const escaped = '\\x41'.repeat(1_200_000);
   await page.getByTestId('key-input').fill(escaped);
   await page.waitForFunction(() => /at least/.test(document.querySelector('[data-testid=key-error]')?.textContent ?? ''));
-  assert.match(await error.textContent(), new RegExp(`^This key would be at least ${escaped.length / 4} bytes;`));
+  assert.match(await error.textContent(), new RegExp(`^This key would be at least ${(escaped.length / 4).toLocaleString('en-US')} bytes;`));
   assert.deepEqual(await readPipeline(page), good);
   // A 64 KB key (the longest fixture key) is still explained.
   const [hex, , slot] = (await readFile(join(fixtures, 'keyslot_64k.tsv'), 'utf8')).split('\n')[1].split('\t');

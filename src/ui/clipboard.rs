@@ -1,7 +1,7 @@
 //! Copying text to the clipboard, a button that does it and says so, and reading what a
 //! reader pastes or drops into a field.
 
-use crate::ui::messages::{fill, grouped, use_messages};
+use crate::ui::messages::{fill, grouped, use_messages, Messages};
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -35,36 +35,35 @@ pub fn pasted_text(e: &Event) -> Option<JsString> {
 pub fn paste_over(e: &Event, limit: usize) -> Option<String> {
     let pasted = pasted_text(e)?;
     let target = e.target()?;
-    let (before, selection, line_break) =
+    let (before, selection, one_line) =
         if let Some(area) = target.dyn_ref::<web_sys::HtmlTextAreaElement>() {
             let at = (area.selection_start(), area.selection_end());
-            (area.value(), at, "\n")
+            (area.value(), at, false)
         } else {
             let field = target.dyn_ref::<web_sys::HtmlInputElement>()?;
             let at = (field.selection_start(), field.selection_end());
-            (field.value(), at, " ")
+            (field.value(), at, true)
         };
     let selection = (selection.0.ok().flatten(), selection.1.ok().flatten());
-    text_after_paste(&before, selection, &pasted, limit, line_break)
+    text_after_paste(&before, selection, &pasted, limit, one_line)
 }
 
 /// The text a field holding `before` holds once `pasted` replaces its `selection` (UTF-16
 /// offsets; none: at the end), when that text is over `limit` bytes; `None` when it is not,
 /// and then, when each UTF-16 unit's three UTF-8 bytes at most keep it within, without reading
-/// the paste into wasm. Line breaks are pasted as Chromium pastes them (156, measured): CR LF,
-/// CR and LF each become `line_break`, a space in a one-line field, `\n` in a textarea. For the
-/// fields that refuse a text too long before the browser lays it out (10 MB: seconds).
+/// the paste into wasm. Line breaks as `with_line_breaks`. For the fields that refuse a text
+/// too long before the browser lays it out (10 MB: seconds).
 fn text_after_paste(
     before: &str,
     selection: (Option<u32>, Option<u32>),
     pasted: &JsString,
     limit: usize,
-    line_break: &str,
+    one_line: bool,
 ) -> Option<String> {
     if before.len() + 3 * pasted.length() as usize <= limit {
         return None;
     }
-    let text = pasted_into(before, selection, String::from(pasted), line_break);
+    let text = pasted_into(before, selection, String::from(pasted), one_line);
     (text.len() > limit).then_some(text)
 }
 
@@ -72,21 +71,37 @@ fn text_after_paste(
 /// A 64 KB template is read in a few ms; a 10 MB paste took 7 to 9 s to reach such a field.
 pub const SHORT_FIELD_BYTES: usize = 64 * 1024;
 
-/// For a short one-line `<input>` whose text is `text`: an `onpaste` that refuses a paste
-/// leaving it over [`SHORT_FIELD_BYTES`] before the field holds it, and the refusal to show
-/// after the field (nothing once the field's text changes).
+/// For a field whose text is `text`: an `onpaste` that refuses a paste leaving it over `limit`
+/// bytes before the field holds it, and the refusal to show right after the field, worded by
+/// `words` (the bytes it would have held, then `limit`, grouped), brought into view (a phone
+/// may show only the field). It goes once the field's text changes.
 #[hook]
-pub fn use_paste_limit(text: &str) -> (Callback<Event>, Html) {
+pub fn use_paste_limit(
+    text: &str,
+    limit: usize,
+    words: fn(&Messages) -> &'static str,
+) -> (Callback<Event>, Html) {
     let t = use_messages();
     let refused = use_state_eq(|| None::<usize>);
+    let shown = use_node_ref();
     {
         let refused = refused.clone();
         use_effect_with(text.to_owned(), move |_| refused.set(None));
     }
+    {
+        let shown = shown.clone();
+        use_effect_with(*refused, move |refused| {
+            if let (Some(_), Some(p)) = (refused, shown.cast::<web_sys::Element>()) {
+                let options = web_sys::ScrollIntoViewOptions::new();
+                options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                p.scroll_into_view_with_scroll_into_view_options(&options);
+            }
+        });
+    }
     let onpaste = {
         let refused = refused.clone();
         Callback::from(move |e: Event| {
-            if let Some(text) = paste_over(&e, SHORT_FIELD_BYTES) {
+            if let Some(text) = paste_over(&e, limit) {
                 e.prevent_default();
                 refused.set(Some(text.len()));
             }
@@ -94,8 +109,8 @@ pub fn use_paste_limit(text: &str) -> (Callback<Event>, Html) {
     };
     let message = match *refused {
         Some(bytes) => html! {
-            <p class="lab__error" role="alert" data-testid="paste-refused">
-                { fill(t.paste_too_long, &[&grouped(bytes as u64), &grouped(SHORT_FIELD_BYTES as u64)]) }
+            <p class="lab__error lab__error--paste" role="alert" data-testid="paste-refused" ref={shown}>
+                { fill(words(t), &[&grouped(bytes as u64), &grouped(limit as u64)]) }
             </p>
         },
         None => Html::default(),
@@ -104,12 +119,13 @@ pub fn use_paste_limit(text: &str) -> (Callback<Event>, Html) {
 }
 
 /// The text a field holding `before` holds once `pasted` replaces its `selection` (UTF-16
-/// offsets, either way round; none: at the end), line breaks made `line_break`.
+/// offsets, either way round; none: at the end), its line breaks as a field (`one_line` or not)
+/// pastes them (`with_line_breaks`).
 pub fn pasted_into(
     before: &str,
     selection: (Option<u32>, Option<u32>),
     pasted: String,
-    line_break: &str,
+    one_line: bool,
 ) -> String {
     let byte = |u: Option<u32>| u.map(|u| utf16_to_byte(before, u as usize));
     let start = byte(selection.0).unwrap_or(before.len());
@@ -117,20 +133,25 @@ pub fn pasted_into(
     let (start, end) = (start.min(end), start.max(end));
     [
         &before[..start],
-        &with_line_breaks(pasted, line_break),
+        &with_line_breaks(pasted, one_line),
         &before[end..],
     ]
     .concat()
 }
 
-/// `text` with each line break (CR LF, CR, LF) made `line_break`, as a field pastes it.
-pub fn with_line_breaks(text: String, line_break: &str) -> String {
-    if text.contains(['\r', '\n']) {
-        text.replace("\r\n", line_break)
-            .replace(['\r', '\n'], line_break)
-    } else {
-        text
+/// `text` with its line breaks as Chromium 156 pastes them (measured): into a textarea each
+/// CR LF, CR or LF is a `\n`; into a one-line field (`one_line`) those at the end are dropped
+/// and each other is a space ("a\r\nb\n" is "a b").
+pub fn with_line_breaks(text: String, one_line: bool) -> String {
+    if !text.contains(['\r', '\n']) {
+        return text;
     }
+    let (text, line_break) = match one_line {
+        true => (text.trim_end_matches(['\r', '\n']), " "),
+        false => (text.as_str(), "\n"),
+    };
+    text.replace("\r\n", line_break)
+        .replace(['\r', '\n'], line_break)
 }
 
 /// The byte offset in `text` of UTF-16 offset `u` (a field's selection), at most its end.
@@ -195,25 +216,29 @@ mod tests {
     #[test]
     fn a_paste_replaces_the_selection_counted_in_utf16_units() {
         let both = |a, b| (Some(a), Some(b));
-        assert_eq!(pasted_into("abcd", both(1, 3), "X".into(), " "), "aXd");
-        assert_eq!(pasted_into("abcd", both(3, 1), "X".into(), " "), "aXd");
+        assert_eq!(pasted_into("abcd", both(1, 3), "X".into(), true), "aXd");
+        assert_eq!(pasted_into("abcd", both(3, 1), "X".into(), true), "aXd");
         // 用 and 户 are one UTF-16 unit and three bytes each; 😀 is two units.
         assert_eq!(
-            pasted_into("用户:1", both(2, 2), "X".into(), " "),
+            pasted_into("用户:1", both(2, 2), "X".into(), true),
             "用户X:1"
         );
-        assert_eq!(pasted_into("😀b", both(2, 3), "X".into(), " "), "😀X");
-        assert_eq!(pasted_into("ab", (None, None), "X".into(), " "), "abX");
-        assert_eq!(pasted_into("ab", both(9, 9), "X".into(), " "), "abX");
+        assert_eq!(pasted_into("😀b", both(2, 3), "X".into(), true), "😀X");
+        assert_eq!(pasted_into("ab", (None, None), "X".into(), true), "abX");
+        assert_eq!(pasted_into("ab", both(9, 9), "X".into(), true), "abX");
     }
 
     #[test]
     fn line_breaks_are_pasted_as_the_field_takes_them() {
-        let at_end = (None, None);
-        assert_eq!(
-            pasted_into("", at_end, "a\nb\r\nc\rd".into(), " "),
-            "a b c d"
-        );
-        assert_eq!(pasted_into("", at_end, "a\r\nb".into(), "\n"), "a\nb");
+        // As Chromium 156 pasted them into a one-line field (e2e bad_input.test), and a textarea.
+        let one_line = |t: &str| pasted_into("", (None, None), t.into(), true);
+        assert_eq!(one_line("a\nb\r\nc\rd"), "a b c d");
+        assert_eq!(one_line("ab\r\n"), "ab");
+        assert_eq!(one_line("ab\n\n"), "ab");
+        assert_eq!(one_line("\r\n\r\nab"), "  ab");
+        assert_eq!(one_line("a\n \n"), "a  ");
+        assert_eq!(one_line("\n"), "");
+        let area = pasted_into("x", (None, None), "a\r\nb\n".into(), false);
+        assert_eq!(area, "xa\nb\n");
     }
 }

@@ -286,11 +286,13 @@ pub struct Messages {
     pub plan_cleared: &'static str,
     /// Puts the cleared batch back.
     pub plan_undo_clear: &'static str,
-    /// A free-mode line over the limit; {0} its size in MB, {1} the limit in KB.
+    /// A free-mode line over the limit; {0} its size in bytes, {1} the limit.
     pub free_too_long: &'static str,
     /// A paste refused by a short field (a template, the weights): its bytes with it, the limit.
     pub paste_too_long: &'static str,
-    /// A paste refused in free mode, as `free_too_long`: the line's MB with it, the limit in KB.
+    /// A paste refused by the import's field: the text's bytes with it, the limit.
+    pub imp_paste_too_large: &'static str,
+    /// A paste refused in free mode, as `free_too_long`: the line's bytes with it, the limit.
     pub free_paste_too_long: &'static str,
     /// Before the generator.
     pub plan_or_generate: &'static str,
@@ -1212,8 +1214,8 @@ pub const EN: Messages = Messages {
     legend_replicas: "replicas",
     legend_unowned: "{0} slots have no master",
     legend_more_ranges: "and {0} more ranges",
-    err_too_long: "This key would be {0} bytes; the page explains keys of up to {1} bytes. The key shown below is the last one that fit.",
-    err_too_long_at_least: "This key would be at least {0} bytes; the page explains keys of up to {1} bytes. The key shown below is the last one that fit.",
+    err_too_long: "This key would be {0} bytes; the page explains keys of up to {1} bytes (1 MiB). The field and the cards keep the key before it.",
+    err_too_long_at_least: "This key would be at least {0} bytes; the page explains keys of up to {1} bytes (1 MiB). The field and the cards keep the key before it.",
     node_migrating: "migrating {0} → {1}",
     node_importing: "importing {0} ← {1}",
     node_no_slots: "no slots: it serves nothing until a reshard",
@@ -1276,9 +1278,10 @@ pub const EN: Messages = Messages {
     plan_keys_for: "keys for one {0}",
     plan_sent_to: "sent to",
     plan_batch_label: "Commands or keys, one per line",
-    free_too_long: "That command line is {0} MB; free mode takes lines up to {1} KB, since the diagram shows every argument. Nothing was sent.",
-    paste_too_long: "With that paste the field would hold {0} bytes; it takes up to {1} bytes. Nothing was pasted.",
-    free_paste_too_long: "With that paste the command line would be {0} MB; free mode takes lines up to {1} KB, since the diagram shows every argument. Nothing was pasted.",
+    free_too_long: "That command line is {0} bytes; free mode takes lines up to {1} bytes (64 KiB), since the diagram shows every argument. Nothing was sent.",
+    paste_too_long: "With that paste the field would hold {0} bytes; it takes up to {1} bytes (64 KiB). Nothing was pasted.",
+    imp_paste_too_large: "With that paste the text would be {0} bytes; the import reads at most {1} bytes (2 MiB). Nothing was pasted. Paste one command's output (CLUSTER NODES is the most compact).",
+    free_paste_too_long: "With that paste the command line would be {0} bytes; free mode takes lines up to {1} bytes (64 KiB), since the diagram shows every argument. Nothing was pasted.",
     plan_held: "The field shows the first {0} of the batch's {1} ({2} KB).{3} A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
     plan_held_bytes: "The field shows the first {0} KB of the batch's {1} KB ({2}).{3} A batch this long stays out of the text field, which the browser is slow to lay out at every change.",
     plan_held_all: " The plan reads all of it.",
@@ -1389,7 +1392,7 @@ pub const EN: Messages = Messages {
     reshard_zero_weight: "the weights of the masters add up to 0: there are no shares to compute",
     reshard_already_failed: "{0} has already failed",
     at_line: "line {0}: {1}",
-    imp_too_large: "the paste is {0} bytes, and at most {1} (2 MiB) are read; paste one command's output (CLUSTER NODES is the most compact)",
+    imp_too_large: "the text is {0} bytes, and at most {1} (2 MiB) are read; paste one command's output (CLUSTER NODES is the most compact)",
     imp_empty: "nothing to import: paste the output of CLUSTER NODES, CLUSTER SHARDS or CLUSTER SLOTS",
     imp_unrecognised: "expected the output of CLUSTER NODES, CLUSTER SHARDS or CLUSTER SLOTS, found \"{0}\"",
     imp_redis_error: "redis answered with an error, not with the cluster's layout: {0}",

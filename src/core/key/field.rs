@@ -22,6 +22,12 @@ pub enum KeyProblem {
 }
 
 impl KeyProblem {
+    /// Whether the field holds the text at fault (an escape error), rather than the key before
+    /// it (a key too long is refused and the field put back).
+    pub fn is_in_field(&self) -> bool {
+        matches!(self, KeyProblem::Escape(_))
+    }
+
     /// The column the problem points at, if any.
     pub fn column(&self) -> Option<usize> {
         match self {

@@ -9,11 +9,11 @@ use crate::core::client::{
 };
 use crate::core::server::{Cluster, Reply};
 use crate::core::SlotMap;
-use crate::ui::clipboard::paste_over;
+use crate::ui::clipboard::use_paste_limit;
 use crate::ui::components::sequence::Sequence;
 use crate::ui::forms::{bind_input, bind_select};
 use crate::ui::localize::action_error;
-use crate::ui::messages::{fill, use_messages};
+use crate::ui::messages::{fill, grouped, use_messages};
 use crate::ui::narration::{library_name, use_narration_text};
 use crate::ui::redirect_view::view_of;
 use crate::ui::reply_words::{note_of, note_text, reply_text};
@@ -38,8 +38,6 @@ pub struct FreeModeProps {
 enum FreeError {
     /// Longer than [`MAX_LINE_BYTES`]: its length in bytes.
     TooLong(usize),
-    /// A paste would have made the line longer than [`MAX_LINE_BYTES`]: that length in bytes.
-    PasteTooLong(usize),
     /// Not a command.
     Action(ActionError),
 }
@@ -103,17 +101,11 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
             }
         }
     };
-    // A paste that would make the line too long is refused before the field holds it: a 10 MB
-    // paste took 5.7 s to reach the field, and its Send 6.4 s more to be refused.
-    let onpaste = {
-        let error = error.clone();
-        Callback::from(move |e: Event| {
-            if let Some(text) = paste_over(&e, MAX_LINE_BYTES) {
-                e.prevent_default();
-                error.set(Some(FreeError::PasteTooLong(text.len())));
-            }
-        })
-    };
+    // A paste that would make the line too long is refused before the field holds it, and said
+    // so under it: a 10 MB paste took 5.7 s to reach the field, and its Send 6.4 s more to be
+    // refused.
+    let (onpaste, paste_refused) =
+        use_paste_limit(&line, MAX_LINE_BYTES, |t| t.free_paste_too_long);
     let onclick = {
         let send = send.clone();
         Callback::from(move |_: MouseEvent| send())
@@ -201,16 +193,13 @@ pub fn free_mode(props: &FreeModeProps) -> Html {
                        {onkeydown} {onpaste} />
                 <button type="button" class="button" data-testid="free-send" {onclick}>{ t.free_send }</button>
             </div>
+            { paste_refused }
             if let Some(e) = &*error {
                 <p class="lab__error" role="alert" data-testid="free-error">{ match e {
-                    FreeError::TooLong(bytes) | FreeError::PasteTooLong(bytes) => {
-                        let mb = format!("{:.1}", *bytes as f64 / 1e6);
-                        let text = match e {
-                            FreeError::PasteTooLong(_) => t.free_paste_too_long,
-                            _ => t.free_too_long,
-                        };
-                        fill(text, &[&mb, &(MAX_LINE_BYTES / 1024)])
-                    }
+                    FreeError::TooLong(bytes) => fill(
+                        t.free_too_long,
+                        &[&grouped(*bytes as u64), &grouped(MAX_LINE_BYTES as u64)],
+                    ),
                     FreeError::Action(e) => action_error(t, e),
                 } }</p>
             }

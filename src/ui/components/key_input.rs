@@ -4,7 +4,7 @@ use crate::core::key::field::read_key;
 use crate::ui::clipboard::paste_over;
 use crate::ui::key_store::{use_key_select, KeyStore};
 use crate::ui::localize::escape_sentence;
-use crate::ui::messages::{fill, use_messages, Messages};
+use crate::ui::messages::{fill, grouped, use_messages, Messages};
 use crate::ui::state::{KeyProblem, MAX_KEY_BYTES};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
@@ -54,7 +54,10 @@ pub fn describe(t: &Messages, problem: &KeyProblem) -> String {
             } else {
                 t.err_too_long
             };
-            fill(text, &[bytes, &MAX_KEY_BYTES])
+            fill(
+                text,
+                &[&grouped(*bytes as u64), &grouped(MAX_KEY_BYTES as u64)],
+            )
         }
     }
 }
@@ -174,7 +177,8 @@ pub fn key_input(props: &KeyInputProps) -> Html {
         Callback::from(move |_: FocusEvent| store.settle())
     };
     let onsubmit = Callback::from(|e: SubmitEvent| e.prevent_default());
-    let invalid = error.is_some();
+    // A key too long was refused: the field holds the key before, which is no invalid text.
+    let invalid = error.as_ref().is_some_and(KeyProblem::is_in_field);
     let error = error.as_ref().map(|err| {
         // Point at the column inside the text, clipped around it so a long key stays one line.
         let pointer = err.column().map(|column| {

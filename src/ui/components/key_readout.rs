@@ -7,6 +7,7 @@ use crate::ui::components::section_nav::{focus_in_place, go_to};
 use crate::ui::key_store::{use_key_select, KeyStore, Same};
 use crate::ui::messages::{fill, use_messages};
 use crate::ui::sections::Place;
+use crate::ui::state::KeyProblem;
 use crate::ui::styled::StyledSpan;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -99,7 +100,10 @@ fn title_key(key: &[u8]) -> String {
 pub fn key_readout(props: &KeyReadoutProps) -> Html {
     let t = use_messages();
     let (Same(explained), stale) = use_key_select(&props.key_store, |k| {
-        (Same(k.explained.clone()), k.error.is_some())
+        (
+            Same(k.explained.clone()),
+            k.error.as_ref().is_some_and(KeyProblem::is_in_field),
+        )
     });
     let e = &explained;
     let key = short_key(&e.key);

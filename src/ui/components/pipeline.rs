@@ -12,6 +12,7 @@ use crate::core::{Explanation, SlotMap, TagRule};
 use crate::ui::components::client_rules::ClientRules;
 use crate::ui::key_store::{use_key_select, KeyStore, Same};
 use crate::ui::messages::{fill, use_messages, Messages};
+use crate::ui::state::KeyProblem;
 use crate::ui::styled::StyledSpan;
 use gloo_timers::callback::Timeout;
 use std::rc::Rc;
@@ -160,7 +161,10 @@ pub fn pipeline(props: &PipelineProps) -> Html {
     // The last key that parsed, and whether the field holds text that does not (then the cards
     // are dimmed).
     let (Same(explained), stale) = use_key_select(&props.key_store, |k| {
-        (Same(k.explained.clone()), k.error.is_some())
+        (
+            Same(k.explained.clone()),
+            k.error.as_ref().is_some_and(KeyProblem::is_in_field),
+        )
     });
     let e = &explained;
     let map = &props.map;

@@ -15,6 +15,7 @@ use crate::ui::after_paint::{after_paint, for_ms, in_slices, use_after_paint, Af
 use crate::ui::batch_read::{use_batch, Problem, MAX_ENGINE_KEYS, SLICE_MS};
 use crate::ui::clipboard::{
     pasted_text, text_of, use_paste_limit, utf16_to_byte, with_line_breaks, CopyButton,
+    SHORT_FIELD_BYTES,
 };
 use crate::ui::components::master_options::NodeSelect;
 use crate::ui::components::window::{spacer, use_window};
@@ -278,7 +279,7 @@ fn drop_offset(e: &DragEvent, area: &HtmlTextAreaElement) -> Option<u32> {
 /// The field's text `before` with its bytes `a..b` (the selection) replaced by `pasted`, line
 /// ends made `\n` as the field would make them.
 fn spliced(before: &str, a: usize, b: usize, pasted: String) -> String {
-    let pasted = with_line_breaks(pasted, "\n");
+    let pasted = with_line_breaks(pasted, false);
     let (a, b) = (a.min(before.len()), b.min(before.len()));
     let mut text = String::with_capacity(before.len() - (b - a) + pasted.len());
     text.push_str(&before[..a]);
@@ -546,7 +547,8 @@ pub fn planner(props: &PlannerProps) -> Html {
     // A batch over `EDIT_WARN_BYTES` goes into the field at the second click, after a warning
     // (kept for this text only: `warned`).
     let warned = use_state_eq(|| None::<Rc<str>>);
-    let (gen_template_paste, gen_template_refused) = use_paste_limit(&state.gen_template);
+    let (gen_template_paste, gen_template_refused) =
+        use_paste_limit(&state.gen_template, SHORT_FIELD_BYTES, |t| t.paste_too_long);
     let warning = warned.as_ref().is_some_and(|w| Rc::ptr_eq(w, &state.text));
     let on_edit_in_field = {
         let (on, focus, warned) = (on.clone(), focus_field.clone(), warned.clone());

@@ -3,7 +3,7 @@
 
 use crate::core::workload::tags::{generate_tags, shortest_tag_for_slot};
 use crate::core::{SlotMap, N_SLOTS};
-use crate::ui::clipboard::{use_paste_limit, CopyButton};
+use crate::ui::clipboard::{use_paste_limit, CopyButton, SHORT_FIELD_BYTES};
 use crate::ui::forms::bind_input;
 use crate::ui::localize::tag_error;
 use crate::ui::messages::{fill, grouped, use_messages};
@@ -29,7 +29,8 @@ pub fn tag_generator(props: &TagGeneratorProps) -> Html {
     let t = use_messages();
     let template = use_state(|| "routing:v1:%d".to_string());
     let per_master = use_state(|| "4".to_string());
-    let (template_paste, template_refused) = use_paste_limit(&template);
+    let (template_paste, template_refused) =
+        use_paste_limit(&template, SHORT_FIELD_BYTES, |t| t.paste_too_long);
     let slot_text = use_state(|| "0".to_string());
     let n = per_master.trim().parse::<usize>();
     let result = use_memo(

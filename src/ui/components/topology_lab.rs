@@ -7,7 +7,7 @@ use crate::core::bus::FailoverTimes;
 use crate::core::cluster::import::MAX_INPUT_BYTES;
 use crate::core::cluster::lab;
 use crate::core::SlotMap;
-use crate::ui::clipboard::{paste_over, use_paste_limit, CopyButton};
+use crate::ui::clipboard::{use_paste_limit, CopyButton, SHORT_FIELD_BYTES};
 use crate::ui::components::master_options::MasterSelect;
 use crate::ui::forms::{bind_input, bind_textarea};
 use crate::ui::localize::Note;
@@ -79,7 +79,8 @@ pub fn lab_controls(props: &LabControlsProps) -> Html {
     let use_empty = use_state(|| false);
     let threshold = use_state(|| "2".to_string());
     let weights = use_state(String::new);
-    let (weights_paste, weights_refused) = use_paste_limit(&weights);
+    let (weights_paste, weights_refused) =
+        use_paste_limit(&weights, SHORT_FIELD_BYTES, |t| t.paste_too_long);
 
     let act = |action: Action| {
         let cb = props.on_action.clone();
@@ -348,16 +349,9 @@ pub fn lab_import(props: &LabImportProps) -> Html {
         Callback::from(move |_: MouseEvent| cb.emit(Action::Import((*paste).clone())))
     };
     // A paste that would make the text longer than the import reads is refused before the
-    // field holds it (10 MB took seconds to lay out): the import words why, the text stays.
-    let on_paste = {
-        let cb = props.on_action.clone();
-        Callback::from(move |e: Event| {
-            if let Some(text) = paste_over(&e, MAX_INPUT_BYTES) {
-                e.prevent_default();
-                cb.emit(Action::Import(text));
-            }
-        })
-    };
+    // field holds it (10 MB took seconds to lay out), and said so under it.
+    let (on_paste, paste_refused) =
+        use_paste_limit(&paste, MAX_INPUT_BYTES, |t| t.imp_paste_too_large);
     let on_export = {
         let (export, map) = (export.clone(), props.map.clone());
         Callback::from(move |_: MouseEvent| {
@@ -374,6 +368,7 @@ pub fn lab_import(props: &LabImportProps) -> Html {
             <textarea class="lab__paste mono" rows="8" data-testid="topology-input"
                       placeholder={t.lab_import_placeholder} value={(*paste).clone()}
                       oninput={bind_textarea(&paste)} onpaste={on_paste} />
+            { paste_refused }
             <div class="lab__row">
                 <button type="button" class="button" data-testid="topology-apply" onclick={on_import}>{ t.lab_import_go }</button>
                 <button type="button" class="button button--quiet" data-testid="topology-export" onclick={on_export}>

@@ -5,7 +5,7 @@ use crate::core::cluster::import::{
     Clash, Expected, Found, ImportError, ImportErrorKind, ImportWarning, MAX_CLAIMED_SLOTS,
     MAX_INPUT_BYTES,
 };
-use crate::ui::messages::{fill, Messages};
+use crate::ui::messages::{fill, grouped, Messages};
 
 /// How many uncovered ranges an import warning lists before "and N more".
 const SHOWN_RANGES: usize = 8;
@@ -98,7 +98,10 @@ fn found(t: &Messages, f: &Found) -> String {
 fn import_error_kind(t: &Messages, k: &ImportErrorKind) -> String {
     use ImportErrorKind as K;
     match k {
-        K::TooLarge { bytes } => fill(t.imp_too_large, &[bytes, &MAX_INPUT_BYTES]),
+        K::TooLarge { bytes } => fill(
+            t.imp_too_large,
+            &[&grouped(*bytes as u64), &grouped(MAX_INPUT_BYTES as u64)],
+        ),
         K::Empty => t.imp_empty.to_string(),
         K::Unrecognised { found } => fill(t.imp_unrecognised, &[found]),
         K::RedisError { message } => fill(t.imp_redis_error, &[message]),

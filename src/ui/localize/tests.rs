@@ -373,7 +373,7 @@ const CODE_WORDS: &[&str] = &[
     // Keys on a keyboard.
     "page", "up", "down", "home", "end", "shift", "esc", "ctrl", "cmd", "enter",
     // Units and names.
-    "ms", "mib", "npm", "slotscope", "ioredis",
+    "ms", "mib", "kib", "npm", "slotscope", "ioredis",
 ];
 
 /// Redis's and redis-cli's words the page quotes as they print them, and names.
