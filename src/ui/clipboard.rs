@@ -142,7 +142,7 @@ pub fn pasted_into(
 /// `text` with its line breaks as Chromium 156 pastes them (measured): into a textarea each
 /// CR LF, CR or LF is a `\n`; into a one-line field (`one_line`) those at the end are dropped
 /// and each other is a space ("a\r\nb\n" is "a b").
-pub fn with_line_breaks(text: String, one_line: bool) -> String {
+fn with_line_breaks(text: String, one_line: bool) -> String {
     // A textarea's `\n` stays: only a text with CR is copied (a 4 MB batch of keys, a line
     // each, was copied twice for nothing: 20 ms in the task that takes a paste in).
     // `contains(char)` is a memchr; a set of chars is read char by char (as slow as the copy).
@@ -162,7 +162,7 @@ pub fn with_line_breaks(text: String, one_line: bool) -> String {
 }
 
 /// The byte offset in `text` of UTF-16 offset `u` (a field's selection), at most its end.
-pub fn utf16_to_byte(text: &str, u: usize) -> usize {
+fn utf16_to_byte(text: &str, u: usize) -> usize {
     let mut units = 0;
     for (i, c) in text.char_indices() {
         if units >= u {

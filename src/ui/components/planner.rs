@@ -14,8 +14,7 @@ use crate::core::SlotMap;
 use crate::ui::after_paint::{after_paint, for_ms, in_slices, use_after_paint, AfterPaint, Slices};
 use crate::ui::batch_read::{use_batch, Problem, MAX_ENGINE_KEYS, SLICE_MS};
 use crate::ui::clipboard::{
-    pasted_text, text_of, use_paste_limit, utf16_to_byte, with_line_breaks, CopyButton,
-    SHORT_FIELD_BYTES,
+    pasted_into, pasted_text, text_of, use_paste_limit, CopyButton, SHORT_FIELD_BYTES,
 };
 use crate::ui::components::master_options::NodeSelect;
 use crate::ui::components::window::{spacer, use_window};
@@ -258,11 +257,11 @@ fn strategy_name(t: &Messages, s: Strategy) -> &'static str {
     }
 }
 
-/// A paste (or drop) being taken in: the field's text before it, the bytes it replaces, and
-/// its text, left in JavaScript until then.
+/// A paste (or drop) being taken in: the field's text before it, the selection it replaces
+/// (UTF-16 offsets, as `pasted_into` takes them), and its text, left in JavaScript until then.
 struct PendingPaste {
     before: String,
-    at: (usize, usize),
+    at: (Option<u32>, Option<u32>),
     text: JsString,
 }
 
@@ -274,18 +273,6 @@ fn drop_offset(e: &DragEvent, area: &HtmlTextAreaElement) -> Option<u32> {
     let node = position.offset_node()?;
     let field: &web_sys::Node = area.as_ref();
     (node == *field).then(|| position.offset())
-}
-
-/// The field's text `before` with its bytes `a..b` (the selection) replaced by `pasted`, line
-/// ends made `\n` as the field would make them.
-fn spliced(before: &str, a: usize, b: usize, pasted: String) -> String {
-    let pasted = with_line_breaks(pasted, false);
-    let (a, b) = (a.min(before.len()), b.min(before.len()));
-    let mut text = String::with_capacity(before.len() - (b - a) + pasted.len());
-    text.push_str(&before[..a]);
-    text.push_str(&pasted);
-    text.push_str(&before[b..]);
-    text
 }
 
 /// The tag template the "per master" copy uses (the case study's).
@@ -445,7 +432,7 @@ pub fn planner(props: &PlannerProps) -> Html {
         let (paste_in, pending, pasting) = (paste_in.clone(), pending.clone(), pasting.clone());
         Rc::new(move || {
             if let Some(p) = pending.borrow_mut().take() {
-                paste_in(spliced(&p.before, p.at.0, p.at.1, p.text.into()));
+                paste_in(pasted_into(&p.before, p.at, p.text.into(), false));
             }
             pasting.set(false);
         })
@@ -473,7 +460,7 @@ pub fn planner(props: &PlannerProps) -> Html {
                 *taking_in.borrow_mut() = Some(after_paint(move || take_in()));
                 return true;
             }
-            let text = spliced(&new.before, new.at.0, new.at.1, new.text.into());
+            let text = pasted_into(&new.before, new.at, new.text.into(), false);
             let taken = held || text.len() > MAX_PASTE_BYTES || too_long_for_field(&text);
             if taken {
                 paste_in(text);
@@ -486,22 +473,12 @@ pub fn planner(props: &PlannerProps) -> Html {
     // the batch's start, so there is no place in the batch to put it.
     let place = {
         let held = state.held;
-        move |area: &HtmlTextAreaElement, at: Option<(u32, u32)>, text: JsString| {
-            if held {
-                return PendingPaste {
-                    before: String::new(),
-                    at: (0, 0),
-                    text,
-                };
-            }
-            let before = area.value();
-            let byte = |u: u32| utf16_to_byte(&before, u as usize);
-            let (a, b) = at.map_or((before.len(), before.len()), |(a, b)| (byte(a), byte(b)));
-            PendingPaste {
-                before,
-                at: (a.min(b), a.max(b)),
-                text,
-            }
+        move |area: &HtmlTextAreaElement, at: (Option<u32>, Option<u32>), text: JsString| {
+            let (before, at) = match held {
+                true => (String::new(), (None, None)),
+                false => (area.value(), at),
+            };
+            PendingPaste { before, at, text }
         }
     };
     let on_paste = {
@@ -511,11 +488,10 @@ pub fn planner(props: &PlannerProps) -> Html {
                 return;
             };
             let area = e.target_unchecked_into::<HtmlTextAreaElement>();
-            let at = area
-                .selection_start()
-                .ok()
-                .flatten()
-                .zip(area.selection_end().ok().flatten());
+            let at = (
+                area.selection_start().ok().flatten(),
+                area.selection_end().ok().flatten(),
+            );
             if receive(place(&area, at, pasted)) {
                 e.prevent_default();
             }
@@ -529,8 +505,8 @@ pub fn planner(props: &PlannerProps) -> Html {
         // Files and the like: the browser's.
         let Some(dropped) = dropped else { return };
         let area = e.target_unchecked_into::<HtmlTextAreaElement>();
-        let at = drop_offset(&e, &area).map(|u| (u, u));
-        if receive(place(&area, at, dropped)) {
+        let at = drop_offset(&e, &area);
+        if receive(place(&area, (at, at), dropped)) {
             e.prevent_default();
         }
     });
